@@ -1,0 +1,30 @@
+"""Typing aliases shared by the whole package: one place for every ``Literal`` option set."""
+
+from __future__ import annotations
+
+from typing import Literal, TypeAlias, TypeVar
+
+import polars as pl
+import pyarrow as pa
+
+#: A table the toolkit accepts and gives back in kind.
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame, pa.Table)
+Frame: TypeAlias = pl.DataFrame | pl.LazyFrame | pa.Table
+
+#: A column given by name or as an expression.
+IntoExpr: TypeAlias = str | pl.Expr
+
+#: Answer types of the XpertEval reference shape (``reference.answer.type``).
+AnswerType: TypeAlias = Literal["choice", "text", "number"]
+
+#: Text normalizations the fuzzy evaluator can apply before matching.
+FuzzyNormalization: TypeAlias = Literal["case", "width", "whitespace", "punctuation"]
+
+#: Language choice of the BLEU evaluator.
+Language: TypeAlias = Literal["auto", "en", "zh"]
+
+#: Sub-types of the TCM diagnosis evaluator.
+TcmEvalType: TypeAlias = Literal["syndrome", "disease", "treatment"]
+
+#: Output formats of ``xpert-frames report``.
+ReportFormat: TypeAlias = Literal["table", "markdown", "json", "csv"]

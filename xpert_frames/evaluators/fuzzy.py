@@ -1,0 +1,175 @@
+"""Fuzzy matching: normalized Levenshtein similarity on Unicode code points.
+
+The seed's pure-Python ``levenshtein_distance``, ``fuzzy_match_score`` and ``FuzzyMatcher`` are
+kept as public API and serve as the oracle of the columnar path, which runs rapidfuzz over
+whole batches (:func:`xpert_frames.kernels.levenshtein_similarity`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, get_args
+
+import polars as pl
+
+from xpert_frames import frames, text
+from xpert_frames._options import check_choice, check_fraction
+from xpert_frames._typing import FuzzyNormalization, IntoExpr
+from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.exceptions import OptionTypeError
+from xpert_frames.kernels import levenshtein_similarity
+
+NORMALIZATIONS: tuple[str, ...] = get_args(FuzzyNormalization)
+
+
+# --------------------------------------------------------------------------- seed API
+def levenshtein_distance(s1: str, s2: str) -> int:
+    """Edit distance by characters (the seed's two-row dynamic programme)."""
+    if len(s1) < len(s2):
+        s1, s2 = s2, s1
+    if not s2:
+        return len(s1)
+    prev_row = list(range(len(s2) + 1))
+    for i, c1 in enumerate(s1, 1):
+        curr_row = [i]
+        for j, c2 in enumerate(s2, 1):
+            insert_cost = curr_row[j - 1] + 1
+            delete_cost = prev_row[j] + 1
+            replace_cost = prev_row[j - 1] + (c1 != c2)
+            curr_row.append(min(insert_cost, delete_cost, replace_cost))
+        prev_row = curr_row
+    return prev_row[-1]
+
+
+def fuzzy_match_score(reference: str, output: str) -> float:
+    """``1 - distance / max(len)``; both empty gives 1.0, exactly one empty gives 0.0."""
+    if not reference and not output:
+        return 1.0
+    if not reference or not output:
+        return 0.0
+    dist = levenshtein_distance(reference, output)
+    return 1.0 - dist / max(len(reference), len(output))
+
+
+class FuzzyMatcher:
+    """The seed's matcher: ``is_match`` and ``evaluate`` for one pair at a time."""
+
+    def __init__(self, threshold: float = 0.6) -> None:
+        self.threshold = check_fraction("threshold", threshold)
+
+    def is_match(self, reference: str, output: str) -> bool:
+        return fuzzy_match_score(reference, output) >= self.threshold
+
+    def evaluate(self, reference: str, output: str) -> dict[str, Any]:
+        score = fuzzy_match_score(reference, output)
+        return {
+            "reference": reference,
+            "output": output,
+            "similarity": round(score, 4),
+            "threshold": self.threshold,
+            "is_match": score >= self.threshold,
+        }
+
+
+# --------------------------------------------------------------------------- expressions
+def normalize(
+    value: IntoExpr,
+    *,
+    steps: Sequence[FuzzyNormalization] = (),
+    aliases: Mapping[str, str] | None = None,
+) -> pl.Expr:
+    """Apply the chosen normalizations (in a fixed order), then the alias table."""
+    expr = text.to_expr(value)
+    if "width" in steps:
+        expr = text.full_to_half(expr)
+    if "case" in steps:
+        expr = expr.str.to_lowercase()
+    if "punctuation" in steps:
+        expr = text.strip_punctuation(expr)
+    if "whitespace" in steps:
+        expr = text.collapse_whitespace(expr)
+    if aliases:
+        expr = text.replace_aliases(expr, aliases)
+    return expr
+
+
+def similarity(
+    reference: IntoExpr,
+    prediction: IntoExpr,
+    *,
+    steps: Sequence[FuzzyNormalization] = (),
+    aliases: Mapping[str, str] | None = None,
+) -> pl.Expr:
+    """Normalized Levenshtein similarity of two string columns (Float64, null if either is)."""
+    steps = _check_steps(steps)
+    aliases = _check_aliases(aliases)
+    pair = pl.struct(
+        normalize(reference, steps=steps, aliases=aliases).alias("a"),
+        normalize(prediction, steps=steps, aliases=aliases).alias("b"),
+    )
+    return pair.map_batches(_similarity_batch, return_dtype=pl.Float64, is_elementwise=True)
+
+
+def _similarity_batch(pair: pl.Series) -> pl.Series:
+    fields = pair.struct.unnest()
+    return levenshtein_similarity(fields["a"], fields["b"])
+
+
+def _check_steps(steps: Any) -> tuple[FuzzyNormalization, ...]:
+    if isinstance(steps, bool):
+        return NORMALIZATIONS if steps else ()  # type: ignore[return-value]
+    if isinstance(steps, str) or not isinstance(steps, Sequence | set | frozenset):
+        raise OptionTypeError(
+            f"option 'normalize' must be a list drawn from {list(NORMALIZATIONS)} (or True/False), "
+            f"got {steps!r}"
+        )
+    for step in steps:
+        check_choice("normalize", step, NORMALIZATIONS)
+    return tuple(s for s in NORMALIZATIONS if s in steps)  # type: ignore[misc]
+
+
+def _check_aliases(aliases: Any) -> dict[str, str]:
+    if aliases is None:
+        return {}
+    if not isinstance(aliases, Mapping) or not all(
+        isinstance(k, str) and k and isinstance(v, str) for k, v in aliases.items()
+    ):
+        raise OptionTypeError(
+            f"option 'aliases' must map non-empty strings to strings, e.g. {{'人工智能': 'AI'}}, "
+            f"got {aliases!r}"
+        )
+    return dict(aliases)
+
+
+# --------------------------------------------------------------------------- evaluator
+class FuzzyEvaluator(BaseEvaluator):
+    """Normalized Levenshtein similarity of prediction and reference, with a match threshold."""
+
+    key: ClassVar[str] = "fuzzy"
+    metric: ClassVar[str] = "fuzzy"
+    answer_types: ClassVar[tuple[str, ...]] = ("text",)
+
+    def __init__(
+        self,
+        *,
+        threshold: float = 0.6,
+        normalize: Sequence[FuzzyNormalization] | bool = (),
+        aliases: Mapping[str, str] | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(name=name)
+        self.threshold = check_fraction("threshold", threshold)
+        self.normalize = _check_steps(normalize)
+        self.aliases = _check_aliases(aliases)
+
+    def outputs(self) -> dict[str, pl.Expr]:
+        sim = similarity(frames.ANSWER, frames.PRED, steps=self.normalize, aliases=self.aliases)
+        return {"score": sim, "match": sim >= self.threshold}
+
+    def report_rows(self, lf: pl.LazyFrame, by: Sequence[str]) -> list[pl.LazyFrame]:
+        from xpert_frames.report import summarize
+
+        match = self.column("match")
+        if match not in lf.collect_schema():
+            return []
+        return [summarize(lf, by, match, pl.lit(f"{self.name}_match_rate"), 0)]
