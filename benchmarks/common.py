@@ -1,0 +1,65 @@
+"""Shared benchmark plumbing: timing, peak memory, result rows, Markdown output."""
+
+from __future__ import annotations
+
+import gc
+import os
+import platform
+import resource
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Row:
+    """One measured contender in one benchmark."""
+
+    bench: str
+    contender: str
+    rows: int
+    seconds: float
+    note: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def rate(self) -> float:
+        return self.rows / self.seconds if self.seconds > 0 else float("inf")
+
+
+def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
+    """Best wall time of ``repeat`` runs, and the last result."""
+    best = float("inf")
+    result: Any = None
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process so far, in MiB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def machine() -> str:
+    return f"{platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def markdown(rows: list[Row], baseline: str | None = None) -> str:
+    """A Markdown table; ``ratio`` is each contender's rate over ``baseline``'s rate."""
+    base = next((r for r in rows if r.contender == baseline), None)
+    lines = [
+        "| benchmark | contender | rows | seconds | rows/s | ratio | note |",
+        "|---|---|---:|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        ratio = f"{r.rate / base.rate:.2f}x" if base else ""
+        lines.append(
+            f"| {r.bench} | {r.contender} | {r.rows:,} | {r.seconds:.3f} | {r.rate:,.0f} "
+            f"| {ratio} | {r.note} |"
+        )
+    return "\n".join(lines)
