@@ -19,7 +19,7 @@ from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
 from xpert_frames.kernels import CHUNK, levenshtein_similarity
 
 # Code points that stress the kernel: ASCII, CJK, astral-plane emoji, combining marks.
-ALPHABET = st.sampled_from(list("abcAB 的人工智能发展😀🀄\u0301\u0300e") + ["\U0001f9ea", "\u200b"])
+ALPHABET = st.sampled_from([*"abcAB 的人工智能发展😀🀄\u0301\u0300e", "\U0001f9ea", "\u200b"])
 TEXT = st.text(alphabet=ALPHABET, max_size=90) | st.text(max_size=140)
 
 

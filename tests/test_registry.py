@@ -30,7 +30,7 @@ def clean_registry():
 
 
 def test_unknown_name_lists_available_and_hints() -> None:
-    with pytest.raises(ValueError, match="available evaluators: .*fuzzy") as info:
+    with pytest.raises(ValueError, match=r"available evaluators: .*fuzzy") as info:
         xf.get_evaluator("fuzy")
     assert isinstance(info.value, UnknownEvaluatorError)
     assert "Did you mean 'fuzzy'" in str(info.value)
@@ -81,7 +81,10 @@ def test_registered_under_another_name_uses_that_prefix(clean_registry) -> None:
 def test_seed_style_custom_evaluator_with_evaluate_only(clean_registry) -> None:
     class MyCustomEvaluator(BaseEvaluator):
         def evaluate(self, predictions, references):
-            scores = [float(p == r["answer"]["value"]) for p, r in zip(predictions, references)]
+            scores = [
+                float(p == r["answer"]["value"])
+                for p, r in zip(predictions, references, strict=True)
+            ]
             return {"my_metric": self.aggregate_scores(scores)}
 
     xf.register_evaluator("my_custom", MyCustomEvaluator)
