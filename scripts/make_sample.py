@@ -36,15 +36,31 @@ CHOICE = [
     ("光合作用主要发生在植物细胞的哪个结构中？", ["线粒体", "叶绿体", "细胞核", "液泡"], "B", "zh"),
     ("中医认为“肝主”什么？", ["疏泄", "运化", "纳气", "宣发"], "A", "zh"),
     ("Which planet is known as the Red Planet?", ["Venus", "Jupiter", "Mars", "Saturn"], "C", "en"),
-    ("What is the boiling point of water at sea level in Celsius?", ["90", "100", "110", "120"],
-     "B", "en"),
+    (
+        "What is the boiling point of water at sea level in Celsius?",
+        ["90", "100", "110", "120"],
+        "B",
+        "en",
+    ),
     ("Which data structure uses FIFO order?", ["Stack", "Queue", "Tree", "Graph"], "B", "en"),
-    ("Who wrote 'Pride and Prejudice'?", ["Jane Austen", "Charlotte Bronte", "Mary Shelley",
-                                          "George Eliot"], "A", "en"),
-    ("What is the time complexity of binary search?", ["O(n)", "O(n log n)", "O(log n)", "O(1)"],
-     "C", "en"),
-    ("Which gas do plants absorb from the atmosphere?", ["Oxygen", "Nitrogen", "Hydrogen",
-                                                         "Carbon dioxide"], "D", "en"),
+    (
+        "Who wrote 'Pride and Prejudice'?",
+        ["Jane Austen", "Charlotte Bronte", "Mary Shelley", "George Eliot"],
+        "A",
+        "en",
+    ),
+    (
+        "What is the time complexity of binary search?",
+        ["O(n)", "O(n log n)", "O(log n)", "O(1)"],
+        "C",
+        "en",
+    ),
+    (
+        "Which gas do plants absorb from the atmosphere?",
+        ["Oxygen", "Nitrogen", "Hydrogen", "Carbon dioxide"],
+        "D",
+        "en",
+    ),
 ]
 
 # (question, reference, wrong answer, language)
@@ -65,8 +81,13 @@ NUMBER = [
     ("一个正方形边长为4厘米，面积是多少平方厘米？", "16", "平方厘米", "8", "zh"),
     ("计算 12 × 15。", "180", "", "170", "zh"),
     ("What is 15% of 240?", "36", "", "32", "en"),
-    ("A train travels 300 km in 2.5 hours. What is its average speed in km/h?", "120", "km/h",
-     "125", "en"),
+    (
+        "A train travels 300 km in 2.5 hours. What is its average speed in km/h?",
+        "120",
+        "km/h",
+        "125",
+        "en",
+    ),
     ("What is the square root of 144?", "12", "", "14", "en"),
     ("Solve for x: 3x - 7 = 11.", "6", "", "4", "en"),
     ("How many seconds are in one hour?", "3600", "s", "360", "en"),
@@ -74,14 +95,23 @@ NUMBER = [
 
 # (source sentence, reference translation, language of the reference)
 TRANSLATION = [
-    ("The weather is nice today, let's go for a walk in the park.", "今天天气很好，我们去公园散步吧。",
-     "zh"),
+    (
+        "The weather is nice today, let's go for a walk in the park.",
+        "今天天气很好，我们去公园散步吧。",
+        "zh",
+    ),
     ("Machine learning models need large amounts of data.", "机器学习模型需要大量的数据。", "zh"),
     ("Please submit your report before Friday.", "请在周五之前提交你的报告。", "zh"),
-    ("人工智能正在改变我们的生活方式。", "Artificial intelligence is changing the way we live.",
-     "en"),
-    ("这家餐厅的菜很好吃，但是价格有点贵。", "The food at this restaurant is delicious, but the "
-     "prices are a bit high.", "en"),
+    (
+        "人工智能正在改变我们的生活方式。",
+        "Artificial intelligence is changing the way we live.",
+        "en",
+    ),
+    (
+        "这家餐厅的菜很好吃，但是价格有点贵。",
+        "The food at this restaurant is delicious, but the prices are a bit high.",
+        "en",
+    ),
     ("他每天早上六点起床跑步。", "He gets up at six every morning to go running.", "en"),
 ]
 PARAPHRASE = {
@@ -89,27 +119,57 @@ PARAPHRASE = {
     "机器学习模型需要大量的数据。": "机器学习的模型需要很多数据。",
     "请在周五之前提交你的报告。": "请于周五前提交报告。",
     "Artificial intelligence is changing the way we live.": "AI is changing how we live.",
-    "The food at this restaurant is delicious, but the prices are a bit high.":
-        "This restaurant's food is tasty, but it is a little expensive.",
+    "The food at this restaurant is delicious, but the prices are a bit high.": (
+        "This restaurant's food is tasty, but it is a little expensive."
+    ),
     "He gets up at six every morning to go running.": "Every morning he wakes up at 6 to run.",
 }
 
 # (case description, reference, tcm_eval_type, right variant, wrong variant)
 TCM = [
-    ("患者神疲乏力，气短懒言，舌淡紫有瘀斑，脉涩。请辨证。", "气虚血瘀证", "syndrome",
-     "患者表现为气虚血瘀证，建议补气活血。", "辨证为气滞血瘀证。"),
-    ("患者胁肋胀痛，情志抑郁，纳呆便溏。请辨证。", "肝郁脾虚证", "syndrome",
-     "诊断为肝郁脾虚证。", "诊断为肝郁气滞证。"),
-    ("患者腰膝酸软，畏寒肢冷，小便清长。请辨证。", "肾阳虚证", "syndrome",
-     "证属肾阳虚。", "证属肾阴虚，治宜滋阴。"),
-    ("患者胃脘隐痛反复发作三年，胃镜示胃黏膜慢性炎症。请给出西医病名。", "慢性胃炎", "disease",
-     "此病属于慢性胃炎，中医辨证为脾胃虚弱。", "考虑为胃溃疡。"),
-    ("患者咳嗽咳痰，色黄质稠，发热。请给出中医病名。", "咳嗽", "disease",
-     "中医诊断：咳嗽（痰热壅肺证）。", "中医诊断：哮病。"),
-    ("气阴两虚兼血瘀者，治法为何？", "补气养阴，活血化瘀", "treatment",
-     "治法应以补气养阴，活血化瘀为主。", "治法以清热解毒为主。"),
-    ("肝郁脾虚者，治法为何？", "疏肝健脾", "treatment",
-     "治宜疏肝健脾。", "治宜温补肾阳。"),
+    (
+        "患者神疲乏力，气短懒言，舌淡紫有瘀斑，脉涩。请辨证。",
+        "气虚血瘀证",
+        "syndrome",
+        "患者表现为气虚血瘀证，建议补气活血。",
+        "辨证为气滞血瘀证。",
+    ),
+    (
+        "患者胁肋胀痛，情志抑郁，纳呆便溏。请辨证。",
+        "肝郁脾虚证",
+        "syndrome",
+        "诊断为肝郁脾虚证。",
+        "诊断为肝郁气滞证。",
+    ),
+    (
+        "患者腰膝酸软，畏寒肢冷，小便清长。请辨证。",
+        "肾阳虚证",
+        "syndrome",
+        "证属肾阳虚。",
+        "证属肾阴虚，治宜滋阴。",
+    ),
+    (
+        "患者胃脘隐痛反复发作三年，胃镜示胃黏膜慢性炎症。请给出西医病名。",
+        "慢性胃炎",
+        "disease",
+        "此病属于慢性胃炎，中医辨证为脾胃虚弱。",
+        "考虑为胃溃疡。",
+    ),
+    (
+        "患者咳嗽咳痰，色黄质稠，发热。请给出中医病名。",
+        "咳嗽",
+        "disease",
+        "中医诊断：咳嗽（痰热壅肺证）。",
+        "中医诊断：哮病。",
+    ),
+    (
+        "气阴两虚兼血瘀者，治法为何？",
+        "补气养阴，活血化瘀",
+        "treatment",
+        "治法应以补气养阴，活血化瘀为主。",
+        "治法以清热解毒为主。",
+    ),
+    ("肝郁脾虚者，治法为何？", "疏肝健脾", "treatment", "治宜疏肝健脾。", "治宜温补肾阳。"),
 ]
 
 
@@ -122,7 +182,9 @@ def letter_answer(letter: str, choices: list[str], style: str, lang: str) -> str
     if style == "markdown":
         return f"**答案：{letter}**" if lang == "zh" else f"The correct option is **{letter}**."
     if style == "cot_zh":
-        return f"我们逐项分析各个选项。{content}符合题意，其余选项不正确。综上所述，本题选{letter}。"
+        return (
+            f"我们逐项分析各个选项。{content}符合题意，其余选项不正确。综上所述，本题选{letter}。"
+        )
     return (
         f"Let's think step by step. Option {letter} ({content}) fits the question best, "
         f"so the answer is {letter}."
@@ -148,7 +210,9 @@ def number_answer(value: str, unit: str, style: str, lang: str) -> str:
         return f"$\\boxed{{{value}}}$"
     if style == "cot_zh":
         return f"根据题意列式计算，得到结果。所以答案是{value}{unit}。"
-    return f"Working through the arithmetic step by step, the final answer is {value} {unit}".strip()
+    return (
+        f"Working through the arithmetic step by step, the final answer is {value} {unit}".strip()
+    )
 
 
 def build(seed: int = 20261130) -> pl.DataFrame:
@@ -156,9 +220,17 @@ def build(seed: int = 20261130) -> pl.DataFrame:
     rows: list[dict[str, object]] = []
     question_id = 0
 
-    def add(model: str, task: str, lang: str, question: str, answer_type: str, answer: str,
-            prediction: str | None, choices: list[str] | None = None,
-            tcm_eval_type: str | None = None) -> None:
+    def add(
+        model: str,
+        task: str,
+        lang: str,
+        question: str,
+        answer_type: str,
+        answer: str,
+        prediction: str | None,
+        choices: list[str] | None = None,
+        tcm_eval_type: str | None = None,
+    ) -> None:
         rows.append(
             {
                 "question_id": f"q{question_id:03d}",
@@ -168,7 +240,8 @@ def build(seed: int = 20261130) -> pl.DataFrame:
                 "question": question,
                 "answer_type": answer_type,
                 "answer": answer,
-                "choices": None if choices is None
+                "choices": None
+                if choices is None
                 else [{"id": "ABCD"[i], "content": c} for i, c in enumerate(choices)],
                 "tcm_eval_type": tcm_eval_type,
                 "prediction": prediction,
@@ -186,7 +259,9 @@ def build(seed: int = 20261130) -> pl.DataFrame:
         question_id += 1
         for model, (skill, style) in MODELS.items():
             pick = value if rng.random() < skill else wrong
-            add(model, "short_answer", lang, question, "text", value, text_answer(pick, style, lang))
+            add(
+                model, "short_answer", lang, question, "text", value, text_answer(pick, style, lang)
+            )
     for question, value, unit, wrong, lang in NUMBER:
         question_id += 1
         for model, (skill, style) in MODELS.items():
@@ -197,22 +272,35 @@ def build(seed: int = 20261130) -> pl.DataFrame:
         question_id += 1
         for model, (skill, _style) in MODELS.items():
             roll = rng.random()
-            pred = reference if roll < skill / 2 else PARAPHRASE[reference] if roll < skill else (
-                PARAPHRASE[reference][: len(PARAPHRASE[reference]) // 2]
+            pred = (
+                reference
+                if roll < skill / 2
+                else PARAPHRASE[reference]
+                if roll < skill
+                else (PARAPHRASE[reference][: len(PARAPHRASE[reference]) // 2])
             )
-            add(model, "translation", lang, f"翻译：{source}" if lang == "zh"
-                else f"Translate: {source}", "text", reference, pred)
+            add(
+                model,
+                "translation",
+                lang,
+                f"翻译：{source}" if lang == "zh" else f"Translate: {source}",
+                "text",
+                reference,
+                pred,
+            )
     for question, reference, kind, right, wrong in TCM:
         question_id += 1
         for model, (skill, _style) in MODELS.items():
             pred = right if rng.random() < skill else wrong
-            add(model, "tcm_diagnosis", "zh", question, "text", reference, pred,
-                tcm_eval_type=kind)
-    df = pl.DataFrame(rows, schema_overrides={
-        "choices": pl.List(pl.Struct({"id": pl.String, "content": pl.String})),
-        "tcm_eval_type": pl.String,
-        "prediction": pl.String,
-    })
+            add(model, "tcm_diagnosis", "zh", question, "text", reference, pred, tcm_eval_type=kind)
+    df = pl.DataFrame(
+        rows,
+        schema_overrides={
+            "choices": pl.List(pl.Struct({"id": pl.String, "content": pl.String})),
+            "tcm_eval_type": pl.String,
+            "prediction": pl.String,
+        },
+    )
     return df.with_row_index("id").with_columns(pl.col("id").cast(pl.Int64))
 
 

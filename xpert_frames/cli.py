@@ -107,7 +107,8 @@ def _role_options(func: Any) -> Any:
             role,
             default=None,
             metavar="COLUMN",
-            help=f"column holding the {role.replace('_', ' ')} (default {getattr(defaults, role)!r})",
+            help=f"column holding the {role.replace('_', ' ')} "
+            f"(default {getattr(defaults, role)!r})",
         )(func)
     return func
 
