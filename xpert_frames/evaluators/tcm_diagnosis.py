@@ -1,0 +1,271 @@
+"""TCM diagnosis: syndrome, disease and treatment scoring over term-set list columns.
+
+Rules (one row, its sub-type from ``tcm_eval_type``; missing means ``syndrome``):
+
+- **syndrome**: both texts are normalized with the synonym table (``str.replace_many``,
+  leftmost-longest) and reduced to their sets of canonical syndrome terms (list columns); the
+  score is the seed's ``_calculate_set_similarity`` of the two sets (:func:`set_similarity`).
+  When the reference holds no known term at all, the score is the fuzzy similarity of the two
+  whole strings, counted only if ``>= match_threshold`` (with ``exact_match``: only equality).
+- **disease**: both texts are normalized (:func:`disease_text`); an exact match or the reference
+  name contained in the prediction scores 1.0; otherwise, with ``partial_credit`` and without
+  ``exact_match``, the fuzzy similarity if ``>= match_threshold``; else 0.0.
+- **treatment**: the reference splits on Chinese/ASCII list punctuation into keywords
+  (:func:`treatment_keywords`); each is found in the normalized prediction or not; the score is
+  :func:`set_similarity` of the found set and the keyword set.
+
+``matched``/``missing`` list the canonical terms (keywords, disease name) both sides share and
+those of the reference the prediction lacks. A sub-type other than the three is scored null.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import polars as pl
+
+from xpert_frames import frames, text
+from xpert_frames._options import check_bool, check_fraction
+from xpert_frames._typing import IntoExpr
+from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.evaluators.fuzzy import similarity
+from xpert_frames.tcm_terms import RESERVED, TermTable, load_terms
+
+SUBTYPES = ("syndrome", "disease", "treatment")
+_OPEN, _CLOSE = RESERVED
+_MARKED = f"{_OPEN}[^{_OPEN}{_CLOSE}]*{_CLOSE}"
+#: Treatment keyword separators: Chinese and ASCII list punctuation and whitespace.
+KEYWORD_SEPARATORS = "，,、；;。.／/\\s"
+#: Names whose final 证/病 is part of the name (kept by :func:`disease_text`). Besides these, the
+#: suffix is kept whenever stripping it would leave fewer than two characters (淋证, 痹证).
+NAME_SUFFIX_KEPT = (
+    "糖尿病",
+    "心脏病",
+    "冠心病",
+    "白血病",
+    "肺心病",
+    "帕金森病",
+    "阿尔茨海默病",
+    "克罗恩病",
+    "艾滋病",
+    "狂犬病",
+)
+_LIST = pl.List(pl.String)
+
+TermsSpec = Any  # "default" | "seed" | path | pl.DataFrame | dict | TermTable
+
+
+# --------------------------------------------------------------------------- expressions
+def normalize_tcm_text(value: IntoExpr, *, terms: TermsSpec = "default") -> pl.Expr:
+    """Replace every synonym by its canonical term, leftmost-longest, in one pass."""
+    table = load_terms(terms)
+    return text.replace_aliases(value, table.mapping)
+
+
+def tcm_terms(value: IntoExpr, *, terms: TermsSpec = "default", normalize: bool = True) -> pl.Expr:
+    """The canonical syndrome terms found in ``value`` (List(String), first-seen order, unique).
+
+    With ``normalize`` every synonym counts, else only canonical terms written literally.
+    Matching is leftmost-longest over all terms of the table; terms of category ``treatment``
+    are matched (so they consume their text) but not returned.
+    """
+    table = load_terms(terms)
+    check_bool("normalize", normalize)
+    surface = table.mapping if normalize else {c: c for c in table.categories}
+    marked = {
+        syn: f"{_OPEN}{canon}{_CLOSE}" if table.is_syndrome(canon) else canon
+        for syn, canon in surface.items()
+    }
+    keys = sorted(marked, key=len, reverse=True)
+    # Stray marker characters in the input are removed in the same pass.
+    patterns = [*keys, *RESERVED]
+    replacements = [*(marked[k] for k in keys), "", ""]
+    found = (
+        text.to_expr(value)
+        .str.replace_many(patterns, replacements, leftmost=True)
+        .str.extract_all(_MARKED)
+    )
+    return found.list.eval(pl.element().str.strip_chars(_OPEN + _CLOSE)).list.unique(
+        maintain_order=True
+    )
+
+
+def set_similarity(
+    prediction: IntoExpr,
+    reference: IntoExpr,
+    *,
+    exact_match: bool = False,
+    partial_credit: bool = True,
+    keywords_weight: float = 0.6,
+) -> pl.Expr:
+    """The seed's ``_calculate_set_similarity`` of two List(String) columns (taken as sets).
+
+    Both empty → 1.0; one empty → 0.0; ``exact_match`` → set equality; ``partial_credit`` →
+    ``w·F1 + (1−w)·Jaccard``; else Jaccard.
+    """
+    exact_match = check_bool("exact_match", exact_match)
+    partial_credit = check_bool("partial_credit", partial_credit)
+    w = check_fraction("keywords_weight", keywords_weight)
+    p = text.to_expr(prediction).list.unique()
+    r = text.to_expr(reference).list.unique()
+    n_p = p.list.len().cast(pl.Float64)
+    n_r = r.list.len().cast(pl.Float64)
+    inter = p.list.set_intersection(r).list.len().cast(pl.Float64)
+    union = p.list.set_union(r).list.len().cast(pl.Float64)
+    if exact_match:
+        graded = ((inter == n_p) & (inter == n_r)).cast(pl.Float64)
+    else:
+        jaccard = inter / union
+        if partial_credit:
+            precision = inter / n_p
+            recall = inter / n_r
+            f1 = (
+                pl.when(precision + recall > 0)
+                .then(2 * precision * recall / (precision + recall))
+                .otherwise(0.0)
+            )
+            graded = w * f1 + (1 - w) * jaccard
+        else:
+            graded = jaccard
+    return (
+        pl.when((n_p == 0) & (n_r == 0))
+        .then(1.0)
+        .when((n_p == 0) | (n_r == 0))
+        .then(0.0)
+        .otherwise(graded)
+    )
+
+
+def treatment_keywords(
+    reference: IntoExpr, *, terms: TermsSpec = "default", normalize: bool = True
+) -> pl.Expr:
+    """Treatment keywords of a reference (List(String)): split on ``，,、；;。./／`` and
+    whitespace, after synonym normalization when ``normalize``; unique, in order."""
+    expr = text.to_expr(reference)
+    if check_bool("normalize", normalize):
+        expr = normalize_tcm_text(expr, terms=terms)
+    return expr.str.extract_all(f"[^{KEYWORD_SEPARATORS}]+").list.unique(maintain_order=True)
+
+
+def disease_text(
+    value: IntoExpr, *, terms: TermsSpec = "default", normalize: bool = True
+) -> pl.Expr:
+    """Disease-name normal form: half-width, lower case, no punctuation or whitespace, synonyms
+    normalized (when ``normalize``), and a final 证/病 removed unless it is part of the name."""
+    expr = text.strip_punctuation(text.full_to_half(value).str.to_lowercase())
+    expr = expr.str.replace_all(r"\s+", "")
+    if check_bool("normalize", normalize):
+        expr = normalize_tcm_text(expr, terms=terms)
+    strip = (
+        (expr.str.ends_with("证") | expr.str.ends_with("病"))
+        & (expr.str.len_chars() >= 3)
+        & ~pl.any_horizontal([expr.str.ends_with(name) for name in NAME_SUFFIX_KEPT])
+    )
+    return pl.when(strip).then(expr.str.slice(0, expr.str.len_chars() - 1)).otherwise(expr)
+
+
+# --------------------------------------------------------------------------- evaluator
+class TcmDiagnosisEvaluator(BaseEvaluator):
+    """TCM diagnosis: syndrome sets, disease names and treatment keywords against a reference."""
+
+    key: ClassVar[str] = "tcm_diagnosis"
+    metric: ClassVar[str] = "tcm_diagnosis"
+    answer_types: ClassVar[tuple[str, ...]] = ("text",)
+    subtype_column: ClassVar[str | None] = frames.TCM_TYPE
+    subtype_default: ClassVar[str | None] = "syndrome"
+    subtype_metric: ClassVar[str] = "{}"
+
+    def __init__(
+        self,
+        *,
+        match_threshold: float = 0.7,
+        exact_match: bool = False,
+        partial_credit: bool = True,
+        keywords_weight: float = 0.6,
+        normalize_tcm_terms: bool = True,
+        terms: TermsSpec = "default",
+        extra_terms: TermsSpec | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(name=name)
+        self.match_threshold = check_fraction("match_threshold", match_threshold)
+        self.exact_match = check_bool("exact_match", exact_match)
+        self.partial_credit = check_bool("partial_credit", partial_credit)
+        self.keywords_weight = check_fraction("keywords_weight", keywords_weight)
+        self.normalize_tcm_terms = check_bool("normalize_tcm_terms", normalize_tcm_terms)
+        self.terms: TermTable = load_terms(terms)
+        self.extra_terms: TermTable | None = (
+            None if extra_terms is None else load_terms(extra_terms, option="extra_terms")
+        )
+        self._table = self.terms if self.extra_terms is None else self.terms.merge(self.extra_terms)
+
+    def outputs(self) -> dict[str, pl.Expr]:
+        table, norm = self._table, self.normalize_tcm_terms
+        kind = pl.col(frames.TCM_TYPE).fill_null(pl.lit(self.subtype_default))
+        is_syn, is_dis, is_trt = (kind == t for t in SUBTYPES)
+
+        def only(cond: pl.Expr, column: str) -> pl.Expr:  # skip work on other sub-types
+            return pl.when(cond).then(pl.col(column))
+
+        # syndrome
+        p_set = tcm_terms(only(is_syn, frames.PRED), terms=table, normalize=norm)
+        r_set = tcm_terms(only(is_syn, frames.ANSWER), terms=table, normalize=norm)
+        no_terms = r_set.list.len() == 0
+        # disease
+        p_dis = disease_text(only(is_dis, frames.PRED), terms=table, normalize=norm)
+        r_dis = disease_text(only(is_dis, frames.ANSWER), terms=table, normalize=norm)
+        hit = (r_dis.str.len_chars() > 0) & (
+            (p_dis == r_dis) | p_dis.str.contains(r_dis, literal=True)
+        )
+        # treatment
+        keywords = treatment_keywords(only(is_trt, frames.ANSWER), terms=table, normalize=norm)
+        p_trt = only(is_trt, frames.PRED)
+        p_trt = normalize_tcm_text(p_trt, terms=table) if norm else p_trt
+        found = p_trt.str.extract_many(keywords, overlapping=True).list.unique()
+        # fuzzy, only where a rule asks for it
+        fuzzy_disease = self.partial_credit and not self.exact_match
+        need_syn = is_syn & no_terms
+        need_dis = is_dis & ~hit & pl.lit(fuzzy_disease)
+        sim = similarity(
+            pl.when(need_syn).then(pl.col(frames.ANSWER)).when(need_dis).then(r_dis),
+            pl.when(need_syn).then(pl.col(frames.PRED)).when(need_dis).then(p_dis),
+        )
+        if self.exact_match:
+            fuzzy = (sim == 1.0).cast(pl.Float64)
+        else:
+            fuzzy = pl.when(sim >= self.match_threshold).then(sim).otherwise(0.0)
+
+        opts = {
+            "exact_match": self.exact_match,
+            "partial_credit": self.partial_credit,
+            "keywords_weight": self.keywords_weight,
+        }
+        score = (
+            pl.when(is_syn)
+            .then(pl.when(no_terms).then(fuzzy).otherwise(set_similarity(p_set, r_set, **opts)))
+            .when(is_dis)
+            .then(pl.when(hit).then(1.0).when(need_dis).then(fuzzy).otherwise(0.0))
+            .when(is_trt)
+            .then(set_similarity(found, keywords, **opts))
+            .otherwise(None)
+            .cast(pl.Float64)
+        )
+        disease_name = pl.concat_list(r_dis)
+        empty = pl.lit([], dtype=_LIST)
+        matched = (
+            pl.when(is_syn)
+            .then(p_set.list.set_intersection(r_set))
+            .when(is_dis)
+            .then(pl.when(hit).then(disease_name).otherwise(empty))
+            .when(is_trt)
+            .then(keywords.list.set_intersection(found))
+        )
+        missing = (
+            pl.when(is_syn)
+            .then(r_set.list.set_difference(p_set))
+            .when(is_dis)
+            .then(pl.when(hit).then(empty).otherwise(disease_name))
+            .when(is_trt)
+            .then(keywords.list.set_difference(found))
+        )
+        return {"score": score, "matched": matched, "missing": missing}
