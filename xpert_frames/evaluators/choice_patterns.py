@@ -1,0 +1,158 @@
+"""Regular expressions of the choice-answer extraction cascade (data, not logic).
+
+Written for the Rust ``regex`` engine behind Polars: no look-around and no backreferences.
+Three traps shape them:
+
+* ``\\b`` does not separate an option letter from Chinese text (CJK characters are word
+  characters, so ``答案是C`` has no boundary before ``C``). Letters are delimited by explicit
+  classes instead: ``[^A-Za-z]`` or the start/end of the text.
+* Negation cannot be a look-behind, so negated spans (``不选A``, ``not A``, ``A是错误的``) are
+  *rewritten* to :data:`GONE` before any rule looks for a letter.
+* A rule takes the *last* statement in the text: every rule pattern starts with a greedy
+  ``(?s)^.*``, so the engine settles on the rightmost position where the rest matches.
+
+``{END}`` in these templates is the end-of-text anchor (``$`` in Rust); the test oracle fills
+it with Python's ``\\Z``, so one set of templates serves both engines.
+"""
+
+from __future__ import annotations
+
+#: What a negated option letter is rewritten to (not a letter, so no rule can take it).
+GONE = "✗"
+
+OPEN = r"[\(\[【「\"“'‘\*]*"
+CLOSE = r"[\)\]】」\"”'’\*]*"
+
+#: Several options: ``ABD``, ``A,B,D``, ``A、C``, ``A和C``, ``A and C``, ``A/C``.
+SEP = r"(?:\s*[,、/&和及与]\s*|\s*,?\s+and\s+)"
+UP = rf"[A-Z](?:{SEP}?[A-Z])*"
+#: After an upper-case option: anything but a Latin letter (``As``, ``Let's`` are words).
+UP_END = r"(?:[^A-Za-z]|{END})"
+#: A lower-case option is taken only when unambiguous: ``answer: d`` but not ``a dog``.
+LOW_END = r"(?:\s*{END}|[^A-Za-z\s]|\s+[^A-Za-z\s])"
+
+_CN_KW = (
+    r"(?:(?:最终|正确|标准|参考|最佳)?答案(?:应该|应当|应|就|即|也|肯定|一定)?(?:是|为|选)?"
+    r"|答\s*[:：]"
+    r"|正确的?(?:选项|答案)(?:应该|应|就)?(?:是|为)?"
+    r"|(?:故|应|应该|应当|所以|因此|因而|本题|只能|我|我会|可以|则|都)?选(?:择|定|项为|项是)?"
+    r"|(?:所以|因此|故|即|则|而|我?认为|我?觉得|应该|应当)(?:是|为))"
+)
+_EN_KW = (
+    r"(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?answer"
+    r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be|must\s+be))?"
+    r"(?:\s+(?:probably|likely|clearly|definitely))?"
+    r"|I\s+(?:would\s+|will\s+|'d\s+)?(?:choose|select|pick|go\s+with)"
+    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice)(?:\s+is)?)"
+)
+_FILL = rf"\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
+
+#: Explicit answer statements (Chinese and English): upper-case ``u`` or lower-case ``l``.
+STATEMENT = (
+    rf"(?s)^.*(?:{_CN_KW}|{_EN_KW}){_FILL}"
+    rf"(?:(?P<u>{UP}){UP_END}|(?P<l>[a-z]){LOW_END})"
+)
+#: ``\boxed{B}``, ``\boxed{\text{B}}``.
+BOXED = (
+    r"(?s)^.*\\boxed\{\s*(?:\\text(?:bf)?\{)?\s*[\(\[]?\s*"
+    rf"(?:(?P<u>{UP})|(?P<l>[a-z]))\s*[\)\]]?\s*\}}"
+)
+#: ``【B】``.
+BRACKET = rf"(?s)^.*【\s*(?P<u>{UP})\s*】"
+#: Markdown bold holding only the option: ``**B**``, ``**(B)**``.
+BOLD = rf"(?s)^.*\*\*\s*[\(\[]?\s*(?P<u>{UP})\s*[\)\]]?\s*[\.:：]?\s*\*\*"
+
+#: The last option committed to in a conclusion sentence.
+CONCLUSION = (
+    r"(?s)^.*(?:"
+    # B选项正确 / D正确 / B是正确的 / C最合适
+    rf"(?:^|[^A-Za-z])(?P<c1>{UP}){CLOSE}\s*(?:选项|项)?\s*(?:的说法|说法|的描述|描述|的内容)?"
+    r"\s*(?:是|为|最|才是)?\s*(?:正确|对|符合题意|符合|最佳|最合适|最恰当|当选|答案)"
+    # 只有D / 应为C
+    rf"|(?:只有|仅有|唯有|只能是|应是|应为|当选)\s*(?:选项)?\s*{OPEN}(?P<c2>{UP}){UP_END}"
+    # B is correct / Option C is the best answer
+    rf"|(?:^|[^A-Za-z])(?i:option\s+|choice\s+)?{OPEN}(?P<c3>{UP}){CLOSE}"
+    r"\s+(?i:is|are|seems|appears|would\s+be|must\s+be)\s+(?i:the\s+)?"
+    r"(?i:correct|right|true|best|most\s+appropriate|answer)"
+    # Therefore, B. / 综上，B
+    r"|(?:^|[^A-Za-z])(?i:therefore|thus|hence|so|consequently)\s*,?\s*(?i:option\s+|choice\s+)?"
+    rf"{OPEN}(?P<c4>{UP}){CLOSE}{UP_END}"
+    rf"|(?:综上所述|综上|因此|所以|故|因而)\s*[,，:：]?\s*(?:选项)?\s*{OPEN}(?P<c5>{UP}){CLOSE}{UP_END}"
+    r")"
+)
+CONCLUSION_GROUPS = ("c1", "c2", "c3", "c4", "c5")
+
+#: The whole text is the option(s): ``B``, ``(B).``, ``**B**``, ``ABD``, ``b``.
+BARE = (
+    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?:(?P<u>{UP})|(?P<l>[a-z]))\s*{CLOSE}"
+    r"\s*[\.。:：]?\s*{END}"
+)
+#: The text starts with one option label: ``B. 北京``, ``C) 7``, ``B选项``.
+LEADING = (
+    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?P<u>[A-Z]){CLOSE}"
+    r"(?:[^A-Za-z\s]|\s*{END}|\s+[^a-z\s])"
+)
+#: Option labels anywhere (``A)``, ``B.``, ``C、``); LEADING fires only if there is one.
+LABEL = r"(?:^|[^A-Za-z])[A-Z][\.\)、:：]"
+
+# --------------------------------------------------------------------------- negation
+_NEG_UP_CN = r"[A-Z](?:\s*[、和与及/]\s*[A-Z])*"
+_NEG_WORD_CN = (
+    r"(?:错误|不正确|不对|错的|错|不符合|不符|不成立|不恰当|不合适|不是正确答案|不是答案"
+    r"|可以排除|应排除|排除|被排除)"
+)
+#: ``不选A``, ``排除B``, ``并非C``.
+NEG_CN_BEFORE = (
+    r"(?:不选|不是|不应选|不能选|不应该选|排除|而非|并非|不为|不应是)\s*(?:选项)?\s*"
+    rf"{OPEN}{_NEG_UP_CN}{CLOSE}"
+)
+#: ``A是错误的``, ``B选项不正确``, ``A、B、C都错误``, ``A，B，C均错误``.
+NEG_CN_AFTER = (
+    rf"(?P<pre>^|[^A-Za-z]){OPEN}(?:{_NEG_UP_CN}{CLOSE}\s*(?:选项|项)?\s*"
+    r"(?:的说法|说法|的描述|描述|的内容|内容)?\s*(?:都|均|全都|全部|全|也|明显|显然)?"
+    rf"|[A-Z](?:\s*[,，、]\s*[A-Z])+{CLOSE}\s*(?:选项|项)?\s*(?:都|均|全都|全部|全))"
+    rf"\s*(?:是|为)?\s*{_NEG_WORD_CN}"
+)
+_NEG_UP_EN = r"[A-Z](?:\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/)\s*[A-Z])*"
+#: ``not A``, ``isn't B``, ``rather than C``, ``rule out D``.
+NEG_EN_BEFORE = (
+    r"(?:(?P<pre>^|[^A-Za-z])(?i:not|rather\s+than|instead\s+of|rules?\s+out|ruled\s+out"
+    r"|eliminate[sd]?|exclude[sd]?|excluding)|n't)"
+    rf"\s+(?i:options?\s+|choices?\s+)?{OPEN}{_NEG_UP_EN}{CLOSE}"
+    r"(?P<post>[^A-Za-z]|{END})"
+)
+#: ``A is incorrect``, ``Options A, B and C are wrong``.
+NEG_EN_AFTER = (
+    r"(?P<pre>^|[^A-Za-z])(?i:options?\s+|choices?\s+)?"
+    rf"{OPEN}(?:[A-Z]{CLOSE}\s+(?i:is)|{_NEG_UP_EN}{CLOSE}\s+(?i:are))\s+"
+    r"(?i:also\s+|clearly\s+|definitely\s+|obviously\s+)?"
+    r"(?i:incorrect|wrong|false|not\s+correct|not\s+right|not\s+true"
+    r"|not\s+the\s+(?:correct\s+)?answer|eliminated|ruled\s+out|a\s+distractor)"
+)
+
+#: (pattern, replacement) pairs applied in order before the rules.
+NEGATIONS: tuple[tuple[str, str], ...] = (
+    (NEG_CN_BEFORE, GONE),
+    (NEG_CN_AFTER, "${pre}" + GONE),
+    (NEG_EN_BEFORE, "${pre}" + GONE + "${post}"),
+    (NEG_EN_AFTER, "${pre}" + GONE),
+)
+
+#: Rules in cascade order: (name, pattern template, named groups holding the letters).
+RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("boxed", BOXED, ("u", "l")),
+    ("statement", STATEMENT, ("u", "l")),
+    ("bracket", BRACKET, ("u",)),
+    ("bold", BOLD, ("u",)),
+    ("conclusion", CONCLUSION, CONCLUSION_GROUPS),
+    ("bare", BARE, ("u", "l")),
+    ("leading", LEADING, ("u",)),
+)
+#: Name of the last rule: the prediction contains exactly one option's content.
+CONTENT_RULE = "content"
+NO_RULE = "none"
+
+
+def fill(template: str, end: str) -> str:
+    """A template with its end-of-text anchor filled in (``$`` for Rust, ``\\Z`` for Python)."""
+    return template.replace("{END}", end)
