@@ -1,0 +1,83 @@
+"""The real console script, in a subprocess, on generated files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from xpert_frames.io import SAMPLE
+
+SCRIPT = Path(sys.executable).parent / "xpert-frames"  # the installed console script
+EXE = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "xpert_frames.cli"]
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*EXE, *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def test_score_sample_keeps_rows_and_columns(tmp_path: Path) -> None:
+    out = tmp_path / "scored.parquet"
+    rep = tmp_path / "report.json"
+    proc = run(
+        "score", str(SAMPLE), "-o", str(out), "-e", "fuzzy", "--by", "model", "--report", str(rep)
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "rows/s" in proc.stdout
+    source = pl.read_parquet(SAMPLE)
+    scored = pl.read_parquet(out)
+    assert scored.columns == [*source.columns, "fuzzy_score", "fuzzy_match"]
+    assert_frame_equal(scored.select(source.columns), source)
+    report = json.loads(rep.read_text())
+    counts = {r["model"]: r["count"] + r["skipped"] for r in report if r["metric"] == "fuzzy"}
+    assert counts == dict(source.group_by("model").len().iter_rows())
+
+
+def test_report_command_formats(tmp_path: Path) -> None:
+    out = tmp_path / "scored.parquet"
+    assert run("score", str(SAMPLE), "-o", str(out), "-e", "fuzzy", "-q").returncode == 0
+    for fmt in ("table", "markdown", "json", "csv"):
+        proc = run("report", str(out), "--by", "model", "--format", fmt)
+        assert proc.returncode == 0, proc.stderr
+        assert "fuzzy_match_rate" in proc.stdout
+
+
+def test_evaluators_lists_registry() -> None:
+    proc = run("evaluators")
+    assert proc.returncode == 0
+    assert "fuzzy:" in proc.stdout and "threshold = 0.6" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-e", "fuzy"], "Did you mean 'fuzzy'"),
+        (["-e", "fuzzy:treshold=0.5"], "Did you mean 'threshold'"),
+        (["-e", "fuzzy:threshold=2"], "must be in [0.0, 1.0]"),
+        (["-e", "fuzzy", "--prediction", "respons"], "not found"),
+    ],
+)
+def test_usage_errors_exit_2_without_output(tmp_path: Path, args: list[str], message: str) -> None:
+    out = tmp_path / "scored.parquet"
+    proc = run("score", str(SAMPLE), "-o", str(out), *args)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failed_run_leaves_existing_output_untouched(tmp_path: Path) -> None:
+    out = tmp_path / "scored.parquet"
+    out.write_bytes(b"previous result")
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"PAR1 this is not parquet")
+    proc = run("score", str(bad), "-o", str(out), "-e", "fuzzy")
+    assert proc.returncode == 2 and "cannot read Parquet" in proc.stderr
+    assert out.read_bytes() == b"previous result"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.parquet", "scored.parquet"]
