@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import polars as pl
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 

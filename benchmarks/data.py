@@ -8,10 +8,37 @@ import polars as pl
 _ZH = list(
     "的一是了我不人在他有这个上们来到时大地为子中你说生国年着就那和要她出也得里后自以会家可下而过天去能对小多然于心学么之都好看起发当没成只如事把还用第样道想作种开美总从无情己面最女但现前些所同日手又行意动方期它头经长儿回位分爱老因很给名法间斯知世什两次使身者被高已亲其进此话常与活正感"
 )
-_EN = (
-    "the model answer is correct because the value of each option shows that we can compute "
-    "result data learning machine language system first second step final think based on"
-).split()
+_EN = [
+    "the",
+    "model",
+    "answer",
+    "is",
+    "correct",
+    "because",
+    "the",
+    "value",
+    "of",
+    "each",
+    "option",
+    "shows",
+    "that",
+    "we",
+    "can",
+    "compute",
+    "result",
+    "data",
+    "learning",
+    "machine",
+    "language",
+    "system",
+    "first",
+    "second",
+    "step",
+    "final",
+    "think",
+    "based",
+    "on",
+]
 
 
 def references(n_refs: int, seed: int = 0) -> list[str]:
