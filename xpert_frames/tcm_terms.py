@@ -11,7 +11,8 @@ The category ``treatment`` is special: those terms take part in normalization bu
 extracted as syndromes. Every other category is a syndrome category.
 
 Rules checked when a table is loaded: the columns ``canonical`` and ``synonym`` are required,
-``category`` (default ``"syndrome"``) and ``note`` (ignored, documentation only) are optional;
+``category`` (if absent or null: the category the canonical term has elsewhere in the merged
+table, else ``"syndrome"``) and ``note`` (ignored, documentation only) are optional;
 values are non-empty strings; a synonym mapped to two different canonical terms is an error
 naming both; a canonical term has one category. Each canonical term is also a synonym of itself.
 """
@@ -43,10 +44,10 @@ class TermTableError(InvalidOptionError):
 
 @dataclass(frozen=True)
 class TermTable:
-    """A validated synonym table: sorted ``(canonical, synonym, category)`` rows."""
+    """A validated synonym table: sorted ``(canonical, synonym, category or None)`` rows."""
 
     source: str
-    rows: tuple[tuple[str, str, str], ...]
+    rows: tuple[tuple[str, str, str | None], ...]
 
     def __repr__(self) -> str:
         return (
@@ -61,15 +62,15 @@ class TermTable:
 
     @cached_property
     def categories(self) -> dict[str, str]:
-        """canonical -> category."""
-        return {canon: cat for canon, _, cat in self.rows}
+        """canonical -> category (``"syndrome"`` where none was given)."""
+        return {canon: cat or DEFAULT_CATEGORY for canon, _, cat in self.rows}
 
     def is_syndrome(self, canonical: str) -> bool:
         return self.categories[canonical] != TREATMENT
 
     def to_frame(self) -> pl.DataFrame:
         return pl.DataFrame(
-            list(self.rows),
+            [(c, s, self.categories[c]) for c, s, _ in self.rows],
             schema={"canonical": pl.String, "synonym": pl.String, "category": pl.String},
             orient="row",
         )
@@ -126,8 +127,8 @@ def _from_mapping(spec: Mapping[Any, Any], option: str) -> TermTable:
                 f"option {option!r}: dict values must be lists of synonyms, e.g. "
                 f"{{'气虚': ['气不足', '气虚证']}}; got {synonyms!r} for {canonical!r}"
             )
-        rows.append((canonical, canonical, DEFAULT_CATEGORY))
-        rows.extend((canonical, syn, DEFAULT_CATEGORY) for syn in synonyms)
+        rows.append((canonical, canonical, None))
+        rows.extend((canonical, syn, None) for syn in synonyms)
     return _build("custom", rows, option)
 
 
@@ -144,9 +145,7 @@ def _from_frame(frame: pl.DataFrame, source: str, option: str) -> TermTable:
             raise TermTableError(
                 f"option {option!r}: column {column!r} must be text, got {frame[column].dtype}"
             )
-    category = (
-        frame["category"] if "category" in frame.columns else [DEFAULT_CATEGORY] * frame.height
-    )
+    category = frame["category"] if "category" in frame.columns else [None] * frame.height
     rows = list(zip(frame["canonical"], frame["synonym"], category, strict=True))
     return _build(source, rows, option)
 
@@ -165,22 +164,27 @@ def _clean(value: Any, what: str, row: int, option: str) -> str:
 
 
 def _build(source: str, raw: Sequence[tuple[Any, Any, Any]], option: str = "terms") -> TermTable:
+    """Validate rows. A null category (a dict, or a frame without the column) takes the
+    category the same canonical term has elsewhere, else ``"syndrome"``."""
     to_canonical: dict[str, str] = {}
     category_of: dict[str, str] = {}
     for i, (canon, syn, cat) in enumerate(raw):
         canon = _clean(canon, "canonical", i, option)
         syn = _clean(syn, "synonym", i, option)
-        cat = DEFAULT_CATEGORY if cat is None else _clean(cat, "category", i, option)
-        if category_of.setdefault(canon, cat) != cat:
-            raise TermTableError(
-                f"option {option!r}: canonical term {canon!r} has two categories: "
-                f"{category_of[canon]!r} and {cat!r}"
-            )
+        if cat is not None:
+            cat = _clean(cat, "category", i, option)
+            if category_of.setdefault(canon, cat) != cat:
+                raise TermTableError(
+                    f"option {option!r}: canonical term {canon!r} has two categories: "
+                    f"{category_of[canon]!r} and {cat!r}"
+                )
         for surface in (canon, syn):  # a canonical term is a synonym of itself
             if to_canonical.setdefault(surface, canon) != canon:
                 raise TermTableError(
                     f"option {option!r}: synonym {surface!r} is mapped to two different "
                     f"canonical terms: {to_canonical[surface]!r} and {canon!r}"
                 )
-    rows = tuple(sorted((c, s, category_of[c]) for s, c in to_canonical.items()))
-    return TermTable(source, rows)
+    # Unspecified categories stay None here (resolved by ``categories``) so that a later merge
+    # can still give them the category of the table they extend.
+    rows = tuple(sorted((c, s, category_of.get(c, "")) for s, c in to_canonical.items()))
+    return TermTable(source, tuple((c, s, cat or None) for c, s, cat in rows))

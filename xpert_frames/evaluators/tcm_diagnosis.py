@@ -50,6 +50,9 @@ NAME_SUFFIX_KEPT = (
     "艾滋病",
     "狂犬病",
 )
+# One pass, one reference to the input: a protected name is kept ($1), else a final 证/病
+# after at least two characters is dropped ($2).
+_SUFFIX_RE = f"(?s)^(.*(?:{'|'.join(NAME_SUFFIX_KEPT)}))$|^(.{{2,}})[证病]$"
 _LIST = pl.List(pl.String)
 
 TermsSpec = Any  # "default" | "seed" | path | pl.DataFrame | dict | TermTable
@@ -156,12 +159,7 @@ def disease_text(
     expr = expr.str.replace_all(r"\s+", "")
     if check_bool("normalize", normalize):
         expr = normalize_tcm_text(expr, terms=terms)
-    strip = (
-        (expr.str.ends_with("证") | expr.str.ends_with("病"))
-        & (expr.str.len_chars() >= 3)
-        & ~pl.any_horizontal([expr.str.ends_with(name) for name in NAME_SUFFIX_KEPT])
-    )
-    return pl.when(strip).then(expr.str.slice(0, expr.str.len_chars() - 1)).otherwise(expr)
+    return expr.str.replace(_SUFFIX_RE, "${1}${2}")
 
 
 # --------------------------------------------------------------------------- evaluator
@@ -199,58 +197,85 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         )
         self._table = self.terms if self.extra_terms is None else self.terms.merge(self.extra_terms)
 
-    def outputs(self) -> dict[str, pl.Expr]:
-        table, norm = self._table, self.normalize_tcm_terms
+    # The rules share large sub-expressions (term sets, disease names, keyword lists). They are
+    # computed once, as temporary columns, in the stages below; outputs() reads those columns,
+    # so it is only meaningful inside apply().
+    def _tmp(self, part: str) -> str:
+        return f"__xf_{self.name}_{part}"
+
+    def _stages(self) -> list[dict[str, pl.Expr]]:
+        table, norm, col = self._table, self.normalize_tcm_terms, self._col
         kind = pl.col(frames.TCM_TYPE).fill_null(pl.lit(self.subtype_default))
-        is_syn, is_dis, is_trt = (kind == t for t in SUBTYPES)
 
-        def only(cond: pl.Expr, column: str) -> pl.Expr:  # skip work on other sub-types
-            return pl.when(cond).then(pl.col(column))
+        def only(subtype: str, column: str) -> pl.Expr:  # skip work on other sub-types
+            return pl.when(col("kind") == subtype).then(pl.col(column))
 
-        # syndrome
-        p_set = tcm_terms(only(is_syn, frames.PRED), terms=table, normalize=norm)
-        r_set = tcm_terms(only(is_syn, frames.ANSWER), terms=table, normalize=norm)
-        no_terms = r_set.list.len() == 0
-        # disease
-        p_dis = disease_text(only(is_dis, frames.PRED), terms=table, normalize=norm)
-        r_dis = disease_text(only(is_dis, frames.ANSWER), terms=table, normalize=norm)
-        hit = (r_dis.str.len_chars() > 0) & (
-            (p_dis == r_dis) | p_dis.str.contains(r_dis, literal=True)
-        )
-        # treatment
-        keywords = treatment_keywords(only(is_trt, frames.ANSWER), terms=table, normalize=norm)
-        p_trt = only(is_trt, frames.PRED)
-        p_trt = normalize_tcm_text(p_trt, terms=table) if norm else p_trt
-        found = p_trt.str.extract_many(keywords, overlapping=True).list.unique()
-        # fuzzy, only where a rule asks for it
+        p_trt = only("treatment", frames.PRED)
+        first = {
+            "p_set": tcm_terms(only("syndrome", frames.PRED), terms=table, normalize=norm),
+            "r_set": tcm_terms(only("syndrome", frames.ANSWER), terms=table, normalize=norm),
+            "p_dis": disease_text(only("disease", frames.PRED), terms=table, normalize=norm),
+            "r_dis": disease_text(only("disease", frames.ANSWER), terms=table, normalize=norm),
+            "keywords": treatment_keywords(
+                only("treatment", frames.ANSWER), terms=table, normalize=norm
+            ),
+            "p_trt": normalize_tcm_text(p_trt, terms=table) if norm else p_trt,
+        }
+        r_dis, p_dis = col("r_dis"), col("p_dis")
         fuzzy_disease = self.partial_credit and not self.exact_match
-        need_syn = is_syn & no_terms
-        need_dis = is_dis & ~hit & pl.lit(fuzzy_disease)
+        second = {
+            "hit": (r_dis.str.len_chars() > 0)
+            & ((p_dis == r_dis) | p_dis.str.contains(r_dis, literal=True)),
+            "found": col("p_trt").str.extract_many(col("keywords"), overlapping=True).list.unique(),
+        }
+        third = {
+            "need_syn": (col("kind") == "syndrome") & (col("r_set").list.len() == 0),
+            "need_dis": (col("kind") == "disease") & ~col("hit") & pl.lit(fuzzy_disease),
+        }
+        need_syn, need_dis = col("need_syn"), col("need_dis")
         sim = similarity(
             pl.when(need_syn).then(pl.col(frames.ANSWER)).when(need_dis).then(r_dis),
             pl.when(need_syn).then(pl.col(frames.PRED)).when(need_dis).then(p_dis),
         )
+        return [{"kind": kind}, first, second, third, {"sim": sim}]
+
+    def _col(self, part: str) -> pl.Expr:
+        return pl.col(self._tmp(part))
+
+    def apply(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        temps: list[str] = []
+        for stage in self._stages():
+            lf = lf.with_columns(expr.alias(self._tmp(part)) for part, expr in stage.items())
+            temps += [self._tmp(part) for part in stage]
+        return super().apply(lf).drop(temps)
+
+    def outputs(self) -> dict[str, pl.Expr]:
+        col = self._col
+        kind, p_set, r_set, hit = col("kind"), col("p_set"), col("r_set"), col("hit")
+        keywords, found, sim = col("keywords"), col("found"), col("sim")
+        is_syn, is_dis, is_trt = (kind == t for t in SUBTYPES)
         if self.exact_match:
             fuzzy = (sim == 1.0).cast(pl.Float64)
         else:
             fuzzy = pl.when(sim >= self.match_threshold).then(sim).otherwise(0.0)
-
         opts = {
             "exact_match": self.exact_match,
             "partial_credit": self.partial_credit,
             "keywords_weight": self.keywords_weight,
         }
         score = (
-            pl.when(is_syn)
-            .then(pl.when(no_terms).then(fuzzy).otherwise(set_similarity(p_set, r_set, **opts)))
+            pl.when(col("need_syn"))
+            .then(fuzzy)
+            .when(is_syn)
+            .then(set_similarity(p_set, r_set, **opts))
             .when(is_dis)
-            .then(pl.when(hit).then(1.0).when(need_dis).then(fuzzy).otherwise(0.0))
+            .then(pl.when(hit).then(1.0).when(col("need_dis")).then(fuzzy).otherwise(0.0))
             .when(is_trt)
             .then(set_similarity(found, keywords, **opts))
             .otherwise(None)
             .cast(pl.Float64)
         )
-        disease_name = pl.concat_list(r_dis)
+        disease_name = pl.concat_list(col("r_dis"))
         empty = pl.lit([], dtype=_LIST)
         matched = (
             pl.when(is_syn)
