@@ -98,7 +98,8 @@ WORDS = [
     "Zürich",
     "straße",
 ]
-PUNCT = list(".,;:!?'\"`()[]{}<>-—–‒―…*&%$#@/\\|~^_+=") + [
+PUNCT = [
+    *list(".,;:!?'\"`()[]{}<>-—–‒―…*&%$#@/\\|~^_+="),
     "--",
     "...",
     "''",
@@ -198,7 +199,8 @@ def chinese_corpus(n: int, seed: int = 1) -> list[str]:
     rng = random.Random(seed)
     words = [w for w, f in jieba.dt.FREQ.items() if f > 0]
     cjk = [chr(c) for c in range(0x4E00, 0x4E00 + 4000)]
-    other = list("abcXYZ019 .,!?，。！？、；：“”‘’（）《》\t\n-_%$#@&*'\"…—·") + [
+    other = [
+        *list("abcXYZ019 .,!?，。！？、；：“”‘’（）《》\t\n-_%$#@&*'\"…—·"),
         "😀",
         "Ａ",
         "\u3000",

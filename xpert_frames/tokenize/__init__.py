@@ -1,6 +1,7 @@
 """Tokenizers: tiny named callables, their libraries imported on first use.
 
-* :func:`tokenize_en` — NLTK's ``NLTKWordTokenizer`` (= ``word_tokenize(text, preserve_line=True)``).
+* :func:`tokenize_en` — NLTK's ``NLTKWordTokenizer``
+  (= ``word_tokenize(text, preserve_line=True)``).
 * :func:`tokenize_zh` — ``jieba.lcut`` (default mode; spaces are tokens).
 * :func:`tokenize_series` — a whole String Series per language, each unique string once, as a
   ``List(String)`` Series (English through the Polars fast path where proven identical).
