@@ -66,7 +66,18 @@ def test_summary_equals_aggregate_scores(values: list[float | None]) -> None:
 
 def test_report_sorted_and_typed() -> None:
     rep = xf.report(scored_frame(), by="model")
-    assert rep.columns == ["model", "metric", "score", "min", "max", "count", "skipped"]
+    assert rep.columns == [
+        "model",
+        "metric",
+        "score",
+        "min",
+        "max",
+        "count",
+        "skipped",
+        "stderr",
+        "ci_low",
+        "ci_high",
+    ]
     assert rep.schema["count"] == pl.Int64
     assert rep["model"].to_list() == sorted(rep["model"].to_list())
 

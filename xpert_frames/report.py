@@ -1,9 +1,13 @@
-"""Group-by reports over scored tables, and the seed's dict shape.
+"""Group-by reports over scored tables, with confidence intervals, and the seed's dict shape.
 
 A report is a tidy Polars DataFrame: the ``by`` columns, ``metric``, ``score`` (mean), ``min``,
-``max``, ``count`` (scored rows) and ``skipped`` (invalid rows, scored null). Evaluators with a
-sub-type (answer type, TCM eval type) add one row per sub-type under the seed's metric names
-(``choice_accuracy``, ``syndrome``, ...).
+``max``, ``count`` (scored rows), ``skipped`` (invalid rows, scored null), ``stderr`` and a 95%
+interval ``ci_low``/``ci_high`` (Wilson for 0/1 metrics, Poisson bootstrap otherwise).
+
+It is computed in two steps that engines can split: :func:`partials` reduces any part of a table
+to additive statistics, :func:`merge_partials` adds parts up, :func:`finalize` turns statistics
+into the report. ``report(t) == finalize(merge_partials([partials(a), partials(b)]))`` for any
+split of ``t`` into ``a`` and ``b``.
 """
 
 from __future__ import annotations
@@ -11,28 +15,43 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import polars as pl
 
-from xpert_frames import frames
+from xpert_frames import frames, stats
 from xpert_frames._typing import Frame
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import ColumnNotFoundError
+from xpert_frames.metrics import ColumnMetric, CorpusMetric
 
-STAT_COLUMNS = ("metric", "score", "min", "max", "count", "skipped")
-_ORDER = "__xf_order"
+Metric = ColumnMetric | CorpusMetric
+REPORT_COLUMNS = (
+    "metric",
+    "score",
+    "min",
+    "max",
+    "count",
+    "skipped",
+    "stderr",
+    "ci_low",
+    "ci_high",
+)
+ORDER = "__xf_order"
+_ALL = "__xf_all"
+_KEY = "__xf_key"
+_SCALARS = ("count", "skipped", "sum", "sumsq")
 
 
-def _detect(schema: pl.Schema) -> list[BaseEvaluator]:
-    """Evaluators whose ``<name>_score`` column is in ``schema``."""
+def detect_evaluators(schema: pl.Schema) -> list[BaseEvaluator]:
+    """Evaluators whose ``<name>_score`` column is in ``schema`` (registry names, else generic)."""
     from xpert_frames.registry import get_evaluator, list_evaluators
 
     known = set(list_evaluators())
     found: list[BaseEvaluator] = []
     for column in schema.names():
-        if not column.endswith("_score"):
-            continue
-        prefix = column.removesuffix("_score")
-        found.append(get_evaluator(prefix) if prefix in known else _Generic(name=prefix))
+        if column.endswith("_score"):
+            prefix = column.removesuffix("_score")
+            found.append(get_evaluator(prefix) if prefix in known else _Generic(name=prefix))
     return found
 
 
@@ -43,46 +62,282 @@ class _Generic(BaseEvaluator):
         return ["score"]
 
 
-def _metric_names(ev: BaseEvaluator) -> tuple[str, str]:
-    """(overall metric, sub-type template) under the evaluator's name."""
-    if ev.name == ev.key and ev.metric:
-        return ev.metric, ev.subtype_metric
-    return ev.name, ev.name + "_{}"
+def _metrics(evaluators: Sequence[BaseEvaluator], schema: pl.Schema) -> list[Metric]:
+    out: list[Metric] = []
+    for ev in evaluators:
+        if ev.score_column not in schema:
+            raise ColumnNotFoundError(ev.score_column, f"{ev.name} score", schema.names())
+        for metric in ev.report_metrics():
+            split = getattr(metric, "split", None)
+            if metric.column in schema and (split is None or split in schema):
+                out.append(metric)
+    return out
 
 
-def summarize(
-    lf: pl.LazyFrame,
+# --------------------------------------------------------------------------- step 1: partials
+def partials(
+    scored: Frame,
     by: Sequence[str],
-    score_column: str,
+    metrics: Sequence[Metric],
+    *,
+    n_boot: int = stats.N_BOOT,
+) -> pl.DataFrame:
+    """Additive statistics of ``scored`` per group and metric (mergeable across batches)."""
+    lf = frames.to_lazy(scored)
+    parts = [
+        _column_partial(lf, by, m, i, n_boot)
+        if isinstance(m, ColumnMetric)
+        else _corpus_partial(lf, by, m, i, n_boot)
+        for i, m in enumerate(metrics)
+    ]
+    if not parts:
+        raise ValueError("no metrics to report on")
+    return pl.concat(parts, how="vertical_relaxed")
+
+
+def _keys(by: Sequence[str], split: str | None) -> list[str]:
+    keys = [*by, split] if split else list(by)
+    return keys or [_ALL]
+
+
+def _with_all(lf: pl.LazyFrame, by: Sequence[str], split: str | None) -> pl.LazyFrame:
+    return lf if (by or split) else lf.with_columns(pl.lit(0).alias(_ALL))
+
+
+def _group_index(df: pl.DataFrame, keys: list[str]) -> tuple[pl.DataFrame, np.ndarray]:
+    uniq = df.select(keys).unique(maintain_order=True).with_row_index("__g")
+    idx = df.select(keys).join(uniq, on=keys, how="left", nulls_equal=True, maintain_order="left")
+    return uniq.drop("__g"), idx["__g"].to_numpy()
+
+
+def _boot(
+    lf: pl.LazyFrame, keys: list[str], values: list[pl.Expr], valid: pl.Expr, n_boot: int
+) -> pl.DataFrame:
+    """Bootstrap sums per group: ``keys`` plus ``boot_wx`` and ``boot_w`` list columns."""
+    # Only the group keys, the values and one 64-bit row hash are materialized.
+    data = (
+        lf.filter(valid)
+        .select(
+            *keys,
+            *(v.cast(pl.Float64).alias(f"__v{i}") for i, v in enumerate(values)),
+            stats.row_key().alias(_KEY),
+        )
+        .collect()
+    )
+    keys_hash = data[_KEY].to_numpy().astype(np.uint64)
+    matrix = data.select(f"__v{i}" for i in range(len(values))).to_numpy().astype(np.float64)
+    uniq, groups = _group_index(data, keys)
+    wx, w = stats.bootstrap_sums(keys_hash, matrix, groups, uniq.height, n_boot)
+    return uniq.with_columns(
+        pl.Series("boot_wx", [row.ravel() for row in wx], pl.List(pl.Float64)),
+        pl.Series("boot_w", list(w), pl.List(pl.Float64)),
+    )
+
+
+def _finish_partial(
+    agg: pl.DataFrame,
+    boot: pl.DataFrame | None,
+    keys: list[str],
+    by: Sequence[str],
     metric: pl.Expr,
     order: int,
-    group: str | None = None,
-) -> pl.LazyFrame:
-    """score/min/max/count/skipped of ``score_column`` per ``by`` (and ``group``)."""
-    s = pl.col(score_column).cast(pl.Float64)
-    aggs = [
-        s.mean().alias("score"),
-        s.min().alias("min"),
-        s.max().alias("max"),
-        s.count().cast(pl.Int64).alias("count"),
-        s.null_count().cast(pl.Int64).alias("skipped"),
-    ]
-    keys = [*by, group] if group else list(by)
-    out = lf.group_by(keys).agg(aggs) if keys else lf.select(aggs)
-    out = out.with_columns(metric.cast(pl.String).alias("metric"), pl.lit(order).alias(_ORDER))
-    if group:
-        # Rows whose sub-type is null are invalid rows: counted in the overall row only.
-        out = out.filter(pl.col(group).is_not_null()).drop(group)
-    return out.select([*by, "metric", "score", "min", "max", "count", "skipped", _ORDER])
+) -> pl.DataFrame:
+    if keys == [_ALL] and agg.height == 0:  # an empty table still has its overall row
+        agg = pl.DataFrame(
+            {_ALL: [0], "count": [0], "skipped": [0], "sum": [0.0], "sumsq": [0.0]}
+        ).with_columns(
+            *(pl.lit(None, pl.Float64).alias(c) for c in ("min", "max")),
+            *(
+                (pl.lit(None, pl.List(pl.Float64)).alias("stats"),)
+                if "stats" in agg.columns
+                else ()
+            ),
+        )
+    if boot is not None:
+        agg = agg.join(boot, on=keys, how="left", nulls_equal=True, maintain_order="left")
+    else:
+        agg = agg.with_columns(
+            pl.lit(None, pl.List(pl.Float64)).alias("boot_wx"),
+            pl.lit(None, pl.List(pl.Float64)).alias("boot_w"),
+        )
+    if "stats" not in agg.columns:
+        agg = agg.with_columns(pl.lit(None, pl.List(pl.Float64)).alias("stats"))
+    return agg.select(
+        *by,
+        metric.cast(pl.String).alias("metric"),
+        pl.lit(order, pl.Int64).alias(ORDER),
+        pl.col("count").cast(pl.Int64),
+        pl.col("skipped").cast(pl.Int64),
+        pl.col("sum", "sumsq", "min", "max").cast(pl.Float64),
+        pl.col("stats", "boot_wx", "boot_w"),
+    )
 
 
+def _column_partial(
+    lf: pl.LazyFrame, by: Sequence[str], m: ColumnMetric, order: int, n_boot: int
+) -> pl.DataFrame:
+    keys = _keys(by, m.split)
+    work = _with_all(lf, by, m.split)
+    if m.split:  # rows with a null sub-type are invalid rows: in the overall metric only
+        work = work.filter(pl.col(m.split).is_not_null())
+    s = pl.col(m.column).cast(pl.Float64)
+    agg = (
+        work.group_by(keys)
+        .agg(
+            s.count().alias("count"),
+            s.null_count().alias("skipped"),
+            s.sum().alias("sum"),
+            (s * s).sum().alias("sumsq"),
+            s.min().alias("min"),
+            s.max().alias("max"),
+        )
+        .collect()
+    )
+    boot = None if m.binary else _boot(work, keys, [s], s.is_not_null(), n_boot)
+    head, _, tail = m.metric.partition("{}")
+    metric = (
+        pl.concat_str(pl.lit(head), pl.col(m.split), pl.lit(tail)) if m.split else pl.lit(m.metric)
+    )
+    return _finish_partial(agg, boot, keys, by, metric, order)
+
+
+def _corpus_partial(
+    lf: pl.LazyFrame, by: Sequence[str], m: CorpusMetric, order: int, n_boot: int
+) -> pl.DataFrame:
+    keys = _keys(by, None)
+    work = _with_all(lf, by, None)
+    s = pl.col(m.column)
+    valid = s.is_not_null()
+    sums = [pl.when(valid).then(e).otherwise(None).cast(pl.Float64).sum() for e in m.stats]
+    agg = (
+        work.group_by(keys)
+        .agg(
+            s.count().alias("count"),
+            s.null_count().alias("skipped"),
+            pl.concat_list(sums).alias("stats"),
+        )
+        .with_columns(*(pl.lit(None, pl.Float64).alias(c) for c in ("sum", "sumsq", "min", "max")))
+        .collect()
+    )
+    boot = _boot(work, keys, list(m.stats), valid, n_boot)
+    return _finish_partial(agg, boot, keys, by, pl.lit(m.metric), order)
+
+
+# --------------------------------------------------------------------------- step 2: merge
+def merge_partials(parts: Sequence[pl.DataFrame]) -> pl.DataFrame:
+    """Add up partial statistics of several parts of one table."""
+    df = pl.concat(list(parts), how="vertical_relaxed")
+    keys = df.columns[: df.columns.index(ORDER) + 1]
+    merged = df.group_by(keys, maintain_order=True).agg(
+        *(pl.col(c).sum() for c in _SCALARS),
+        pl.col("min").min(),
+        pl.col("max").max(),
+        pl.col("stats"),
+        pl.col("boot_wx"),
+        pl.col("boot_w"),
+    )
+    lists = {
+        c: [_sum_lists(v) for v in merged[c].to_list()] for c in ("stats", "boot_wx", "boot_w")
+    }
+    return merged.with_columns(
+        pl.Series(c, values, pl.List(pl.Float64)) for c, values in lists.items()
+    ).select(df.columns)
+
+
+def _sum_lists(values: list[list[float] | None]) -> list[float] | None:
+    present = [v for v in values if v is not None]
+    return np.sum(np.asarray(present, dtype=np.float64), axis=0).tolist() if present else None
+
+
+# --------------------------------------------------------------------------- step 3: finalize
+def finalize(partial: pl.DataFrame, metrics: Sequence[Metric]) -> pl.DataFrame:
+    """The report from merged statistics (one Python step per report row, not per data row)."""
+    by = partial.columns[: partial.columns.index("metric")]
+    rows: list[dict[str, Any]] = []
+    for row in partial.sort([*by, ORDER, "metric"], nulls_last=True).iter_rows(named=True):
+        m = metrics[row[ORDER]]
+        n = row["count"]
+        out = {c: row[c] for c in by} | {
+            "metric": row["metric"],
+            "count": n,
+            "skipped": row["skipped"],
+        }
+        if isinstance(m, CorpusMetric):
+            out |= _corpus_row(m, row)
+        else:
+            out |= _column_row(m, row)
+        rows.append(out)
+    schema = {c: partial.schema[c] for c in by} | {
+        "metric": pl.String,
+        "score": pl.Float64,
+        "min": pl.Float64,
+        "max": pl.Float64,
+        "count": pl.Int64,
+        "skipped": pl.Int64,
+        "stderr": pl.Float64,
+        "ci_low": pl.Float64,
+        "ci_high": pl.Float64,
+    }
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def _column_row(m: ColumnMetric, row: dict[str, Any]) -> dict[str, Any]:
+    n = row["count"]
+    mean = row["sum"] / n if n else None
+    if m.binary:
+        low, high = stats.wilson(row["sum"], n)
+    elif n and row["boot_w"] is not None:
+        w = np.asarray(row["boot_w"])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            low, high = stats.percentile_interval(np.asarray(row["boot_wx"]) / w)
+    else:
+        low = high = None
+    return {
+        "score": mean,
+        "min": row["min"] if n else None,
+        "max": row["max"] if n else None,
+        "stderr": stats.stderr(row["sum"], row["sumsq"], n),
+        "ci_low": low,
+        "ci_high": high,
+    }
+
+
+def _corpus_row(m: CorpusMetric, row: dict[str, Any]) -> dict[str, Any]:
+    n = row["count"]
+    if not n:
+        return {
+            "score": None,
+            "min": None,
+            "max": None,
+            "stderr": None,
+            "ci_low": None,
+            "ci_high": None,
+        }
+    total = np.asarray(row["stats"], dtype=np.float64)
+    score = float(m.finalize(total[None, :])[0])
+    boot = np.asarray(row["boot_wx"], dtype=np.float64).reshape(-1, len(total))
+    replicates = m.finalize(boot)
+    low, high = stats.percentile_interval(replicates)
+    spread = float(np.std(replicates, ddof=1)) if len(replicates) > 1 else None
+    return {
+        "score": score,
+        "min": None,
+        "max": None,
+        "stderr": spread,
+        "ci_low": low,
+        "ci_high": high,
+    }
+
+
+# --------------------------------------------------------------------------- public
 def report(
     scored: Frame,
     by: str | Sequence[str] | None = None,
     *,
     evaluators: Sequence[BaseEvaluator] | None = None,
+    n_boot: int = stats.N_BOOT,
 ) -> pl.DataFrame:
-    """Scores grouped by ``by`` columns, one row per group and metric.
+    """Scores grouped by ``by`` columns, one row per group and metric, with 95% intervals.
 
     Evaluators are found from ``<name>_score`` columns unless given.
     """
@@ -92,27 +347,18 @@ def report(
     for column in by:
         if column not in schema:
             raise ColumnNotFoundError(column, "report group", schema.names())
-    evs = list(evaluators) if evaluators is not None else _detect(schema)
-    parts: list[pl.LazyFrame] = []
-    for ev in evs:
-        if ev.score_column not in schema:
-            raise ColumnNotFoundError(ev.score_column, f"{ev.name} score", schema.names())
-        overall, template = _metric_names(ev)
-        order = len(parts)
-        parts.append(summarize(lf, by, ev.score_column, pl.lit(overall), order))
-        type_column = ev.column("type")
-        if ev.subtype_column is not None and type_column in schema:
-            head, _, tail = template.partition("{}")
-            metric = pl.concat_str(pl.lit(head), pl.col(type_column), pl.lit(tail))
-            parts.append(summarize(lf, by, ev.score_column, metric, order + 1, type_column))
-        for extra in ev.report_rows(lf, by):
-            parts.append(extra.with_columns(pl.lit(order + 2).alias(_ORDER)))
-    if not parts:
+    evs = list(evaluators) if evaluators is not None else detect_evaluators(schema)
+    metrics = _metrics(evs, schema)
+    if not metrics:
         raise ValueError(
             f"no score columns to report on; expected '<name>_score' columns, got {schema.names()}"
         )
-    out = pl.concat(parts, how="vertical_relaxed").collect()
-    return out.sort([*by, _ORDER, "metric"], nulls_last=True).drop(_ORDER)
+    return finalize(partials(lf, by, metrics, n_boot=n_boot), metrics)
+
+
+def report_metrics_of(evaluators: Sequence[BaseEvaluator], schema: pl.Schema) -> list[Metric]:
+    """The metrics ``report`` computes for ``evaluators`` on a table with ``schema``."""
+    return _metrics(evaluators, schema)
 
 
 def to_seed_dict(report_frame: pl.DataFrame) -> dict[Any, Any]:

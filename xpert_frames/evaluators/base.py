@@ -8,7 +8,8 @@ column, so reports count them as skipped. A valid prediction that yields nothing
 
 Subclasses implement :meth:`BaseEvaluator.outputs` (pure Polars expressions), or override
 :meth:`BaseEvaluator.apply` when a library forces Python work (then once per unique value, in
-batches). The seed's ``evaluate(predictions, references)`` and ``aggregate_scores`` are kept
+batches). :meth:`BaseEvaluator.report_metrics` says what reports compute. The seed's
+``evaluate(predictions, references)`` and ``aggregate_scores`` are kept
 and run on the same columnar code.
 """
 
@@ -22,6 +23,7 @@ import polars as pl
 from xpert_frames import frames
 from xpert_frames._options import check_name
 from xpert_frames._typing import FrameT
+from xpert_frames.metrics import ColumnMetric, CorpusMetric
 
 
 class BaseEvaluator:
@@ -43,6 +45,8 @@ class BaseEvaluator:
     subtype_metric: ClassVar[str] = "{}"
     #: Whether ``answer`` may be a list of several references.
     accepts_list_answer: ClassVar[bool] = False
+    #: Scores are 0/1 (reports use a Wilson interval) rather than continuous (bootstrap).
+    binary_score: ClassVar[bool] = False
 
     def __init__(self, *, name: str | None = None) -> None:
         self.name = check_name(name if name is not None else (self.key or type(self).__name__))
@@ -112,10 +116,24 @@ class BaseEvaluator:
         return hash((type(self), self.name))
 
     # ------------------------------------------------------------------ reports
-    def report_rows(self, lf: pl.LazyFrame, by: Sequence[str]) -> list[pl.LazyFrame]:
-        """Extra report rows beyond score/min/max/count (e.g. corpus BLEU). Same schema as
-        :func:`xpert_frames.report.report`'s output."""
-        return []
+    def report_metrics(self) -> list[ColumnMetric | CorpusMetric]:
+        """What reports compute for this evaluator: the overall score and, with a sub-type, one
+        row per sub-type. Override to add metrics (a match rate, corpus BLEU from summed
+        statistics via :class:`~xpert_frames.metrics.CorpusMetric`)."""
+        if self.name == self.key and self.metric:
+            overall, template = self.metric, self.subtype_metric
+        else:  # a renamed instance: metrics follow its name
+            overall, template = self.name, self.name + "_{}"
+        out: list[ColumnMetric | CorpusMetric] = [
+            ColumnMetric(overall, self.score_column, binary=self.binary_score)
+        ]
+        if self.subtype_column is not None:
+            out.append(
+                ColumnMetric(
+                    template, self.score_column, split=self.column("type"), binary=self.binary_score
+                )
+            )
+        return out
 
     # ------------------------------------------------------------------ frames
     def score(

@@ -18,6 +18,7 @@ from xpert_frames._typing import FuzzyNormalization, IntoExpr
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import OptionTypeError
 from xpert_frames.kernels import levenshtein_similarity
+from xpert_frames.metrics import ColumnMetric, CorpusMetric
 
 NORMALIZATIONS: tuple[str, ...] = get_args(FuzzyNormalization)
 
@@ -166,10 +167,6 @@ class FuzzyEvaluator(BaseEvaluator):
         sim = similarity(frames.ANSWER, frames.PRED, steps=self.normalize, aliases=self.aliases)
         return {"score": sim, "match": sim >= self.threshold}
 
-    def report_rows(self, lf: pl.LazyFrame, by: Sequence[str]) -> list[pl.LazyFrame]:
-        from xpert_frames.report import summarize
-
-        match = self.column("match")
-        if match not in lf.collect_schema():
-            return []
-        return [summarize(lf, by, match, pl.lit(f"{self.name}_match_rate"), 0)]
+    def report_metrics(self) -> list[ColumnMetric | CorpusMetric]:
+        rate = ColumnMetric(f"{self.name}_match_rate", self.column("match"), binary=True)
+        return [*super().report_metrics(), rate]
