@@ -20,9 +20,12 @@ from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
 
 ALPHABET = string.ascii_uppercase
 DEFAULT_OPTIONS = "ABCD"
-#: How many options the content fallback looks at (A-Z).
-MAX_OPTIONS = len(ALPHABET)
-RULE_NAMES: tuple[str, ...] = (*(r[0] for r in cp.RULES), cp.CONTENT_RULE, cp.NO_RULE)
+
+MAX_OPTIONS = len(ALPHABET)  #: options run A-Z at most
+_RULE_ORDER: tuple[str, ...] = (*(r[0] for r in cp.RULES), cp.CONTENT_RULE)
+#: Every value of the ``rule`` field, in cascade order.
+RULE_NAMES: tuple[str, ...] = (*_RULE_ORDER, cp.NO_RULE)
+_SEP = "\x1f"  # joins an option id to its content inside a list element
 
 
 def _pattern(template: str) -> str:
@@ -31,15 +34,10 @@ def _pattern(template: str) -> str:
 
 # --------------------------------------------------------------------------- letters
 def letter_set(letters: IntoExpr) -> pl.Expr:
-    """Upper-case Latin letters of a string as a canonical set: sorted, distinct (``"DBA B"`` ->
-    ``"ABD"``); null when there are none."""
-    up = text.to_expr(letters).str.to_uppercase()
-    parts = [
-        pl.when(up.str.contains(ch, literal=True)).then(pl.lit(ch)).otherwise(pl.lit(""))
-        for ch in ALPHABET
-    ]
-    joined = pl.concat_str(parts)
-    return pl.when(joined.str.len_bytes() > 0).then(joined).otherwise(None)
+    """Latin letters of a string, upper-cased, as a canonical set: sorted, distinct
+    (``"d,b,A B"`` -> ``"ABD"``); null when there are none."""
+    found = text.to_expr(letters).str.to_uppercase().str.extract_all("[A-Z]")
+    return found.list.unique().list.sort().list.join("").str.extract("^(.+)$", 1)
 
 
 def reference_letters(answer: IntoExpr) -> pl.Expr:
@@ -98,68 +96,73 @@ def rewrite_negations(prediction: IntoExpr) -> pl.Expr:
 
 
 def _rule_letters(source: pl.Expr, template: str, groups: tuple[str, ...]) -> pl.Expr:
+    """Letters one rule finds, upper-cased without separators (``"a, b"`` -> ``"AB"``)."""
     found = source.str.extract_groups(_pattern(template))
-    return pl.coalesce([found.struct.field(g) for g in groups])
+    letters = pl.coalesce([found.struct.field(g) for g in groups])
+    return letters.str.replace_all("[^A-Za-z]", "").str.to_uppercase()
 
 
-def _content_letter(normalized: pl.Expr, choices: pl.Expr, allowed: pl.Expr) -> pl.Expr:
-    """The option whose content the prediction contains, when exactly one does."""
-    pred = normalized.str.to_lowercase()
-    hits: list[pl.Expr] = []
-    for i in range(MAX_OPTIONS):
-        item = choices.list.get(i, null_on_oob=True)
-        content = text.full_to_half(item.struct.field("content")).str.strip_chars()
-        letter = item.struct.field("id").str.strip_chars().str.to_uppercase()
-        usable = (content.str.len_chars() > 0) & letter.str.contains(r"^[A-Z]$")
-        hit = usable & pred.str.contains(content.str.to_lowercase(), literal=True)
-        hits.append(pl.when(hit).then(letter).otherwise(None))
-    count = pl.sum_horizontal([h.is_not_null().cast(pl.UInt8) for h in hits])
-    one = pl.coalesce(hits)
-    return pl.when((count == 1) & _allowed(one, allowed)).then(one).otherwise(None)
-
-
-def _allowed(letters: pl.Expr, allowed: pl.Expr) -> pl.Expr:
-    """Every letter of ``letters`` is one of ``allowed`` (per-row pattern; Polars caches it)."""
-    return letters.str.contains(pl.concat_str([pl.lit("^["), allowed, pl.lit("]+$")]))
+def content_letter(prediction: IntoExpr, choices: IntoExpr) -> pl.Expr:
+    """The option whose content the prediction contains, when exactly one option's does
+    (case-insensitive, full-width folded): ``我选北京`` -> ``B`` when B is 北京."""
+    el = pl.element()
+    ids = el.struct.field("id").str.strip_chars().str.to_uppercase()
+    content = text.full_to_half(el.struct.field("content")).str.strip_chars().str.to_lowercase()
+    usable = ids.str.contains(r"^[A-Z]$") & (content.str.len_chars() > 0)
+    tagged = text.to_expr(choices).list.eval(
+        pl.when(usable).then(pl.concat_str([ids, pl.lit(_SEP), content]))
+    )
+    pred = normalize_prediction(prediction).str.to_lowercase()
+    # The prediction rides along as the last list element, so one list pass sees both.
+    packed = pl.concat_list([tagged, pred])
+    body = el.str.replace(f"^[^{_SEP}]*{_SEP}", "")
+    hit = el.filter(
+        el.str.contains(_SEP, literal=True)
+        & el.last().str.contains(body, literal=True).fill_null(False)
+    )
+    one = packed.list.eval(pl.when(hit.len() == 1).then(hit.first().str.slice(0, 1)))
+    return pl.when(pred.is_not_null()).then(one.list.first())
 
 
 def extract_choice(
     prediction: IntoExpr,
     *,
-    options: IntoExpr | None = None,
+    options: str | pl.Expr | None = None,
     choices: IntoExpr | None = None,
 ) -> pl.Expr:
     """Extract the chosen option(s) from a model's answer.
 
-    ``options`` is a String column (or literal) of the row's option letters, e.g. ``"ABCD"``
-    (default A-D; see :func:`option_letters`). ``choices`` (``List(Struct{id, content})``)
-    enables the content fallback: a prediction containing exactly one option's content picks
-    that option. Returns ``Struct{letters: String, rule: String}``.
+    ``options``: the row's option letters, a literal such as ``"ABCDE"`` or a String expression
+    (default ``"ABCD"``; see :func:`option_letters`). ``choices`` (``List(Struct{id, content})``)
+    enables the content fallback (:func:`content_letter`). Returns
+    ``Struct{letters: String, rule: String}``: sorted distinct letters (null if none) and the
+    name of the rule that fired (:data:`RULE_NAMES`, ``"none"`` if none did).
 
-    >>> df = pl.DataFrame({"p": ["综上所述，本题选D。", "不选A，选B", "As an AI, I cannot", "答案：（Ｃ）"]})
+    >>> df = pl.DataFrame({"p": ["综上所述，本题选D。", "不选A，选B", "As an AI, I", "答：（Ｃ）"]})
     >>> df.select(extract_choice("p").struct.unnest())["letters"].to_list()
     ['D', 'B', None, 'C']
     """
     allowed = _check_options(options)
-    normalized = normalize_prediction(prediction)
-    source = rewrite_negations(normalized)
-    found: list[pl.Expr] = []
-    for _name, template, groups in cp.RULES:
-        letters = letter_set(_rule_letters(source, template, groups))
+    source = rewrite_negations(normalize_prediction(prediction))
+    tagged: list[pl.Expr] = []
+    for code, (_name, template, groups) in enumerate(cp.RULES):
+        letters = _rule_letters(source, template, groups)
         if template is cp.LEADING:
             single = source.str.count_matches(_pattern(cp.LABEL)) <= 1
-            letters = pl.when(single).then(letters).otherwise(None)
-        found.append(pl.when(_allowed(letters, allowed)).then(letters).otherwise(None))
-    names = [r[0] for r in cp.RULES]
+            letters = pl.when(single).then(letters)
+        tagged.append(pl.concat_str([pl.lit(str(code)), letters]))
     if choices is not None:
-        # Only rows with no letter yet pay for the content scan.
-        pending = pl.when(pl.coalesce(found).is_null()).then(normalized)
-        found.append(_content_letter(pending, text.to_expr(choices), allowed))
-        names.append(cp.CONTENT_RULE)
-    rule: pl.Expr = pl.lit(cp.NO_RULE)
-    for name, letters in reversed(list(zip(names, found, strict=True))):
-        rule = pl.when(letters.is_not_null()).then(pl.lit(name)).otherwise(rule)
-    return pl.struct(pl.coalesce(found).alias("letters"), rule.alias("rule"))
+        letter = content_letter(prediction, choices)
+        tagged.append(pl.concat_str([pl.lit(str(len(cp.RULES))), letter]))
+    # Candidates tagged with their rule's digit, the row's options last: the first candidate
+    # whose letters are all options wins (one list pass; the per-row pattern is cached).
+    el = pl.element()
+    fits = el.str.contains(pl.concat_str([pl.lit(r"^\d["), el.last().str.slice(1), pl.lit("]+$")]))
+    packed = pl.concat_list([*tagged, pl.concat_str([pl.lit("#"), allowed])])
+    chosen = packed.list.eval(el.filter(fits).first()).list.first()
+    codes = [str(i) for i in range(len(_RULE_ORDER))]
+    rule = chosen.str.slice(0, 1).replace_strict(codes, list(_RULE_ORDER), default=cp.NO_RULE)
+    return pl.struct(letter_set(chosen.str.slice(1)).alias("letters"), rule.alias("rule"))
 
 
 def _check_options(options: IntoExpr | None) -> pl.Expr:

@@ -1,0 +1,182 @@
+"""Accuracy of choice, text and number answers (the seed's ``AccuracyEvaluator``).
+
+Each row is scored by its ``answer_type`` (seed default ``text``; types other than ``choice``
+and ``number`` are scored as text):
+
+* ``choice``: the option(s) are extracted by the cascade of
+  :func:`~xpert_frames.evaluators.choice_extract.extract_choice` and compared with the reference
+  letters as sets (``"A,B,D"`` equals ``"DBA"``).
+* ``text``: the seed's exact / partial / case semantics after normalization (strip, full-width to
+  half-width, punctuation at the ends removed, so ``北京。`` equals ``北京``).
+* ``number``: the last number of the prediction against the reference within
+  ``numeric_tolerance`` (absolute).
+
+Output columns: ``<name>_score`` (1.0 / 0.0), ``<name>_extracted`` (the option letters, the
+normalized text or the number taken), ``<name>_rule`` (which rule decided) and ``<name>_type``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import polars as pl
+
+from xpert_frames import frames, text
+from xpert_frames._options import check_bool, check_float
+from xpert_frames._typing import IntoExpr
+from xpert_frames.evaluators import _accuracy_numbers as numbers_compat
+from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.evaluators.choice_extract import (
+    extract_choice,
+    option_letters,
+    reference_letters,
+)
+from xpert_frames.exceptions import InvalidOptionError
+
+#: Whitespace and Unicode punctuation (ASCII and Chinese alike) at either end.
+_ENDS = r"^[\s\p{P}]+|[\s\p{P}]+$"
+
+_RESULT = {"score": pl.Float64, "extracted": pl.String, "rule": pl.String}
+
+
+def _result(score: pl.Expr, extracted: pl.Expr, rule: pl.Expr) -> pl.Expr:
+    return pl.struct(
+        score.cast(pl.Float64).alias("score"),
+        extracted.cast(pl.String).alias("extracted"),
+        rule.cast(pl.String).alias("rule"),
+    )
+
+
+# --------------------------------------------------------------------------- text
+def normalize_text(value: IntoExpr, *, case_sensitive: bool = False) -> pl.Expr:
+    """Full-width to half-width, whitespace and punctuation stripped at both ends, lower-cased
+    unless ``case_sensitive``: ``" 北京。"`` -> ``"北京"``, ``"Ｐａｒｉｓ!"`` -> ``"paris"``."""
+    case_sensitive = check_bool("case_sensitive", case_sensitive)
+    out = text.full_to_half(text.to_expr(value)).str.replace_all(_ENDS, "")
+    return out if case_sensitive else out.str.to_lowercase()
+
+
+def text_match(
+    prediction: IntoExpr,
+    reference: IntoExpr,
+    *,
+    exact_match: bool = True,
+    case_sensitive: bool = False,
+    allow_partial: bool = False,
+) -> pl.Expr:
+    """Seed text accuracy: ``Struct{score, extracted, rule}``.
+
+    ``exact_match``: equal normalized texts score 1 (rule ``exact``). ``allow_partial``: either
+    containing the other scores 1 (rule ``partial``). An empty prediction scores 0 (``empty``).
+    """
+    exact_match, allow_partial = _check_text_options(exact_match, allow_partial)
+    pred = normalize_text(prediction, case_sensitive=case_sensitive)
+    ref = normalize_text(reference, case_sensitive=case_sensitive)
+    empty = (pred.str.len_bytes() == 0) | (ref.str.len_bytes() == 0)
+    exact = pl.lit(exact_match) & (pred == ref)
+    partial = pl.lit(allow_partial) & (
+        pred.str.contains(ref, literal=True) | ref.str.contains(pred, literal=True)
+    )
+    rule = (
+        pl.when(empty)
+        .then(pl.lit("empty"))
+        .when(exact)
+        .then(pl.lit("exact"))
+        .when(partial)
+        .then(pl.lit("partial"))
+        .otherwise(pl.lit("none"))
+    )
+    score = pl.when(rule.is_in(["exact", "partial"])).then(1.0).otherwise(0.0)
+    return _result(score, pred, rule)
+
+
+def _check_text_options(exact_match: object, allow_partial: object) -> tuple[bool, bool]:
+    exact = check_bool("exact_match", exact_match)
+    partial = check_bool("allow_partial", allow_partial)
+    if not exact and not partial:
+        raise InvalidOptionError(
+            "exact_match=False with allow_partial=False leaves no way for a text answer to "
+            "match (every text row would score 0); set exact_match=True, allow_partial=True, "
+            "or both"
+        )
+    return exact, partial
+
+
+# --------------------------------------------------------------------------- number
+def number_match(
+    prediction: IntoExpr, reference: IntoExpr, *, numeric_tolerance: float = 1e-4
+) -> pl.Expr:
+    """The last number of the prediction against the reference number:
+    ``|pred - ref| <= numeric_tolerance`` scores 1. ``Struct{score, extracted, rule}``; a
+    prediction without a number scores 0 with rule ``none``."""
+    tol = check_float("numeric_tolerance", numeric_tolerance, low=0.0)
+    found = numbers_compat.last_number(prediction)
+    value = found.struct.field("value")
+    ref = numbers_compat.whole_number(reference)
+    hit = (value - ref).abs() <= tol
+    score = pl.when(hit.fill_null(False)).then(1.0).otherwise(0.0)
+    rule = pl.when(value.is_null()).then(pl.lit("none")).otherwise(found.struct.field("rule"))
+    return _result(score, value.cast(pl.String), rule)
+
+
+# --------------------------------------------------------------------------- choice
+def choice_match(
+    prediction: IntoExpr, reference: IntoExpr, *, choices: IntoExpr | None = None
+) -> pl.Expr:
+    """Extract the option(s) and compare with the reference letters as sets.
+    ``Struct{score, extracted, rule}``; a reference that is not option letters scores 0."""
+    ref = reference_letters(reference)
+    options = option_letters(choices, answer=ref)
+    found = extract_choice(prediction, options=options, choices=choices)
+    letters = found.struct.field("letters")
+    score = pl.when((letters == ref).fill_null(False)).then(1.0).otherwise(0.0)
+    return _result(score, letters, found.struct.field("rule"))
+
+
+# --------------------------------------------------------------------------- evaluator
+class AccuracyEvaluator(BaseEvaluator):
+    """Accuracy of choice, text and number answers, with auditable answer extraction."""
+
+    key: ClassVar[str] = "accuracy"
+    metric: ClassVar[str] = "accuracy"
+    answer_types: ClassVar[tuple[str, ...]] = ("choice", "text", "number")
+    subtype_column: ClassVar[str | None] = frames.ANSWER_TYPE
+    subtype_default: ClassVar[str | None] = "text"
+    subtype_metric: ClassVar[str] = "{}_accuracy"
+
+    def __init__(
+        self,
+        *,
+        exact_match: bool = True,
+        case_sensitive: bool = False,
+        allow_partial: bool = False,
+        numeric_tolerance: float = 0.0001,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(name=name)
+        self.exact_match, self.allow_partial = _check_text_options(exact_match, allow_partial)
+        self.case_sensitive = check_bool("case_sensitive", case_sensitive)
+        self.numeric_tolerance = check_float("numeric_tolerance", numeric_tolerance, low=0.0)
+
+    def _result(self) -> pl.Expr:
+        kind = pl.col(frames.ANSWER_TYPE).str.strip_chars().str.to_lowercase().fill_null("text")
+        is_choice = kind == "choice"
+        is_number = kind == "number"
+        pred, ref = pl.col(frames.PRED), pl.col(frames.ANSWER)
+        # Each branch sees only its own rows (null elsewhere), so no row pays for another's rules.
+        choice = choice_match(pl.when(is_choice).then(pred), ref, choices=pl.col(frames.CHOICES))
+        number = number_match(
+            pl.when(is_number).then(pred), ref, numeric_tolerance=self.numeric_tolerance
+        )
+        plain = text_match(
+            pl.when(~is_choice & ~is_number).then(pred),
+            ref,
+            exact_match=self.exact_match,
+            case_sensitive=self.case_sensitive,
+            allow_partial=self.allow_partial,
+        )
+        return pl.when(is_choice).then(choice).when(is_number).then(number).otherwise(plain)
+
+    def outputs(self) -> dict[str, pl.Expr]:
+        result = self._result()
+        return {suffix: result.struct.field(suffix) for suffix in _RESULT}
