@@ -1,0 +1,117 @@
+"""One batch of BLEU scoring: languages, unique strings, token ids, statistics, scores.
+
+Every unique (string, language) of the batch (predictions and references together) is tokenized
+once, in chunks; tokens become integer ids (a Polars categorical local to the batch) and only the
+ids are kept. Statistics are then counted by :mod:`xpert_frames.bleu_stats`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from xpert_frames.bleu_stats import Tokens, bleu_numpy, count_stats, stats_dtype
+from xpert_frames.tokenize.columns import is_chinese, tokenize_unique
+
+#: Unique strings tokenized (and turned into ids) at a time: bounds the memory of token strings.
+TOKENIZE_CHUNK = 200_000
+
+
+def result_dtype(n: int) -> pl.Struct:
+    return pl.Struct({"score": pl.Float64, "stats": stats_dtype(n)})
+
+
+def _token_ids(unique: pl.DataFrame) -> Tokens:
+    """Token ids of ``unique`` (columns ``text``, ``zh``), in its row order."""
+    categories = pl.Categories.random()
+    ids: list[np.ndarray] = []
+    lengths: list[np.ndarray] = []
+    for zh in (False, True):
+        part = unique.filter(pl.col("zh") == zh)["text"]
+        for start in range(0, len(part), TOKENIZE_CHUNK):
+            toks = tokenize_unique(part.slice(start, TOKENIZE_CHUNK), "zh" if zh else "en")
+            lengths.append(toks.list.len().to_numpy().astype(np.int64))
+            flat = toks.explode(empty_as_null=False).drop_nulls()
+            ids.append(flat.cast(pl.Categorical(categories)).to_physical().to_numpy())
+    lens = np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64)
+    offsets = np.zeros(len(lens) + 1, dtype=np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    flat_ids = np.concatenate(ids) if ids else np.zeros(0, dtype=np.uint32)
+    return Tokens(flat_ids.astype(np.uint32, copy=False), offsets)
+
+
+def score_batch(
+    batch: pl.Series,
+    *,
+    n: int,
+    weights: Sequence[float],
+    smoothing: bool,
+    language: str,
+) -> pl.Series:
+    """``batch``: struct of (prediction, answer, valid) → struct of (score, stats)."""
+    fields = batch.struct.unnest()
+    pred, answer, valid = fields[:, 0], fields[:, 1], fields[:, 2].fill_null(False)
+    size = len(batch)
+    dtype = result_dtype(n)
+    rows = valid.arg_true()
+    if len(rows) == 0:
+        return pl.Series(batch.name, [None] * size, dtype=dtype)
+    frame = pl.DataFrame({"text": pred.gather(rows)}).with_row_index("row")
+    if language == "auto":
+        frame = frame.with_columns(is_chinese(pl.col("text")).alias("zh"))
+    else:
+        frame = frame.with_columns(pl.lit(language == "zh").alias("zh"))
+    refs = frame.select("row", "zh", answer.gather(rows).alias("text"))
+    if isinstance(refs.schema["text"], pl.List):
+        refs = refs.explode("text").filter(pl.col("text").is_not_null())
+    hyps = frame.select("row", "zh", "text")
+    unique = pl.concat([hyps.select("text", "zh"), refs.select("text", "zh")]).unique()
+    unique = unique.sort("zh", maintain_order=True).with_row_index("uid")
+    tokens = _token_ids(unique)
+    hyp_uid = hyps.join(unique, on=["text", "zh"], how="left", maintain_order="left")["uid"]
+    ref_uid = refs.join(unique, on=["text", "zh"], how="left", maintain_order="left")
+    counts = ref_uid.group_by("row", maintain_order=True).len().sort("row")["len"].to_numpy()
+    ref_offsets = np.zeros(len(frame) + 1, dtype=np.int64)
+    np.cumsum(counts, out=ref_offsets[1:])
+    stats = count_stats(
+        tokens,
+        hyp_uid.to_numpy().astype(np.int64),
+        ref_uid["uid"].to_numpy().astype(np.int64),
+        ref_offsets,
+        n,
+    )
+    idx = rows.to_numpy()
+    full = {
+        "matches": np.zeros((size, n), dtype=np.int64),
+        "denominators": np.zeros((size, n), dtype=np.int64),
+        "hyp_len": np.zeros(size, dtype=np.int64),
+        "ref_len": np.zeros(size, dtype=np.int64),
+    }
+    for key, values in stats.items():
+        full[key][idx] = values
+    score = np.zeros(size, dtype=np.float64)
+    score[idx] = bleu_numpy(
+        stats["matches"],
+        stats["denominators"],
+        stats["hyp_len"],
+        stats["ref_len"],
+        weights,
+        smoothing=smoothing,
+    )
+    return (
+        pl.DataFrame(full)
+        .select(
+            pl.when(pl.lit(valid))
+            .then(
+                pl.struct(
+                    pl.lit(pl.Series(score)).alias("score"),
+                    pl.struct(pl.all()).cast(stats_dtype(n)).alias("stats"),
+                )
+            )
+            .otherwise(None)
+            .alias(batch.name)
+        )
+        .to_series()
+    )
