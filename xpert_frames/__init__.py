@@ -12,6 +12,7 @@ from xpert_frames.evaluators import (
     list_evaluators,
     register_evaluator,
 )
+from xpert_frames.compare import compare
 from xpert_frames.frames import Columns, flatten_references, from_records
 from xpert_frames.report import report, to_seed_dict
 from xpert_frames.scoring import BatchScorer, score
@@ -26,6 +27,7 @@ __all__ = [
     "FuzzyMatcher",
     "__version__",
     "aggregate_scores",
+    "compare",
     "flatten_references",
     "from_records",
     "fuzzy_match_score",

@@ -36,7 +36,9 @@ class Columns:
     """Where each role lives in the user's table. Every name can be overridden per call.
 
     ``reference`` is the XpertEval nested struct ``{answer: {type, value}, choices, meta}``;
-    it is used only when the ``answer`` column is absent.
+    it is used only when the ``answer`` column is absent. An ``answer`` column that is itself a
+    ``{type, value}`` struct (XpertEval JSONL records) gives the answer and its type, and a
+    ``meta`` struct column gives ``tcm_eval_type``.
     """
 
     prediction: str = "prediction"
@@ -45,6 +47,7 @@ class Columns:
     choices: str = "choices"
     tcm_eval_type: str = "tcm_eval_type"
     reference: str = "reference"
+    meta: str = "meta"
 
     @classmethod
     def of(cls, columns: Columns | Mapping[str, str] | None = None, **names: str) -> Columns:
@@ -199,7 +202,13 @@ def resolve(schema: pl.Schema, columns: Columns) -> dict[str, pl.Expr]:
     """Canonical column expressions for ``schema`` under ``columns``; raises on bad input."""
     names = schema.names()
     if columns.prediction not in schema:
-        raise ColumnNotFoundError(columns.prediction, "prediction", names)
+        error = ColumnNotFoundError(columns.prediction, "prediction", names)
+        if "response" in schema:
+            error.args = (
+                f"{error} XpertEval records keep it in 'response': map it with "
+                "prediction='response' (CLI: --prediction response).",
+            )
+        raise error
     dtype = schema[columns.prediction]
     if not (dtype == pl.String or dtype == pl.Null or isinstance(dtype, pl.Categorical | pl.Enum)):
         raise ColumnTypeError(
@@ -212,28 +221,42 @@ def resolve(schema: pl.Schema, columns: Columns) -> dict[str, pl.Expr]:
         )
     out: dict[str, pl.Expr] = {PRED: pl.col(columns.prediction).cast(pl.String)}
 
-    if columns.answer in schema:
-        nested = None
+    nested: dict[str, pl.Expr] = {}
+    if columns.answer in schema and _is_answer_struct(schema[columns.answer]):
+        # XpertEval JSONL records: answer = {type, value}, options in choices, meta = {...}.
+        root, dtype = pl.col(columns.answer), schema[columns.answer]
+        value = _struct_field(root, dtype, "value")
+        kind = _struct_field(root, dtype, "type")
+        out[ANSWER] = _answer_expr(*value, f"{columns.answer}.value")  # type: ignore[misc]
+        if kind:
+            nested[ANSWER_TYPE] = _string_expr(*kind, f"{columns.answer}.type")
+    elif columns.answer in schema:
         out[ANSWER] = _answer_expr(pl.col(columns.answer), schema[columns.answer], columns.answer)
     elif columns.reference in schema:
         nested = _reference_exprs(schema, columns.reference)
         out[ANSWER] = nested[ANSWER]
     else:
         raise ColumnNotFoundError(columns.answer, "answer (or a nested 'reference' struct)", names)
+    if TCM_TYPE not in nested and columns.meta in schema:
+        tcm = _struct_field(pl.col(columns.meta), schema[columns.meta], "tcm_eval_type")
+        if tcm:
+            nested[TCM_TYPE] = _string_expr(*tcm, f"{columns.meta}.tcm_eval_type")
 
     def optional(role: str, canonical: str, convert: Any, null: pl.Expr) -> None:
         name = getattr(columns, role)
         if name in schema:
             out[canonical] = convert(pl.col(name), schema[name], name)
-        elif nested is not None:
-            out[canonical] = nested[canonical]
         else:
-            out[canonical] = null
+            out[canonical] = nested.get(canonical, null)
 
     optional("answer_type", ANSWER_TYPE, _string_expr, pl.lit(None, pl.String))
     optional("choices", CHOICES, _choices_expr, pl.lit(None, CHOICE_DTYPE))
     optional("tcm_eval_type", TCM_TYPE, _string_expr, pl.lit(None, pl.String))
     return out
+
+
+def _is_answer_struct(dtype: pl.DataType) -> bool:
+    return isinstance(dtype, pl.Struct) and "value" in {f.name for f in dtype.fields}
 
 
 def valid_expr(answer_dtype: pl.DataType) -> pl.Expr:
