@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -92,8 +93,7 @@ def test_partials_of_any_split_merge_to_the_whole(cuts: list[int]) -> None:
     metrics = report_metrics_of(evs, df.collect_schema())
     bounds = [0, *sorted(cuts), df.height]
     parts = [
-        partials(df.slice(a, b - a), ["model"], metrics)
-        for a, b in zip(bounds, bounds[1:], strict=False)
+        partials(df.slice(a, b - a), ["model"], metrics) for a, b in itertools.pairwise(bounds)
     ]
     merged = finalize(merge_partials(parts), metrics)
     whole = xf.report(df, by="model")

@@ -1,5 +1,6 @@
 """xpert_frames: dataframe-native scoring of LLM outputs against reference answers."""
 
+from xpert_frames.compare import compare
 from xpert_frames.evaluators import (
     BaseEvaluator,
     FuzzyEvaluator,
@@ -12,7 +13,6 @@ from xpert_frames.evaluators import (
     list_evaluators,
     register_evaluator,
 )
-from xpert_frames.compare import compare
 from xpert_frames.frames import Columns, flatten_references, from_records
 from xpert_frames.report import report, to_seed_dict
 from xpert_frames.scoring import BatchScorer, score
