@@ -12,8 +12,8 @@ import polars as pl
 from xpert_frames import text
 from xpert_frames._typing import IntoExpr
 
-_NUM = r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"
-_LAST = rf"(?s)^.*(?:^|[^\d.,])(?P<num>{_NUM})(?:\s*/\s*(?P<den>{_NUM}))?"
+_NUM = r"[-+−]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+_LAST = rf"(?s)^.*(?:^|[^0-9.,])(?P<num>{_NUM})(?:\s*/\s*(?P<den>{_NUM}))?"
 _WHOLE = rf"^\s*(?P<num>{_NUM})(?:\s*/\s*(?P<den>{_NUM}))?\s*$"
 NUMBER_DTYPE = pl.Struct({"value": pl.Float64, "unit": pl.String, "rule": pl.String})
 

@@ -96,10 +96,13 @@ def rewrite_negations(prediction: IntoExpr) -> pl.Expr:
 
 
 def _rule_letters(source: pl.Expr, template: str, groups: tuple[str, ...]) -> pl.Expr:
-    """Letters one rule finds, upper-cased without separators (``"a, b"`` -> ``"AB"``)."""
+    """Letters one rule finds, without separators (``"A and C"`` -> ``"AC"``, ``"b"`` -> ``"B"``)."""
     found = source.str.extract_groups(_pattern(template))
-    letters = pl.coalesce([found.struct.field(g) for g in groups])
-    return letters.str.replace_all("[^A-Za-z]", "").str.to_uppercase()
+    fields = [found.struct.field(g) for g in groups]
+    # Upper-case groups keep only their letters ("A and C" -> "AC"); the lower-case one is
+    # a single letter.
+    letters = pl.coalesce([f.str.to_uppercase() if g == "l" else f for g, f in zip(groups, fields)])
+    return letters.str.replace_all("[^A-Z]", "")
 
 
 def content_letter(prediction: IntoExpr, choices: IntoExpr) -> pl.Expr:
@@ -116,10 +119,8 @@ def content_letter(prediction: IntoExpr, choices: IntoExpr) -> pl.Expr:
     # The prediction rides along as the last list element, so one list pass sees both.
     packed = pl.concat_list([tagged, pred])
     body = el.str.replace(f"^[^{_SEP}]*{_SEP}", "")
-    hit = el.filter(
-        el.str.contains(_SEP, literal=True)
-        & el.last().str.contains(body, literal=True).fill_null(False)
-    )
+    is_option = pl.int_range(pl.len()) < pl.len() - 1
+    hit = el.filter(is_option & el.last().str.contains(body, literal=True).fill_null(False))
     one = packed.list.eval(pl.when(hit.len() == 1).then(hit.first().str.slice(0, 1)))
     return pl.when(pred.is_not_null()).then(one.list.first())
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 #: What a negated option letter is rewritten to (not a letter, so no rule can take it).
 GONE = "✗"
 
-OPEN = r"[\(\[【「\"“'‘\*]*"
-CLOSE = r"[\)\]】」\"”'’\*]*"
+OPEN = r"[\(\[【「\"“'‘\*`]*"
+CLOSE = r"[\)\]】」\"”'’\*`]*"
 
 #: Several options: ``ABD``, ``A,B,D``, ``A、C``, ``A和C``, ``A and C``, ``A/C``.
 SEP = r"(?:\s*[,、/&和及与]\s*|\s*,?\s+and\s+)"
@@ -34,18 +34,20 @@ LOW_END = r"(?:\s*{END}|[^A-Za-z\s]|\s+[^A-Za-z\s])"
 _CN_KW = (
     r"(?:(?:最终|正确|标准|参考|最佳)?答案(?:应该|应当|应|就|即|也|肯定|一定)?(?:是|为|选)?"
     r"|答\s*[:：]"
-    r"|正确的?(?:选项|答案)(?:应该|应|就)?(?:是|为)?"
+    r"|正确的?(?:选项|答案)(?:应该|应|就)?(?:是|为|有)?"
     r"|(?:故|应|应该|应当|所以|因此|因而|本题|只能|我|我会|可以|则|都)?选(?:择|定|项为|项是)?"
-    r"|(?:所以|因此|故|即|则|而|我?认为|我?觉得|应该|应当)(?:是|为))"
+    r"|(?:所以|因此|故|即|则|而|我?认为|我?觉得|应该|应当)(?:是|为)"
+    r"|结论(?:是|为)?|(?:^|[,，;；。])\s*是)"
 )
 _EN_KW = (
-    r"(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?answer"
-    r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be|must\s+be))?"
+    r"(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?answers?"
+    r"(?:\s+(?:is|are|would\s+be|should\s+be|will\s+be|must\s+be))?"
     r"(?:\s+(?:probably|likely|clearly|definitely))?"
-    r"|I\s+(?:would\s+|will\s+|'d\s+)?(?:choose|select|pick|go\s+with)"
+    r"|I(?:\s+would|\s+will|'d|'m|\s+am)?\s+(?:choose|select|pick|go\s+with|going\s+with)"
+    r"|(?:^|[^A-Za-z])it(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be)"
     r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice)(?:\s+is)?)"
 )
-_FILL = rf"\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
+_FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
 
 #: Explicit answer statements (Chinese and English): upper-case ``u`` or lower-case ``l``.
 STATEMENT = (

@@ -1,0 +1,290 @@
+"""Per-row Python oracle of the accuracy evaluator (no package imports).
+
+The same rules as ``xpert_frames.evaluators.choice_patterns``, written out again for Python's
+``re`` (``\\Z`` for the end of text, ``\\g<name>`` in replacements), applied one row at a time
+with plain loops, sets and ``str`` methods. Also the per-row baseline of the benchmark.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+GONE = "✗"
+OPEN = r"[\(\[【「\"“'‘\*`]*"
+CLOSE = r"[\)\]】」\"”'’\*`]*"
+SEP = r"(?:\s*[,、/&和及与]\s*|\s*,?\s+and\s+)"
+UP = rf"[A-Z](?:{SEP}?[A-Z])*"
+UP_END = r"(?:[^A-Za-z]|\Z)"
+LOW_END = r"(?:\s*\Z|[^A-Za-z\s]|\s+[^A-Za-z\s])"
+CN_KW = (
+    r"(?:(?:最终|正确|标准|参考|最佳)?答案(?:应该|应当|应|就|即|也|肯定|一定)?(?:是|为|选)?"
+    r"|答\s*[:：]"
+    r"|正确的?(?:选项|答案)(?:应该|应|就)?(?:是|为|有)?"
+    r"|(?:故|应|应该|应当|所以|因此|因而|本题|只能|我|我会|可以|则|都)?选(?:择|定|项为|项是)?"
+    r"|(?:所以|因此|故|即|则|而|我?认为|我?觉得|应该|应当)(?:是|为)"
+    r"|结论(?:是|为)?|(?:^|[,，;；。])\s*是)"
+)
+EN_KW = (
+    r"(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?answers?"
+    r"(?:\s+(?:is|are|would\s+be|should\s+be|will\s+be|must\s+be))?"
+    r"(?:\s+(?:probably|likely|clearly|definitely))?"
+    r"|I(?:\s+would|\s+will|'d|'m|\s+am)?\s+(?:choose|select|pick|go\s+with|going\s+with)"
+    r"|(?:^|[^A-Za-z])it(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be)"
+    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice)(?:\s+is)?)"
+)
+FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
+
+RULES: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "boxed",
+        re.compile(
+            r"\\boxed\{\s*(?:\\text(?:bf)?\{)?\s*[\(\[]?\s*"
+            rf"(?:(?P<u>{UP})|(?P<l>[a-z]))\s*[\)\]]?\s*\}}"
+        ),
+    ),
+    (
+        "statement",
+        re.compile(rf"(?:{CN_KW}|{EN_KW}){FILL}(?:(?P<u>{UP}){UP_END}|(?P<l>[a-z]){LOW_END})"),
+    ),
+    ("bracket", re.compile(rf"【\s*(?P<u>{UP})\s*】")),
+    ("bold", re.compile(rf"\*\*\s*[\(\[]?\s*(?P<u>{UP})\s*[\)\]]?\s*[\.:：]?\s*\*\*")),
+    (
+        "conclusion",
+        re.compile(
+            rf"(?:^|[^A-Za-z])(?P<c1>{UP}){CLOSE}\s*(?:选项|项)?\s*"
+            r"(?:的说法|说法|的描述|描述|的内容)?"
+            r"\s*(?:是|为|最|才是)?\s*(?:正确|对|符合题意|符合|最佳|最合适|最恰当|当选|答案)"
+            rf"|(?:只有|仅有|唯有|只能是|应是|应为|当选)\s*(?:选项)?\s*{OPEN}(?P<c2>{UP}){UP_END}"
+            rf"|(?:^|[^A-Za-z])(?i:option\s+|choice\s+)?{OPEN}(?P<c3>{UP}){CLOSE}"
+            r"\s+(?i:is|are|seems|appears|would\s+be|must\s+be)\s+(?i:the\s+)?"
+            r"(?i:correct|right|true|best|most\s+appropriate|answer)"
+            r"|(?:^|[^A-Za-z])(?i:therefore|thus|hence|so|consequently)\s*,?\s*"
+            rf"(?i:option\s+|choice\s+)?{OPEN}(?P<c4>{UP}){CLOSE}{UP_END}"
+            rf"|(?:综上所述|综上|因此|所以|故|因而)\s*[,，:：]?\s*(?:选项)?\s*{OPEN}(?P<c5>{UP})"
+            rf"{CLOSE}{UP_END}"
+        ),
+    ),
+    (
+        "bare",
+        re.compile(
+            rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?:(?P<u>{UP})|(?P<l>[a-z]))\s*{CLOSE}"
+            r"\s*[\.。:：]?\s*\Z"
+        ),
+    ),
+    (
+        "leading",
+        re.compile(
+            rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?P<u>[A-Z]){CLOSE}"
+            r"(?:[^A-Za-z\s]|\s*\Z|\s+[^a-z\s])"
+        ),
+    ),
+]
+LABEL = re.compile(r"(?:^|[^A-Za-z])[A-Z][\.\)、:：]")
+
+_NEG_UP_CN = r"[A-Z](?:\s*[、和与及/]\s*[A-Z])*"
+_NEG_WORD_CN = (
+    r"(?:错误|不正确|不对|错的|错|不符合|不符|不成立|不恰当|不合适|不是正确答案|不是答案"
+    r"|可以排除|应排除|排除|被排除)"
+)
+_NEG_UP_EN = r"[A-Z](?:\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/)\s*[A-Z])*"
+NEGATIONS: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(
+            r"(?:不选|不是|不应选|不能选|不应该选|排除|而非|并非|不为|不应是)\s*(?:选项)?\s*"
+            rf"{OPEN}{_NEG_UP_CN}{CLOSE}"
+        ),
+        GONE,
+    ),
+    (
+        re.compile(
+            rf"(?P<pre>^|[^A-Za-z]){OPEN}(?:{_NEG_UP_CN}{CLOSE}\s*(?:选项|项)?\s*"
+            r"(?:的说法|说法|的描述|描述|的内容|内容)?\s*(?:都|均|全都|全部|全|也|明显|显然)?"
+            rf"|[A-Z](?:\s*[,，、]\s*[A-Z])+{CLOSE}\s*(?:选项|项)?\s*(?:都|均|全都|全部|全))"
+            rf"\s*(?:是|为)?\s*{_NEG_WORD_CN}"
+        ),
+        r"\g<pre>" + GONE,
+    ),
+    (
+        re.compile(
+            r"(?:(?P<pre>^|[^A-Za-z])(?i:not|rather\s+than|instead\s+of|rules?\s+out"
+            r"|ruled\s+out|eliminate[sd]?|exclude[sd]?|excluding)|n't)"
+            rf"\s+(?i:options?\s+|choices?\s+)?{OPEN}{_NEG_UP_EN}{CLOSE}"
+            r"(?P<post>[^A-Za-z]|\Z)"
+        ),
+        r"\g<pre>" + GONE + r"\g<post>",
+    ),
+    (
+        re.compile(
+            r"(?P<pre>^|[^A-Za-z])(?i:options?\s+|choices?\s+)?"
+            rf"{OPEN}(?:[A-Z]{CLOSE}\s+(?i:is)|{_NEG_UP_EN}{CLOSE}\s+(?i:are))\s+"
+            r"(?i:also\s+|clearly\s+|definitely\s+|obviously\s+)?"
+            r"(?i:incorrect|wrong|false|not\s+correct|not\s+right|not\s+true"
+            r"|not\s+the\s+(?:correct\s+)?answer|eliminated|ruled\s+out|a\s+distractor)"
+        ),
+        r"\g<pre>" + GONE,
+    ),
+]
+
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# Unicode White_Space (what Rust's \s means); Python's str.isspace() also takes \x1c-\x1f.
+WHITE = set("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | {
+    chr(c) for c in range(0x2000, 0x200B)
+}
+
+
+def full_to_half(s: str) -> str:
+    return "".join(
+        chr(ord(c) - 0xFEE0) if 0xFF01 <= ord(c) <= 0xFF5E else " " if c == "\u3000" else c
+        for c in s
+    )
+
+
+def letter_set(s: str | None) -> str | None:
+    if s is None:
+        return None
+    letters = sorted({c for c in s.upper() if c in ALPHABET})
+    return "".join(letters) or None
+
+
+def last_match(pattern: re.Pattern[str], s: str) -> re.Match[str] | None:
+    """The match starting furthest right (what ``^.*`` greedy prefixes select)."""
+    for start in range(len(s), -1, -1):
+        m = pattern.match(s, start)
+        if m:
+            return m
+    return None
+
+
+def rewrite_negations(s: str) -> str:
+    for pattern, repl in NEGATIONS:
+        s = pattern.sub(repl, s)
+    return s
+
+
+def content_letter(pred: str, choices: list[dict[str, Any]] | None) -> str | None:
+    if not choices:
+        return None
+    low = full_to_half(pred).lower()
+    hits = []
+    for c in choices:
+        cid = (c.get("id") or "").strip("".join(WHITE)).upper()
+        content = full_to_half(c.get("content") or "").strip("".join(WHITE)).lower()
+        if len(cid) == 1 and cid in ALPHABET and content and content in low:
+            hits.append(cid)
+    return hits[0] if len(hits) == 1 else None
+
+
+def extract_choice(
+    pred: str, options: str = "ABCD", choices: list[dict[str, Any]] | None = None
+) -> tuple[str | None, str]:
+    source = rewrite_negations(full_to_half(pred))
+    for name, pattern in RULES:
+        anchored = name in ("bare", "leading")
+        m = pattern.match(source) if anchored else last_match(pattern, source)
+        if m is None:
+            continue
+        named = [(k, v) for k, v in m.groupdict().items() if v is not None]
+        if not named:
+            continue
+        group, raw = named[0]
+        raw = raw.upper() if group == "l" else raw
+        if name == "leading" and len(LABEL.findall(source)) > 1:
+            continue
+        letters = "".join(c for c in raw if c in ALPHABET)
+        if letters and all(c in options for c in letters):
+            return letter_set(letters), name
+    letter = content_letter(pred, choices)
+    if letter is not None and letter in options:
+        return letter, "content"
+    return None, "none"
+
+
+def reference_letters(ref: str) -> str | None:
+    s = full_to_half(ref).strip("".join(WHITE))
+    s = "".join(c for c in s if c not in WHITE and c not in ",，、/&和及与()[]【】.。:：")
+    if re.fullmatch(r"[A-Z]+|[a-z]", s):
+        return letter_set(s)
+    return None
+
+
+def option_letters(choices: list[dict[str, Any]] | None, ref: str | None) -> str:
+    ids = {
+        (c.get("id") or "").strip("".join(WHITE)).upper()
+        for c in (choices or [])
+        if c.get("id") is not None
+        and re.fullmatch(r"[A-Za-z]", (c.get("id") or "").strip("".join(WHITE)))
+    }
+    if ids:
+        return "".join(sorted(ids))
+    top = ALPHABET.index(ref[-1]) + 1 if ref else 4
+    return ALPHABET[: max(4, top)]
+
+
+def normalize_text(s: str, case_sensitive: bool) -> str:
+    s = full_to_half(s)
+    junk = [c in WHITE or unicodedata.category(c).startswith("P") for c in s]
+    start = next((i for i, j in enumerate(junk) if not j), len(s))
+    end = next((i for i in range(len(s), 0, -1) if not junk[i - 1]), 0)
+    s = s[start:end] if start < end else ""
+    return s if case_sensitive else s.lower()
+
+
+NUM = r"[-+−]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+LAST_NUM = re.compile(rf"(?:^|[^0-9.,])(?P<num>{NUM})(?:\s*/\s*(?P<den>{NUM}))?")
+WHOLE_NUM = re.compile(rf"\s*(?P<num>{NUM})(?:\s*/\s*(?P<den>{NUM}))?\s*\Z")
+
+
+def _value(m: re.Match[str] | None) -> float | None:
+    if m is None:
+        return None
+
+    def num(g: str | None) -> float | None:
+        if g is None:
+            return None
+        try:
+            return float(g.replace(",", "").replace("−", "-"))
+        except ValueError:  # pragma: no cover - the pattern only matches numbers
+            return None
+
+    n, d = num(m.group("num")), num(m.group("den"))
+    if d is None:
+        return n
+    return None if d == 0 or n is None else n / d
+
+
+def score_row(
+    pred: str,
+    ref: str,
+    kind: str | None,
+    choices: list[dict[str, Any]] | None = None,
+    *,
+    exact_match: bool = True,
+    case_sensitive: bool = False,
+    allow_partial: bool = False,
+    numeric_tolerance: float = 1e-4,
+) -> tuple[float, str | None, str]:
+    """(score, extracted, rule) of one valid row."""
+    kind = (kind or "text").strip("".join(WHITE)).lower()
+    if kind == "choice":
+        want = reference_letters(ref)
+        got, rule = extract_choice(pred, option_letters(choices, want), choices)
+        return (1.0 if got is not None and got == want else 0.0), got, rule
+    if kind == "number":
+        value = _value(last_match(LAST_NUM, full_to_half(pred)))
+        target = _value(WHOLE_NUM.match(full_to_half(ref)))
+        hit = value is not None and target is not None and abs(value - target) <= numeric_tolerance
+        return (
+            (1.0 if hit else 0.0),
+            None if value is None else repr(value),
+            ("none" if value is None else "last"),
+        )
+    p, r = normalize_text(pred, case_sensitive), normalize_text(ref, case_sensitive)
+    if not p or not r:
+        return 0.0, p, "empty"
+    if exact_match and p == r:
+        return 1.0, p, "exact"
+    if allow_partial and (r in p or p in r):
+        return 1.0, p, "partial"
+    return 0.0, p, "none"
