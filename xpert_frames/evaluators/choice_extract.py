@@ -96,12 +96,14 @@ def rewrite_negations(prediction: IntoExpr) -> pl.Expr:
 
 
 def _rule_letters(source: pl.Expr, template: str, groups: tuple[str, ...]) -> pl.Expr:
-    """Letters one rule finds, without separators (``"A and C"`` -> ``"AC"``, ``"b"`` -> ``"B"``)."""
+    """Letters one rule finds, without separators: ``"A and C"`` -> ``"AC"``, ``"b"`` -> ``"B"``."""
     found = source.str.extract_groups(_pattern(template))
     fields = [found.struct.field(g) for g in groups]
     # Upper-case groups keep only their letters ("A and C" -> "AC"); the lower-case one is
     # a single letter.
-    letters = pl.coalesce([f.str.to_uppercase() if g == "l" else f for g, f in zip(groups, fields)])
+    letters = pl.coalesce(
+        [f.str.to_uppercase() if g == "l" else f for g, f in zip(groups, fields, strict=True)]
+    )
     return letters.str.replace_all("[^A-Z]", "")
 
 
