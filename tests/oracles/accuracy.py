@@ -232,7 +232,7 @@ def normalize_text(s: str, case_sensitive: bool) -> str:
 
 
 NUM = r"[-+−]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
-LAST_NUM = re.compile(rf"(?:^|[^0-9.,])(?P<num>{NUM})(?:\s*/\s*(?P<den>{NUM}))?")
+CANDIDATE_NUM = re.compile(rf"{NUM}(?:\s*/\s*{NUM})?")
 WHOLE_NUM = re.compile(rf"\s*(?P<num>{NUM})(?:\s*/\s*(?P<den>{NUM}))?\s*\Z")
 
 
@@ -272,7 +272,8 @@ def score_row(
         got, rule = extract_choice(pred, option_letters(choices, want), choices)
         return (1.0 if got is not None and got == want else 0.0), got, rule
     if kind == "number":
-        value = _value(last_match(LAST_NUM, full_to_half(pred)))
+        found = CANDIDATE_NUM.findall(full_to_half(pred))
+        value = _value(WHOLE_NUM.match(found[-1])) if found else None
         target = _value(WHOLE_NUM.match(full_to_half(ref)))
         hit = value is not None and target is not None and abs(value - target) <= numeric_tolerance
         return (

@@ -13,7 +13,7 @@ from xpert_frames import text
 from xpert_frames._typing import IntoExpr
 
 _NUM = r"[-+−]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
-_LAST = rf"(?s)^.*(?:^|[^0-9.,])(?P<num>{_NUM})(?:\s*/\s*(?P<den>{_NUM}))?"
+_CANDIDATE = rf"{_NUM}(?:\s*/\s*{_NUM})?"
 _WHOLE = rf"^\s*(?P<num>{_NUM})(?:\s*/\s*(?P<den>{_NUM}))?\s*$"
 NUMBER_DTYPE = pl.Struct({"value": pl.Float64, "unit": pl.String, "rule": pl.String})
 
@@ -30,7 +30,8 @@ def _value(groups: pl.Expr) -> pl.Expr:
 def last_number(prediction: IntoExpr) -> pl.Expr:
     """The last number of the text: struct ``{value, unit, rule}`` (rule ``last``/``none``)."""
     norm = text.full_to_half(text.to_expr(prediction))
-    value = _value(norm.str.extract_groups(_LAST))
+    last = norm.str.extract_all(_CANDIDATE).list.last()
+    value = _value(last.str.extract_groups(_WHOLE))
     rule = pl.when(value.is_not_null()).then(pl.lit("last")).otherwise(pl.lit("none"))
     return pl.struct(
         value.alias("value"), pl.lit(None, pl.String).alias("unit"), rule.alias("rule")
