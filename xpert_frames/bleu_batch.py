@@ -25,7 +25,10 @@ def result_dtype(n: int) -> pl.Struct:
 
 def _token_ids(unique: pl.DataFrame) -> Tokens:
     """Token ids of ``unique`` (columns ``text``, ``zh``), in its row order."""
+    # The categories' string-to-id map lives only while a Series uses it: keep them all alive
+    # until every chunk is converted, so ids agree across chunks.
     categories = pl.Categories.random()
+    alive: list[pl.Series] = []
     ids: list[np.ndarray] = []
     lengths: list[np.ndarray] = []
     for zh in (False, True):
@@ -34,7 +37,8 @@ def _token_ids(unique: pl.DataFrame) -> Tokens:
             toks = tokenize_unique(part.slice(start, TOKENIZE_CHUNK), "zh" if zh else "en")
             lengths.append(toks.list.len().to_numpy().astype(np.int64))
             flat = toks.explode(empty_as_null=False).drop_nulls()
-            ids.append(flat.cast(pl.Categorical(categories)).to_physical().to_numpy())
+            alive.append(flat.cast(pl.Categorical(categories)))
+            ids.append(alive[-1].to_physical().to_numpy())
     lens = np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64)
     offsets = np.zeros(len(lens) + 1, dtype=np.int64)
     np.cumsum(lens, out=offsets[1:])

@@ -46,15 +46,15 @@ def from_lists(lists: Sequence[Sequence[str]]) -> pl.Series:
 def _english(unique: pl.Series) -> pl.Series:
     from xpert_frames.tokenize import en, en_fast
 
-    frame = pl.DataFrame({"t": unique}).with_columns(en_fast.needs_nltk(pl.col("t")).alias("r"))
-    slow_idx = frame["r"].arg_true()
-    out = frame.select(
-        pl.when(pl.col("r")).then(pl.lit(None, TOKENS)).otherwise(en_fast.tokens(pl.col("t")))
-    ).to_series()
-    if len(slow_idx):
-        slow = from_lists(en.tokenize_many(unique.gather(slow_idx).to_list()))
-        out = out.scatter(slow_idx, slow)
-    return out
+    frame = pl.DataFrame({"t": unique}).with_row_index("i")
+    frame = frame.with_columns(en_fast.needs_nltk(pl.col("t")).alias("r"))
+    slow = frame.filter(pl.col("r"))
+    if len(slow) == 0:
+        return frame.select(en_fast.tokens(pl.col("t"))).to_series()
+    fast = frame.filter(~pl.col("r")).select("i", en_fast.tokens(pl.col("t")).alias("tok"))
+    slow_tok = from_lists(en.tokenize_many(slow["t"].to_list())).alias("tok")
+    both = pl.concat([fast, slow.select("i", slow_tok)])
+    return both.sort("i")["tok"]
 
 
 def _chinese(unique: pl.Series) -> pl.Series:
