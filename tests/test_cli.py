@@ -31,8 +31,9 @@ def test_score_sample_keeps_rows_and_columns(tmp_path: Path) -> None:
     assert "rows/s" in proc.stdout
     source = pl.read_parquet(SAMPLE)
     scored = pl.read_parquet(out)
-    assert scored.columns == [*source.columns, "fuzzy_score", "fuzzy_match"]
+    assert scored.columns == [*source.columns, "row_id", "fuzzy_score", "fuzzy_match"]
     assert_frame_equal(scored.select(source.columns), source)
+    assert scored["row_id"].to_list() == list(range(source.height))
     report = json.loads(rep.read_text())
     counts = {r["model"]: r["count"] + r["skipped"] for r in report if r["metric"] == "fuzzy"}
     assert counts == dict(source.group_by("model").len().iter_rows())

@@ -15,14 +15,22 @@ from typing import Any
 import click
 import polars as pl
 
-from xpert_frames import io, registry
+from xpert_frames import io, progress, registry
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import XpertFramesError
 from xpert_frames.frames import Columns
 from xpert_frames.report import report as make_report
 from xpert_frames.scoring import plan
 
-ROLE_FLAGS = ("prediction", "answer", "answer_type", "choices", "tcm_eval_type", "reference")
+ROLE_FLAGS = (
+    "prediction",
+    "answer",
+    "answer_type",
+    "choices",
+    "tcm_eval_type",
+    "reference",
+    "meta",
+)
 
 
 # --------------------------------------------------------------------------- option parsing
@@ -185,6 +193,13 @@ def cli() -> None:
     help="also write the report (.json, .md or .csv)",
 )
 @click.option("--by", default=None, help="comma-separated columns to group the report by")
+@click.option(
+    "--row-id",
+    default="row_id",
+    show_default=True,
+    help="column numbering the input rows (0-based, input order) for joining scores back; "
+    "left as is when the input has it; empty to add none",
+)
 @click.option("-q", "--quiet", is_flag=True, help="print nothing but errors")
 @_role_options
 def score(
@@ -193,6 +208,7 @@ def score(
     specs: tuple[str, ...],
     report_path: Path | None,
     by: str | None,
+    row_id: str,
     quiet: bool,
     **roles: Any,
 ) -> None:
@@ -202,17 +218,33 @@ def score(
     fmt = _format_for(report_path) if report_path else None
     lf = io.scan(inputs)
     scored = plan(lf, evaluators, _columns(roles))
+    if row_id and row_id not in lf.collect_schema():
+        inputs_cols = lf.collect_schema().names()
+        outputs = [name for ev in evaluators for name in ev.output_names()]
+        scored = scored.with_row_index(row_id).select(
+            *inputs_cols, pl.col(row_id).cast(pl.Int64), *outputs
+        )
     group = _by(by)
     schema = scored.collect_schema()
     missing = [c for c in group if c not in schema]
     if missing:
         raise click.BadParameter(f"--by column(s) {missing} not in the input: {schema.names()}")
-    io.write_atomic(output, lambda tmp: scored.sink_parquet(tmp))
-    result = pl.scan_parquet(output)
-    rep = make_report(result, by=group, evaluators=evaluators)
-    if report_path and fmt:
-        io.write_text_atomic(report_path, render(rep, fmt))
+    bar = progress.bar(total=io.count_rows(inputs), disable=quiet)
+    scored = progress.track(scored, evaluators[0].score_column, bar)
+    holder: dict[str, pl.DataFrame] = {}
+
+    def write(tmp: Path) -> None:
+        scored.sink_parquet(tmp)
+        bar.close()
+        # The report is made from the written file before it is renamed into place: a failure
+        # here leaves neither output nor report behind.
+        holder["report"] = make_report(pl.scan_parquet(tmp), by=group, evaluators=evaluators)
+        if report_path and fmt:
+            io.write_text_atomic(report_path, render(holder["report"], fmt))
+
+    io.write_atomic(output, write)
     if not quiet:
+        result = pl.scan_parquet(output)
         rows = result.select(pl.len()).collect().item()
         skipped = (
             result.select(
@@ -222,10 +254,10 @@ def score(
             .item()
         )
         seconds = time.perf_counter() - started
-        click.echo(render(rep, "table"))
+        click.echo(render(holder["report"], "table"))
         click.echo(
-            f"scored {rows:,} rows ({skipped:,} with a skipped score) in {seconds:.2f} s "
-            f"({rows / seconds if seconds else 0:,.0f} rows/s) -> {output}"
+            f"scored {rows:,} rows ({skipped:,} skipped by at least one evaluator) in "
+            f"{seconds:.2f} s ({rows / seconds if seconds else 0:,.0f} rows/s) -> {output}"
         )
 
 

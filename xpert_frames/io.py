@@ -75,9 +75,10 @@ def scan(inputs: Sequence[str | Path]) -> pl.LazyFrame:
     if kind == "jsonl":
         for name in names:
             _check_utf8(name)
-        return pl.concat(
+        lf = pl.concat(
             [pl.scan_ndjson(n, infer_schema_length=None) for n in names], how="diagonal_relaxed"
         )
+        return _drop_empty_structs(lf)
     for name in names:
         _check_utf8(name)
     sep = "\t" if names[0].lower().endswith(".tsv") else ","
@@ -88,6 +89,16 @@ def scan(inputs: Sequence[str | Path]) -> pl.LazyFrame:
         ],
         how="diagonal_relaxed",
     )
+
+
+def _drop_empty_structs(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """JSON objects that are always ``{}`` infer as structs without fields, which Parquet
+    cannot store: keep such columns, as all-null columns."""
+    schema = lf.collect_schema()
+    empty = [
+        name for name, dtype in schema.items() if isinstance(dtype, pl.Struct) and not dtype.fields
+    ]
+    return lf.with_columns(pl.lit(None, pl.Null).alias(name) for name in empty) if empty else lf
 
 
 def _check_parquet(name: str) -> None:
@@ -132,3 +143,11 @@ def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
 
 def write_text_atomic(path: str | Path, text: str) -> Path:
     return write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def count_rows(inputs: Sequence[str | Path]) -> int | None:
+    """Row count of Parquet inputs from their metadata (``None`` for other kinds)."""
+    files = expand(inputs)
+    if _kind(files[0]) != "parquet":
+        return None
+    return int(pl.scan_parquet([str(p) for p in files]).select(pl.len()).collect().item())

@@ -1,0 +1,185 @@
+"""Bad input through the real console script: a clear error, exit code 2, nothing written —
+or, for valid but unusual input, every row kept."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from tests.test_cli import run
+
+
+def write(tmp: Path, name: str, df: pl.DataFrame) -> Path:
+    path = tmp / name
+    df.write_parquet(path)
+    return path
+
+
+def assert_fails(tmp: Path, args: list[str], *messages: str) -> None:
+    out = tmp / "out" / "scored.parquet"
+    proc = run("score", *args, "-o", str(out))
+    assert proc.returncode == 2, proc.stderr
+    for message in messages:
+        assert message in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not out.exists()
+    assert not (tmp / "out").exists() or list((tmp / "out").iterdir()) == []
+
+
+def test_missing_column_names_it_lists_present_and_suggests(tmp_path: Path) -> None:
+    src = write(tmp_path, "in.parquet", pl.DataFrame({"predicton": ["a"], "answer": ["a"]}))
+    assert_fails(
+        tmp_path,
+        [str(src), "-e", "fuzzy"],
+        "'prediction'",
+        "['predicton', 'answer']",
+        "Did you mean 'predicton'",
+    )
+
+
+def test_wrong_dtype_is_rejected_with_a_cast_hint(tmp_path: Path) -> None:
+    src = write(tmp_path, "in.parquet", pl.DataFrame({"prediction": [1, 2], "answer": ["1", "2"]}))
+    assert_fails(tmp_path, [str(src), "-e", "fuzzy"], "must be a string column, got Int64", "cast")
+
+
+def test_unknown_option_and_wrong_type(tmp_path: Path) -> None:
+    src = write(tmp_path, "in.parquet", pl.DataFrame({"prediction": ["a"], "answer": ["a"]}))
+    assert_fails(tmp_path, [str(src), "-e", "fuzzy:normalise=case"], "Did you mean 'normalize'")
+    assert_fails(tmp_path, [str(src), "-e", "fuzzy:threshold=high"], "must be a number")
+    assert_fails(tmp_path, [str(src), "-e", "fuzzy:normalize=cases"], "Did you mean 'case'")
+
+
+def test_malformed_nested_reference(tmp_path: Path) -> None:
+    not_struct = write(
+        tmp_path, "a.parquet", pl.DataFrame({"prediction": ["a"], "reference": ["just text"]})
+    )
+    assert_fails(tmp_path, [str(not_struct), "-e", "fuzzy"], "'reference'", "struct")
+
+
+def test_nested_reference_with_missing_values_keeps_rows(tmp_path: Path) -> None:
+    df = pl.DataFrame(
+        {
+            "prediction": ["北京", "x", "y"],
+            "reference": [{"answer": {"value": "北京"}}, {"answer": None}, None],
+        }
+    )
+    src = write(tmp_path, "in.parquet", df)
+    out = tmp_path / "scored.parquet"
+    proc = run(
+        "score", str(src), "-o", str(out), "-e", "fuzzy", "--report", str(tmp_path / "r.json")
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert pl.read_parquet(out)["fuzzy_score"].to_list() == [1.0, None, None]
+    rows = json.loads((tmp_path / "r.json").read_text())
+    assert rows[0]["count"] == 1 and rows[0]["skipped"] == 2
+
+
+def test_all_null_prediction_column(tmp_path: Path) -> None:
+    df = pl.DataFrame(
+        {"prediction": [None, None], "answer": ["a", "b"]},
+        schema={"prediction": pl.String, "answer": pl.String},
+    )
+    src = write(tmp_path, "in.parquet", df)
+    out = tmp_path / "scored.parquet"
+    proc = run("score", str(src), "-o", str(out), "-e", "fuzzy")
+    assert proc.returncode == 0, proc.stderr
+    assert "2 skipped" in proc.stdout
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage"])
+def test_unreadable_parquet(tmp_path: Path, damage: str) -> None:
+    src = write(
+        tmp_path, "in.parquet", pl.DataFrame({"prediction": ["a"] * 100, "answer": ["b"] * 100})
+    )
+    data = src.read_bytes()
+    src.write_bytes(data[: len(data) // 2] if damage == "truncate" else b"not parquet at all")
+    assert_fails(tmp_path, [str(src), "-e", "fuzzy"], "cannot read Parquet file", "in.parquet")
+
+
+def test_empty_input_gives_empty_output_and_zero_count(tmp_path: Path) -> None:
+    df = pl.DataFrame(schema={"prediction": pl.String, "answer": pl.String})
+    src = write(tmp_path, "in.parquet", df)
+    out = tmp_path / "scored.parquet"
+    rep = tmp_path / "report.json"
+    proc = run("score", str(src), "-o", str(out), "-e", "fuzzy", "--report", str(rep))
+    assert proc.returncode == 0, proc.stderr
+    assert pl.read_parquet(out).height == 0
+    assert [r["count"] for r in json.loads(rep.read_text())] == [0, 0]
+
+
+def test_huge_strings_and_astral_characters_are_kept(tmp_path: Path) -> None:
+    big = "人工智能😀" * 200_000  # 1,000,000 code points
+    df = pl.DataFrame(
+        {
+            "prediction": [big, "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀🀄", "abc"],
+            "answer": [big[:-1] + "x", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀", "abd"],
+        }
+    )
+    src = write(tmp_path, "in.parquet", df)
+    out = tmp_path / "scored.parquet"
+    proc = run("score", str(src), "-o", str(out), "-e", "fuzzy", "--row-id", "")
+    assert proc.returncode == 0, proc.stderr
+    scored = pl.read_parquet(out)
+    assert_frame_equal(scored.select(df.columns), df)
+    assert scored["fuzzy_score"].to_list() == [1 - 1 / 1_000_000, 1 - 1 / 10, 1 - 1 / 3]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_invalid_utf8_is_reported_with_file_and_line(tmp_path: Path, suffix: str) -> None:
+    src = tmp_path / f"in{suffix}"
+    if suffix == ".csv":
+        src.write_bytes(b"prediction,answer\nok,ok\nbad \xff\xfe here,x\n")
+        line = 3
+    else:
+        src.write_bytes(
+            b'{"prediction": "ok", "answer": "ok"}\n{"prediction": "\xc3\x28", "answer": "x"}\n'
+        )
+        line = 2
+    assert_fails(tmp_path, [str(src), "-e", "fuzzy"], f"in{suffix}:{line}:", "invalid UTF-8")
+
+
+def test_xperteval_jsonl_records(tmp_path: Path) -> None:
+    src = tmp_path / "records.jsonl"
+    records = [
+        {"id": 1, "response": "北京", "answer": {"type": "text", "value": "北京"}, "meta": {}},
+        {"id": 2, "response": None, "answer": {"type": "text", "value": "上海"}},
+        {
+            "id": 3,
+            "response": "42",
+            "answer": {"type": "number", "value": 42},
+            "choices": [{"id": "A", "content": "42"}],
+        },
+    ]
+    src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n")
+    out = tmp_path / "scored.parquet"
+    proc = run("score", str(src), "-o", str(out), "-e", "fuzzy", "--prediction", "response")
+    assert proc.returncode == 0, proc.stderr
+    scored = pl.read_parquet(out)
+    assert scored["fuzzy_score"].to_list() == [1.0, None, 1.0]
+    assert scored["id"].to_list() == [1, 2, 3]
+
+
+def test_missing_input_and_mixed_kinds(tmp_path: Path) -> None:
+    assert_fails(tmp_path, [str(tmp_path / "nope.parquet"), "-e", "fuzzy"], "does not exist")
+    a = write(tmp_path, "a.parquet", pl.DataFrame({"prediction": ["a"], "answer": ["a"]}))
+    b = tmp_path / "b.csv"
+    b.write_text("prediction,answer\na,a\n")
+    assert_fails(tmp_path, [str(a), str(b), "-e", "fuzzy"], "mix file kinds")
+
+
+def test_directory_and_glob_inputs_keep_file_order(tmp_path: Path) -> None:
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    for i in range(3):
+        write(parts, f"part-{i}.parquet", pl.DataFrame({"prediction": [f"p{i}"], "answer": ["p0"]}))
+    for source in (str(parts), str(parts / "*.parquet")):
+        out = tmp_path / "scored.parquet"
+        proc = run("score", source, "-o", str(out), "-e", "fuzzy")
+        assert proc.returncode == 0, proc.stderr
+        scored = pl.read_parquet(out)
+        assert scored["prediction"].to_list() == ["p0", "p1", "p2"]
+        assert scored["row_id"].to_list() == [0, 1, 2]
