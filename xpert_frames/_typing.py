@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
 
 import polars as pl
-import pyarrow as pa
+
+if TYPE_CHECKING:  # pyarrow is imported only by code that receives or returns Arrow tables
+    import pyarrow as pa
 
 #: A table the toolkit accepts and gives back in kind.
-FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame, pa.Table)
-Frame: TypeAlias = pl.DataFrame | pl.LazyFrame | pa.Table
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame, "pa.Table")
+Frame: TypeAlias = "pl.DataFrame | pl.LazyFrame | pa.Table"
 
 #: A column given by name or as an expression.
 IntoExpr: TypeAlias = str | pl.Expr

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
 import polars as pl
 
 from xpert_frames import frames
 from xpert_frames._typing import Frame
 from xpert_frames.exceptions import ColumnNotFoundError, ColumnTypeError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 N_BOOT = 2000
 _CHUNK = 100
@@ -44,6 +47,8 @@ def compare(
     difference" (the share of centred replicates at least as far from 0 as the observed mean).
     ``baseline`` defaults to the first model in sorted order.
     """
+    import numpy as np
+
     lf = frames.to_lazy(scored)
     schema = lf.collect_schema()
     keys = [on] if isinstance(on, str) else list(on)
@@ -94,6 +99,8 @@ def compare(
 
 
 def _paired(a: np.ndarray, b: np.ndarray, n_boot: int, rng: np.random.Generator) -> dict:
+    import numpy as np
+
     n = len(a)
     if n == 0:
         return {

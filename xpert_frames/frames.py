@@ -8,12 +8,12 @@ is the input, every row and column in order, plus the evaluators' own columns.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 import polars as pl
-import pyarrow as pa
 
 from xpert_frames._typing import Frame
 from xpert_frames.exceptions import ColumnNotFoundError, ColumnTypeError
@@ -64,13 +64,20 @@ class Columns:
 
 
 # --------------------------------------------------------------------------- frame kinds
+def is_arrow_table(frame: object) -> bool:
+    """Whether ``frame`` is a ``pyarrow.Table`` (without importing pyarrow: if it was never
+    imported, nothing can be one)."""
+    pa = sys.modules.get("pyarrow")
+    return pa is not None and isinstance(frame, pa.Table)
+
+
 def to_lazy(frame: Frame) -> pl.LazyFrame:
     """Any supported table as a LazyFrame (pyarrow tables are wrapped without copying)."""
     if isinstance(frame, pl.LazyFrame):
         return frame
     if isinstance(frame, pl.DataFrame):
         return frame.lazy()
-    if isinstance(frame, pa.Table):
+    if is_arrow_table(frame):
         return pl.from_arrow(frame, rechunk=False).lazy()  # type: ignore[union-attr]
     raise TypeError(
         "expected a polars DataFrame, polars LazyFrame or pyarrow Table, "
@@ -287,7 +294,7 @@ def _like(template: Frame, lf: pl.LazyFrame) -> Frame:
     if isinstance(template, pl.LazyFrame):
         return lf
     df = lf.collect()
-    return df.to_arrow() if isinstance(template, pa.Table) else df
+    return df.to_arrow() if is_arrow_table(template) else df
 
 
 # --------------------------------------------------------------------------- seed records

@@ -10,16 +10,21 @@ kernel, so conversion and computation overlap.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
-import numpy as np
 import polars as pl
-from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
+
+if TYPE_CHECKING:  # numpy and rapidfuzz load on first use, not with the package
+    import numpy as np
 
 CHUNK = 131_072
 
 
 def _kernel(a: list[str], b: list[str], workers: int) -> np.ndarray:
+    import numpy as np
+    from rapidfuzz import process
+    from rapidfuzz.distance import Levenshtein
+
     return process.cpdist(
         a, b, scorer=Levenshtein.normalized_similarity, dtype=np.float64, workers=workers
     )
@@ -32,6 +37,8 @@ def _store(out: np.ndarray, idx: np.ndarray, start: int, future: object) -> None
 
 def levenshtein_similarity(a: pl.Series, b: pl.Series, *, workers: int = -1) -> pl.Series:
     """Normalized Levenshtein similarity of aligned string Series; null where either is null."""
+    import numpy as np
+
     if len(a) != len(b):
         raise ValueError(f"series lengths differ: {len(a)} and {len(b)}")
     a = a.cast(pl.String)

@@ -13,9 +13,8 @@ split of ``t`` into ``a`` and ``b``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import polars as pl
 
 from xpert_frames import frames, stats
@@ -23,6 +22,9 @@ from xpert_frames._typing import Frame
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import ColumnNotFoundError
 from xpert_frames.metrics import ColumnMetric, CorpusMetric
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Metric = ColumnMetric | CorpusMetric
 REPORT_COLUMNS = (
@@ -114,6 +116,8 @@ def _boot(
     lf: pl.LazyFrame, keys: list[str], values: list[pl.Expr], valid: pl.Expr, n_boot: int
 ) -> pl.DataFrame:
     """Bootstrap sums per group: ``keys`` plus ``boot_wx`` and ``boot_w`` list columns."""
+    import numpy as np
+
     # Only the group keys, the values and one 64-bit row hash are materialized.
     data = (
         lf.filter(valid)
@@ -245,6 +249,8 @@ def merge_partials(parts: Sequence[pl.DataFrame]) -> pl.DataFrame:
 
 
 def _sum_lists(values: list[list[float] | None]) -> list[float] | None:
+    import numpy as np
+
     present = [v for v in values if v is not None]
     return np.sum(np.asarray(present, dtype=np.float64), axis=0).tolist() if present else None
 
@@ -282,6 +288,8 @@ def finalize(partial: pl.DataFrame, metrics: Sequence[Metric]) -> pl.DataFrame:
 
 
 def _column_row(m: ColumnMetric, row: dict[str, Any]) -> dict[str, Any]:
+    import numpy as np
+
     n = row["count"]
     mean = row["sum"] / n if n else None
     if m.binary:
@@ -303,6 +311,8 @@ def _column_row(m: ColumnMetric, row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _corpus_row(m: CorpusMetric, row: dict[str, Any]) -> dict[str, Any]:
+    import numpy as np
+
     n = row["count"]
     if not n:
         return {

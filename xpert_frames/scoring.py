@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import polars as pl
-import pyarrow as pa
 
 from xpert_frames import frames
 from xpert_frames._typing import FrameT
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import ColumnTypeError, DuplicateColumnError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 EvaluatorLike = str | BaseEvaluator
 
@@ -87,8 +90,8 @@ def score(
     """
     evs = as_evaluators(evaluators)
     cols = frames.Columns.of(columns, **names)
-    if isinstance(frame, pa.Table):
-        return _score_arrow(frame, evs, cols)
+    if frames.is_arrow_table(frame):
+        return _score_arrow(frame, evs, cols)  # type: ignore[arg-type]
     lazy = plan(frames.to_lazy(frame), evs, cols)
     if isinstance(frame, pl.LazyFrame):
         return lazy

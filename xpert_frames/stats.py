@@ -9,16 +9,19 @@ merge into exactly the bootstrap of the whole table.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-import numpy as np
 import polars as pl
+
+if TYPE_CHECKING:  # numpy is imported when a report needs it, not with the package
+    import numpy as np
 
 N_BOOT = 200
 Z95 = 1.959963984540054
 _SEED = 0x5EED
 # CDF of Poisson(1) at 0..11; a uniform above the last step gets weight 12 (p < 1e-9).
-_POISSON_CDF = np.cumsum([math.exp(-1) / math.factorial(k) for k in range(12)])
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_POISSON_CDF = [sum(math.exp(-1) / math.factorial(i) for i in range(k + 1)) for k in range(12)]
+_GOLDEN = 0x9E3779B97F4A7C15
 
 
 def row_key() -> pl.Expr:
@@ -28,8 +31,10 @@ def row_key() -> pl.Expr:
 
 
 def _splitmix64(x: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     with np.errstate(over="ignore"):
-        z = x + _GOLDEN
+        z = x + np.uint64(_GOLDEN)
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         return z ^ (z >> np.uint64(31))
@@ -37,8 +42,10 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
 
 def poisson_weights(keys: np.ndarray, replicate: int) -> np.ndarray:
     """Poisson(1) weights of ``keys`` in bootstrap replicate ``replicate``."""
+    import numpy as np
+
     with np.errstate(over="ignore"):
-        mixed = _splitmix64(keys ^ (np.uint64(replicate + 1) * _GOLDEN))
+        mixed = _splitmix64(keys ^ (np.uint64(replicate + 1) * np.uint64(_GOLDEN)))
     uniform = (mixed >> np.uint64(11)).astype(np.float64) / float(1 << 53)
     return np.searchsorted(_POISSON_CDF, uniform, side="right").astype(np.float64)
 
@@ -48,6 +55,8 @@ def bootstrap_sums(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per group and replicate: sum of weight·value (``values`` may be 2-D: one column per
     statistic) and sum of weights. Shapes ``(G, B[, k])`` and ``(G, B)``."""
+    import numpy as np
+
     if values.ndim == 1:
         values = values[:, None]
     k = values.shape[1]
@@ -62,6 +71,8 @@ def bootstrap_sums(
 
 
 def percentile_interval(replicates: np.ndarray) -> tuple[float | None, float | None]:
+    import numpy as np
+
     finite = replicates[np.isfinite(replicates)]
     if len(finite) == 0:
         return None, None
