@@ -14,6 +14,7 @@ from xpert_frames.evaluators import (
     register_evaluator,
 )
 from xpert_frames.frames import Columns, flatten_references, from_records
+from xpert_frames.io import load_sample
 from xpert_frames.report import report, to_seed_dict
 from xpert_frames.scoring import BatchScorer, score
 
@@ -35,6 +36,7 @@ __all__ = [
     "get_evaluators",
     "levenshtein_distance",
     "list_evaluators",
+    "load_sample",
     "register_evaluator",
     "report",
     "score",

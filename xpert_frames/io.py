@@ -151,3 +151,8 @@ def count_rows(inputs: Sequence[str | Path]) -> int | None:
     if _kind(files[0]) != "parquet":
         return None
     return int(pl.scan_parquet([str(p) for p in files]).select(pl.len()).collect().item())
+
+
+def load_sample() -> pl.DataFrame:
+    """The bundled sample: several models answering the same questions (every answer type)."""
+    return pl.read_parquet(SAMPLE)
