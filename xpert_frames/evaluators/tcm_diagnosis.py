@@ -106,19 +106,39 @@ def set_similarity(
     Both empty → 1.0; one empty → 0.0; ``exact_match`` → set equality; ``partial_credit`` →
     ``w·F1 + (1−w)·Jaccard``; else Jaccard.
     """
+    p = text.to_expr(prediction).list.unique()
+    r = text.to_expr(reference).list.unique()
+    return similarity_from_counts(
+        p.list.len(),
+        r.list.len(),
+        p.list.set_intersection(r).list.len(),
+        exact_match=exact_match,
+        partial_credit=partial_credit,
+        keywords_weight=keywords_weight,
+    )
+
+
+def similarity_from_counts(
+    n_pred: IntoExpr,
+    n_ref: IntoExpr,
+    n_shared: IntoExpr,
+    *,
+    exact_match: bool = False,
+    partial_credit: bool = True,
+    keywords_weight: float = 0.6,
+) -> pl.Expr:
+    """:func:`set_similarity` from the set sizes ``|P|``, ``|R|`` and ``|P ∩ R|``
+    (``|P ∪ R| = |P| + |R| − |P ∩ R|``)."""
     exact_match = check_bool("exact_match", exact_match)
     partial_credit = check_bool("partial_credit", partial_credit)
     w = check_fraction("keywords_weight", keywords_weight)
-    p = text.to_expr(prediction).list.unique()
-    r = text.to_expr(reference).list.unique()
-    n_p = p.list.len().cast(pl.Float64)
-    n_r = r.list.len().cast(pl.Float64)
-    inter = p.list.set_intersection(r).list.len().cast(pl.Float64)
-    union = p.list.set_union(r).list.len().cast(pl.Float64)
+    n_p = text.to_expr(n_pred).cast(pl.Float64)
+    n_r = text.to_expr(n_ref).cast(pl.Float64)
+    inter = text.to_expr(n_shared).cast(pl.Float64)
     if exact_match:
         graded = ((inter == n_p) & (inter == n_r)).cast(pl.Float64)
     else:
-        jaccard = inter / union
+        jaccard = inter / (n_p + n_r - inter)
         if partial_credit:
             precision = inter / n_p
             recall = inter / n_r
@@ -155,8 +175,8 @@ def disease_text(
 ) -> pl.Expr:
     """Disease-name normal form: half-width, lower case, no punctuation or whitespace, synonyms
     normalized (when ``normalize``), and a final 证/病 removed unless it is part of the name."""
-    expr = text.strip_punctuation(text.full_to_half(value).str.to_lowercase())
-    expr = expr.str.replace_all(r"\s+", "")
+    # Punctuation and symbols (as text.strip_punctuation) and whitespace, in one pass.
+    expr = text.full_to_half(value).str.to_lowercase().str.replace_all(r"[\p{P}\p{S}\s]+", "")
     if check_bool("normalize", normalize):
         expr = normalize_tcm_text(expr, terms=terms)
     return expr.str.replace(_SUFFIX_RE, "${1}${2}")
@@ -198,20 +218,23 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         self._table = self.terms if self.extra_terms is None else self.terms.merge(self.extra_terms)
 
     # The rules share large sub-expressions (term sets, disease names, keyword lists). They are
-    # computed once, as temporary columns, in the stages below; outputs() reads those columns,
-    # so it is only meaningful inside apply().
+    # computed once, as temporary columns, stage by stage in apply(); outputs() reads those
+    # columns, so it is only meaningful inside apply().
     def _tmp(self, part: str) -> str:
         return f"__xf_{self.name}_{part}"
 
-    def _stages(self) -> list[dict[str, pl.Expr]]:
+    def _col(self, part: str) -> pl.Expr:
+        return pl.col(self._tmp(part))
+
+    def _texts(self) -> dict[str, pl.Expr]:
+        """Stage 1: term sets, disease names, treatment keywords, each on its sub-type only."""
         table, norm, col = self._table, self.normalize_tcm_terms, self._col
-        kind = pl.col(frames.TCM_TYPE).fill_null(pl.lit(self.subtype_default))
 
         def only(subtype: str, column: str) -> pl.Expr:  # skip work on other sub-types
             return pl.when(col("kind") == subtype).then(pl.col(column))
 
         p_trt = only("treatment", frames.PRED)
-        first = {
+        return {
             "p_set": tcm_terms(only("syndrome", frames.PRED), terms=table, normalize=norm),
             "r_set": tcm_terms(only("syndrome", frames.ANSWER), terms=table, normalize=norm),
             "p_dis": disease_text(only("disease", frames.PRED), terms=table, normalize=norm),
@@ -221,76 +244,96 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             ),
             "p_trt": normalize_tcm_text(p_trt, terms=table) if norm else p_trt,
         }
-        r_dis, p_dis = col("r_dis"), col("p_dis")
-        fuzzy_disease = self.partial_credit and not self.exact_match
-        second = {
-            "hit": (r_dis.str.len_chars() > 0)
-            & ((p_dis == r_dis) | p_dis.str.contains(r_dis, literal=True)),
-            "found": col("p_trt").str.extract_many(col("keywords"), overlapping=True).list.unique(),
-        }
-        third = {
-            "need_syn": (col("kind") == "syndrome") & (col("r_set").list.len() == 0),
-            "need_dis": (col("kind") == "disease") & ~col("hit") & pl.lit(fuzzy_disease),
-        }
-        need_syn, need_dis = col("need_syn"), col("need_dis")
-        sim = similarity(
-            pl.when(need_syn).then(pl.col(frames.ANSWER)).when(need_dis).then(r_dis),
-            pl.when(need_syn).then(pl.col(frames.PRED)).when(need_dis).then(p_dis),
-        )
-        return [{"kind": kind}, first, second, third, {"sim": sim}]
 
-    def _col(self, part: str) -> pl.Expr:
-        return pl.col(self._tmp(part))
+    def _found(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """Stage 2: the reference keywords found in the prediction (in keyword order). One
+        literal ``str.contains`` per (row, keyword) pair, on the exploded keyword lists."""
+        row, kw, pred, found = (self._tmp(p) for p in ("row", "keywords", "p_trt", "found"))
+        lf = lf.with_row_index(row)
+        hits = (
+            lf.select(row, kw, pred)
+            .filter(pl.col(kw).list.len() > 0)
+            .explode(kw)
+            .filter(pl.col(pred).str.contains(pl.col(kw), literal=True))
+            .group_by(row)
+            .agg(pl.col(kw).alias(found))
+        )
+        joined = lf.join(hits, on=row, how="left", maintain_order="left")
+        return joined.with_columns(pl.col(found).fill_null(pl.lit([], dtype=_LIST))).drop(row)
+
+    def _sets(self) -> dict[str, pl.Expr]:
+        """Stage 3: one (prediction items, reference items, shared items) triple per row."""
+        col = self._col
+        kind, r_dis, p_dis = col("kind"), col("r_dis"), col("p_dis")
+        hit = (r_dis.str.len_chars() > 0) & (
+            (p_dis == r_dis) | p_dis.str.contains(r_dis, literal=True)
+        )
+        is_syn, is_trt = kind == "syndrome", kind == "treatment"
+        return {
+            "pred_items": pl.when(is_syn).then(col("p_set")).when(is_trt).then(col("found")),
+            "ref_items": pl.when(is_syn)
+            .then(col("r_set"))
+            .when(is_trt)
+            .then(col("keywords"))
+            .when(kind == "disease")
+            .then(pl.concat_list(r_dis)),
+            "shared": pl.when(is_syn)
+            .then(col("p_set").list.set_intersection(col("r_set")))
+            .when(is_trt)
+            .then(col("found"))
+            .when(hit)
+            .then(pl.concat_list(r_dis))
+            .otherwise(pl.lit([], dtype=_LIST)),
+            "hit": hit,
+            "need_syn": is_syn & (col("r_set").list.len() == 0),
+            "need_dis": (kind == "disease")
+            & ~hit
+            & pl.lit(self.partial_credit and not self.exact_match),
+        }
 
     def apply(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        temps: list[str] = []
-        for stage in self._stages():
-            lf = lf.with_columns(expr.alias(self._tmp(part)) for part, expr in stage.items())
-            temps += [self._tmp(part) for part in stage]
+        col = self._col
+        kind = pl.col(frames.TCM_TYPE).fill_null(pl.lit(self.subtype_default))
+        lf = lf.with_columns(kind.alias(self._tmp("kind")))
+        lf = lf.with_columns(e.alias(self._tmp(k)) for k, e in self._texts().items())
+        lf = self._found(lf)
+        lf = lf.with_columns(e.alias(self._tmp(k)) for k, e in self._sets().items())
+        need_syn, need_dis = col("need_syn"), col("need_dis")
+        sim = similarity(
+            pl.when(need_syn).then(pl.col(frames.ANSWER)).when(need_dis).then(col("r_dis")),
+            pl.when(need_syn).then(pl.col(frames.PRED)).when(need_dis).then(col("p_dis")),
+        )
+        lf = lf.with_columns(sim.alias(self._tmp("sim")))
+        temps = [n for n in lf.collect_schema().names() if n.startswith(self._tmp(""))]
         return super().apply(lf).drop(temps)
 
     def outputs(self) -> dict[str, pl.Expr]:
         col = self._col
-        kind, p_set, r_set, hit = col("kind"), col("p_set"), col("r_set"), col("hit")
-        keywords, found, sim = col("keywords"), col("found"), col("sim")
-        is_syn, is_dis, is_trt = (kind == t for t in SUBTYPES)
+        kind, sim, shared = col("kind"), col("sim"), col("shared")
         if self.exact_match:
             fuzzy = (sim == 1.0).cast(pl.Float64)
         else:
             fuzzy = pl.when(sim >= self.match_threshold).then(sim).otherwise(0.0)
-        opts = {
-            "exact_match": self.exact_match,
-            "partial_credit": self.partial_credit,
-            "keywords_weight": self.keywords_weight,
-        }
+        by_sets = similarity_from_counts(
+            col("pred_items").list.len(),
+            col("ref_items").list.len(),
+            shared.list.len(),
+            exact_match=self.exact_match,
+            partial_credit=self.partial_credit,
+            keywords_weight=self.keywords_weight,
+        )
         score = (
-            pl.when(col("need_syn"))
+            pl.when(col("need_syn") | col("need_dis"))
             .then(fuzzy)
-            .when(is_syn)
-            .then(set_similarity(p_set, r_set, **opts))
-            .when(is_dis)
-            .then(pl.when(hit).then(1.0).when(col("need_dis")).then(fuzzy).otherwise(0.0))
-            .when(is_trt)
-            .then(set_similarity(found, keywords, **opts))
-            .otherwise(None)
+            .when(col("hit"))
+            .then(1.0)
+            .when(kind == "disease")
+            .then(0.0)
+            .when(kind.is_in(["syndrome", "treatment"]))
+            .then(by_sets)
             .cast(pl.Float64)
         )
-        disease_name = pl.concat_list(col("r_dis"))
-        empty = pl.lit([], dtype=_LIST)
-        matched = (
-            pl.when(is_syn)
-            .then(p_set.list.set_intersection(r_set))
-            .when(is_dis)
-            .then(pl.when(hit).then(disease_name).otherwise(empty))
-            .when(is_trt)
-            .then(keywords.list.set_intersection(found))
-        )
-        missing = (
-            pl.when(is_syn)
-            .then(r_set.list.set_difference(p_set))
-            .when(is_dis)
-            .then(pl.when(hit).then(empty).otherwise(disease_name))
-            .when(is_trt)
-            .then(keywords.list.set_difference(found))
-        )
+        known = kind.is_in(SUBTYPES)
+        matched = pl.when(known).then(shared)
+        missing = pl.when(known).then(col("ref_items").list.set_difference(shared))
         return {"score": score, "matched": matched, "missing": missing}
