@@ -158,3 +158,29 @@ def test_named_instances_side_by_side() -> None:
     out = score_all_paths(seed_frame(SAMPLES), evs)
     assert out["seed_score"].to_list() == EXPECTED["seed"]
     assert out["tcm_diagnosis_score"].to_list() == EXPECTED["default"]
+
+
+def test_public_expressions() -> None:
+    from xpert_frames.evaluators import tcm_diagnosis as tcm
+
+    df = pl.DataFrame(
+        {"t": ["辨证为脾气虚弱兼肝郁气滞，治以健脾益气。"], "r": ["补气、健脾；滋阴"]}
+    )
+    got = df.select(
+        tcm.tcm_terms("t").alias("default"),
+        tcm.tcm_terms(pl.col("t"), terms="seed").alias("seed"),
+        tcm.tcm_terms("t", normalize=False).alias("literal"),
+        tcm.normalize_tcm_text("t").alias("norm"),
+        tcm.treatment_keywords("r").alias("kw"),
+        tcm.disease_text(pl.lit("慢性胃炎病。")).alias("dis"),
+    ).row(0, named=True)
+    assert got["default"] == ["脾虚", "肝郁"]  # 健脾/益气 are treatment terms, not syndromes
+    assert got["seed"] == ["气虚", "肝郁"]  # the seed maps 脾气虚 to 气虚
+    assert got["literal"] == ["气虚", "肝郁", "气滞"]  # canonical terms only, as written
+    assert got["norm"] == "辨证为脾虚兼肝郁，治以健脾补气。"
+    assert got["kw"] == ["补气", "健脾", "滋阴"]
+    assert got["dis"] == "慢性胃炎"
+    with pytest.raises(OptionTypeError, match="normalize"):
+        tcm.tcm_terms("t", normalize=1)  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="keywords_weight"):
+        tcm.set_similarity("a", "b", keywords_weight=2)
