@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 import unicodedata
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -187,39 +190,87 @@ class PerRowTcm:
 
 
 # --------------------------------------------------------------------------- run
+def _cpu_timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, float, Any]:
+    """Best wall time, mean CPU seconds (all threads of this process), last result."""
+    start = time.process_time()
+    wall, result = timed(fn, repeat)
+    return wall, (time.process_time() - start) / repeat, result
+
+
 def run(quick: bool) -> list[Row]:
     n = 20_000 if quick else 1_000_000
     base_n = 20_000 if quick else 200_000
+    naive_n = 2_000 if quick else 20_000
     df = make_frame(n)
     ev = TcmDiagnosisEvaluator()
     rows: list[Row] = []
 
+    def cpu_note(cpu: float, rows_: int) -> str:
+        return f"CPU {cpu / rows_ * 1e6:.2f} µs/row"
+
     baseline = PerRowTcm()  # table compilation not timed
     sub = df.head(base_n)
     cols = [sub[c].to_list() for c in ("prediction", "answer", "tcm_eval_type")]
-    t, expected = timed(lambda: [baseline.score(*r) for r in zip(*cols, strict=True)])
+    t, cpu, expected = _cpu_timed(lambda: [baseline.score(*r) for r in zip(*cols, strict=True)])
     note = "all rows" if base_n == n else f"subset of {base_n:,} (rate is per row)"
-    rows.append(Row(BENCH, "Python per-row (re + sets + rapidfuzz)", base_n, t, note))
+    rows.append(
+        Row(
+            BENCH,
+            "Python per-row (re + sets + rapidfuzz)",
+            base_n,
+            t,
+            f"{note}; {cpu_note(cpu, base_n)}",
+        )
+    )
 
     got = xf.score(sub, [ev])["tcm_diagnosis_score"].to_numpy()
     agree = int(np.isclose(got, np.asarray(expected), atol=1e-12, rtol=0).sum())
     if agree != base_n:
         raise AssertionError(f"baseline and xpert_frames disagree on {base_n - agree} rows")
 
-    t, out = timed(lambda: xf.score(df, [ev]), repeat=2)
+    t, cpu, out = _cpu_timed(lambda: xf.score(df, [ev]), repeat=2)
     rows.append(
         Row(
             BENCH,
             "xpert_frames eager (DataFrame in/out)",
             n,
             t,
-            f"agrees with baseline on {agree:,} rows; peak RSS {peak_rss_mb():.0f} MiB",
+            f"{cpu_note(cpu, n)}; agrees with baseline on {agree:,} rows; "
+            f"peak RSS {peak_rss_mb():.0f} MiB",
             {"mean_score": float(out["tcm_diagnosis_score"].mean())},  # type: ignore[arg-type]
         )
     )
-    t, _ = timed(lambda: xf.score(df.lazy(), [ev]).collect(engine="streaming"), repeat=2)
-    rows.append(Row(BENCH, "xpert_frames lazy, streaming engine", n, t))
+    t, cpu, _ = _cpu_timed(lambda: xf.score(df.lazy(), [ev]).collect(engine="streaming"), repeat=2)
+    rows.append(Row(BENCH, "xpert_frames lazy, streaming engine", n, t, cpu_note(cpu, n)))
+
+    # Context: the obviously-correct oracle of the tests (character scanning), on a subset.
+    naive = df.head(naive_n)
+    table = _oracle_table()
+    args = list(
+        zip(*[naive[c].to_list() for c in ("prediction", "answer", "tcm_eval_type")], strict=True)
+    )
+    if table is not None:
+        from tests.oracles import tcm as oracle
+
+        t, cpu, _ = _cpu_timed(lambda: [oracle.score_row(p, r, k, table) for p, r, k in args])
+        rows.append(
+            Row(
+                BENCH,
+                "naive per-row oracle (tests/oracles/tcm.py)",
+                naive_n,
+                t,
+                f"subset of {naive_n:,}; {cpu_note(cpu, naive_n)}",
+            )
+        )
     return rows
+
+
+def _oracle_table() -> Any:
+    try:
+        from tests.oracles import tcm as oracle
+    except ImportError:  # benchmarks run from a checkout; the oracle is optional context
+        return None
+    return oracle.read_table("default")
 
 
 if __name__ == "__main__":
