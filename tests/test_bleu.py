@@ -10,7 +10,12 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
+from nltk.translate.bleu_score import (
+    SmoothingFunction,
+    corpus_bleu,
+    modified_precision,
+    sentence_bleu,
+)
 
 import xpert_frames as xf
 from tests.helpers import score_all_paths
@@ -274,3 +279,20 @@ def test_seed_evaluate_api() -> None:
     result = ev.evaluate([HYP1, None], refs)
     assert result["bleu"]["count"] == 1
     assert result["bleu"]["score"] == pytest.approx(oracle.bleu(HYP1, REF1), abs=1e-9)
+
+
+def test_stats_long_rows_group_by_path_equals_nltk() -> None:
+    rng = np.random.default_rng(5)
+    strings = [list(rng.integers(0, 3, rng.integers(0, 90))) for _ in range(120)]
+    rows = 80
+    hyp = np.arange(rows)
+    nrefs = rng.integers(1, 3, rows)
+    refs = rng.integers(rows, len(strings), nrefs.sum())
+    ref_offsets = np.zeros(rows + 1, dtype=np.int64)
+    np.cumsum(nrefs, out=ref_offsets[1:])
+    stats = count_stats(_tokens(strings), hyp, refs, ref_offsets, 4)
+    for i in range(rows):
+        rs = [strings[j] for j in refs[ref_offsets[i] : ref_offsets[i + 1]]]
+        for k in range(4):
+            p = modified_precision(rs, strings[i], k + 1)
+            assert stats["matches"][i, k] == p.numerator

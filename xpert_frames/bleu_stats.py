@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from xpert_frames import bleu_bitset
+
 #: NLTK ``SmoothingFunction().epsilon`` used by ``method1``.
 EPSILON = 0.1
 #: Rows per counting chunk (bounds memory).
@@ -98,6 +100,40 @@ def count_stats(
     rl = tokens.lengths[refs].astype(np.int64)
     key = (np.abs(rl - h[ref_rows]) << 32) | rl
     out["ref_len"] = np.minimum.reduceat(key, ref_offsets[:-1]) & 0xFFFFFFFF if rows else h
+    # Short rows (every string at most 64 tokens): bitsets; longer rows: exact group-by.
+    longest = np.maximum(h, np.maximum.reduceat(rl, ref_offsets[:-1]) if rows else h)
+    widths = np.searchsorted(np.array(bleu_bitset.WIDTHS), longest)
+    for w, width in enumerate((*bleu_bitset.WIDTHS, None)):
+        sel = np.flatnonzero(widths == w)
+        if len(sel) == 0:
+            continue
+        sub_hyp, sub_refs, sub_offsets = _select_rows(hyp, refs, ref_offsets, sel)
+        if width is not None:
+            out["matches"][sel] = bleu_bitset.clipped_matches(
+                tokens.ids, tokens.offsets, sub_hyp, sub_refs, sub_offsets, n, width
+            )
+        else:
+            out["matches"][sel] = _count_grouped(tokens, sub_hyp, sub_refs, sub_offsets, n)
+    return out
+
+
+def _select_rows(
+    hyp: np.ndarray, refs: np.ndarray, ref_offsets: np.ndarray, sel: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    counts = ref_offsets[sel + 1] - ref_offsets[sel]
+    new_offsets = np.zeros(len(sel) + 1, dtype=np.int64)
+    np.cumsum(counts, out=new_offsets[1:])
+    idx = np.repeat(ref_offsets[sel] - new_offsets[:-1], counts) + np.arange(new_offsets[-1])
+    return hyp[sel], refs[idx], new_offsets
+
+
+def _count_grouped(
+    tokens: Tokens, hyp: np.ndarray, refs: np.ndarray, ref_offsets: np.ndarray, n: int
+) -> np.ndarray:
+    """Clipped matches with Polars group-by/join on exact packed n-gram keys, in chunks."""
+    rows = len(hyp)
+    matches = np.zeros((rows, n), dtype=np.int64)
+    ref_rows = np.repeat(np.arange(rows), np.diff(ref_offsets))
     vocab = int(tokens.ids.max()) + 1 if len(tokens.ids) else 1
     bits = max(1, (vocab - 1).bit_length())
     for start in range(0, rows, CHUNK_ROWS):
@@ -110,9 +146,9 @@ def count_stats(
             ref_rows[r0:r1] - start,
             n,
             bits,
-            out["matches"][start:stop],
+            matches[start:stop],
         )
-    return out
+    return matches
 
 
 def _count_chunk(

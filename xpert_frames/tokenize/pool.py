@@ -1,56 +1,84 @@
 """jieba over large batches in two processes (the calling one and one worker).
 
 jieba is pure Python (~15-20k strings/s per core), so a large batch of unique Chinese strings is
-split: one worker process (spawned once, kept for the life of the process) tokenizes one part
-while this process tokenizes the other. Small batches stay in this process: starting the worker
-and pickling strings costs more than it saves below :data:`MIN_PARALLEL`.
+split: one worker process tokenizes one part while this process tokenizes the other. The worker
+is a plain ``python -m xpert_frames.tokenize._worker`` subprocess talking pickles over pipes
+(not ``multiprocessing``, whose spawn/forkserver start methods re-import the caller's
+``__main__`` and fail in scripts without an ``if __name__ == "__main__"`` guard). It is started
+once and kept for the life of the process. Small batches stay in this process: below
+:data:`MIN_PARALLEL` unique strings, starting the worker and pickling cost more than they save.
 """
 
 from __future__ import annotations
 
 import atexit
-import multiprocessing
 import os
+import pickle
+import subprocess
+import sys
+import threading
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
 
 from xpert_frames.tokenize import zh
 
 #: Unique strings from which the second process is used.
 MIN_PARALLEL = 20_000
-_executor: ProcessPoolExecutor | None = None
+_worker: subprocess.Popen[bytes] | None = None
+_lock = threading.Lock()
 
 
-def _worker_init() -> None:
-    zh.tokenize("")
-
-
-def _executor_or_none() -> ProcessPoolExecutor | None:
-    global _executor
+def _start() -> subprocess.Popen[bytes] | None:
+    global _worker
     if (os.cpu_count() or 1) < 2:
         return None
-    if _executor is None:
-        ctx = multiprocessing.get_context("spawn")
-        _executor = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_worker_init)
+    if _worker is None or _worker.poll() is not None:
+        _worker = subprocess.Popen(
+            [sys.executable, "-m", "xpert_frames.tokenize._worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
         atexit.register(shutdown)
-    return _executor
+    return _worker
 
 
 def shutdown() -> None:
     """Stop the worker process (it is restarted on demand)."""
-    global _executor
-    if _executor is not None:
-        _executor.shutdown(wait=True, cancel_futures=True)
-        _executor = None
+    global _worker
+    if _worker is not None:
+        if _worker.stdin is not None:
+            _worker.stdin.close()
+        _worker.wait(timeout=10)
+        if _worker.stdout is not None:
+            _worker.stdout.close()
+        _worker = None
+
+
+def send(pipe: Any, obj: Any) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    pipe.write(len(data).to_bytes(8, "little"))
+    pipe.write(data)
+    pipe.flush()
+
+
+def receive(pipe: Any) -> Any:
+    head = pipe.read(8)
+    if len(head) < 8:
+        raise EOFError("tokenizer worker closed its pipe")
+    return pickle.loads(pipe.read(int.from_bytes(head, "little")))
 
 
 def tokenize_zh(texts: Sequence[str]) -> list[list[str]]:
     """``jieba.lcut`` of every text, in order."""
-    executor = _executor_or_none() if len(texts) >= MIN_PARALLEL else None
-    if executor is None:
+    if len(texts) < MIN_PARALLEL:
         return zh.tokenize_many(texts)
-    # The worker takes a bit less than half: this process also builds the result.
-    cut = len(texts) * 9 // 20
-    future: Future[list[list[str]]] = executor.submit(zh.tokenize_many, list(texts[:cut]))
-    rest = zh.tokenize_many(texts[cut:])
-    return future.result() + rest
+    with _lock:
+        worker = _start()
+        if worker is None:
+            return zh.tokenize_many(texts)
+        # The worker takes a bit less than half: this process also builds the result.
+        cut = len(texts) * 9 // 20
+        send(worker.stdin, list(texts[:cut]))
+        rest = zh.tokenize_many(texts[cut:])
+        head: list[list[str]] = receive(worker.stdout)
+    return head + rest
