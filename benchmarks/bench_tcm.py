@@ -147,7 +147,8 @@ class PerRowTcm:
         drop = {
             c: None for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c))[0] in "PS"
         }
-        half = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+        half = {c: ord(chr(c - 0xFEE0).lower()) for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+        half |= {c: c + 32 for c in range(65, 91)}
         self.half, self.drop = str.maketrans(half), str.maketrans(drop)
 
     def normalize(self, s: str) -> str:
@@ -172,8 +173,7 @@ class PerRowTcm:
         return s if s >= self.threshold else 0.0
 
     def disease(self, s: str) -> str:
-        s = "".join(s.translate(self.half).lower().translate(self.drop).split())
-        s = self.normalize(s)
+        s = "".join(s.translate(self.half).translate(self.drop).split())
         return self.suffix.sub(lambda m: m.group(1) or m.group(2), s)
 
     def score(self, pred: str, ref: str, kind: str | None) -> float:

@@ -110,12 +110,11 @@ def full_to_half(text: str) -> str:
     )
 
 
-def disease_text(text: str, table: Table, normalize_terms: bool = True) -> str:
-    text = full_to_half(text).lower()
+def disease_text(text: str) -> str:
+    text = full_to_half(text)
+    text = "".join(ch.lower() if "A" <= ch <= "Z" else ch for ch in text)
     text = "".join(ch for ch in text if unicodedata.category(ch)[0] not in "PS")
     text = "".join(ch for ch in text if not ch.isspace())
-    if normalize_terms:
-        text = normalize(text, table.mapping)
     if (
         text[-1:] in ("证", "病")
         and len(text) >= 3
@@ -178,8 +177,8 @@ def score_row(
         score = calculate_set_similarity(set(p), set(r), *opts)
         return score, [t for t in p if t in r], [t for t in r if t not in p]
     if kind == "disease":
-        pd = disease_text(prediction, table, normalize_tcm_terms)
-        rd = disease_text(reference, table, normalize_tcm_terms)
+        pd = disease_text(prediction)
+        rd = disease_text(reference)
         if rd and (pd == rd or rd in pd):
             return 1.0, [rd], []
         score = fuzzy(rd, pd) if partial_credit and not exact_match else 0.0

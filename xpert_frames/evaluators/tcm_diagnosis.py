@@ -7,7 +7,8 @@ Rules (one row, its sub-type from ``tcm_eval_type``; missing means ``syndrome``)
   score is the seed's ``_calculate_set_similarity`` of the two sets (:func:`set_similarity`).
   When the reference holds no known term at all, the score is the fuzzy similarity of the two
   whole strings, counted only if ``>= match_threshold`` (with ``exact_match``: only equality).
-- **disease**: both texts are normalized (:func:`disease_text`); an exact match or the reference
+- **disease**: both texts are normalized (:func:`disease_text`: width, ASCII case, punctuation,
+  whitespace, a final 证/病 that is not part of the name); an exact match or the reference
   name contained in the prediction scores 1.0; otherwise, with ``partial_credit`` and without
   ``exact_match``, the fuzzy similarity if ``>= match_threshold``; else 0.0.
 - **treatment**: the reference splits on Chinese/ASCII list punctuation into keywords
@@ -53,6 +54,10 @@ NAME_SUFFIX_KEPT = (
 # One pass, one reference to the input: a protected name is kept ($1), else a final 证/病
 # after at least two characters is dropped ($2).
 _SUFFIX_RE = f"(?s)^(.*(?:{'|'.join(NAME_SUFFIX_KEPT)}))$|^(.{{2,}})[证病]$"
+# Full-width ASCII forms and the ideographic space to half-width, and A-Z to a-z, in one pass.
+_FOLD_FROM = [chr(c) for c in range(0xFF01, 0xFF5F)] + ["\u3000"] + [chr(c) for c in range(65, 91)]
+_FOLD_TO = [chr(c - 0xFEE0).lower() for c in range(0xFF01, 0xFF5F)] + [" "]
+_FOLD_TO += [chr(c).lower() for c in range(65, 91)]
 _LIST = pl.List(pl.String)
 
 TermsSpec = Any  # "default" | "seed" | path | pl.DataFrame | dict | TermTable
@@ -170,15 +175,12 @@ def treatment_keywords(
     return expr.str.extract_all(f"[^{KEYWORD_SEPARATORS}]+").list.unique(maintain_order=True)
 
 
-def disease_text(
-    value: IntoExpr, *, terms: TermsSpec = "default", normalize: bool = True
-) -> pl.Expr:
-    """Disease-name normal form: half-width, lower case, no punctuation or whitespace, synonyms
-    normalized (when ``normalize``), and a final 证/病 removed unless it is part of the name."""
-    # Punctuation and symbols (as text.strip_punctuation) and whitespace, in one pass.
-    expr = text.full_to_half(value).str.to_lowercase().str.replace_all(r"[\p{P}\p{S}\s]+", "")
-    if check_bool("normalize", normalize):
-        expr = normalize_tcm_text(expr, terms=terms)
+def disease_text(value: IntoExpr) -> pl.Expr:
+    """Disease-name normal form: half-width, ASCII lower case, no punctuation, symbols or
+    whitespace, and a final 证/病 removed unless it is part of the name. The synonym table is
+    not applied: it lists syndromes and treatments, not disease names."""
+    expr = text.to_expr(value).str.replace_many(_FOLD_FROM, _FOLD_TO)
+    expr = expr.str.replace_all(r"[\p{P}\p{S}\s]+", "")
     return expr.str.replace(_SUFFIX_RE, "${1}${2}")
 
 
@@ -237,8 +239,8 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         return {
             "p_set": tcm_terms(only("syndrome", frames.PRED), terms=table, normalize=norm),
             "r_set": tcm_terms(only("syndrome", frames.ANSWER), terms=table, normalize=norm),
-            "p_dis": disease_text(only("disease", frames.PRED), terms=table, normalize=norm),
-            "r_dis": disease_text(only("disease", frames.ANSWER), terms=table, normalize=norm),
+            "p_dis": disease_text(only("disease", frames.PRED)),
+            "r_dis": disease_text(only("disease", frames.ANSWER)),
             "keywords": treatment_keywords(
                 only("treatment", frames.ANSWER), terms=table, normalize=norm
             ),
