@@ -33,6 +33,17 @@ BENCH = "tcm_diagnosis"
 # --------------------------------------------------------------------------- data
 _PREFIX = ["辨证为", "证属", "中医辨证：", "患者表现为", "考虑", "", "诊断为", "综合分析，属"]
 _SUFFIX = ["证。", "。", "，治以健脾益气。", "，建议补气活血。", "", "证，兼见乏力。"]
+# Case descriptions that precede a diagnosis in a model's answer (symptoms, tongue, pulse).
+_CONTEXT = [
+    "",
+    "根据患者症状，",
+    "患者神疲乏力，纳差便溏，舌淡苔白，脉细弱。",
+    "患者头晕目眩，急躁易怒，口苦，舌红苔黄，脉弦数。",
+    "症见腰膝酸软，畏寒肢冷，小便清长，舌淡胖，脉沉迟。",
+    "患者心悸失眠，多梦健忘，面色萎黄，舌淡，脉细。",
+    "综合四诊资料，患者胸胁胀痛，善太息，脘腹胀满，大便溏薄，舌苔白，脉弦。",
+    "咳嗽痰多，色白易咯，胸闷，舌苔白腻，脉滑。",
+]
 _NO_TERM = ["阴阳失调", "营卫不和", "少阳证", "太阳中风", "表里同病"]
 _DISEASES = [
     "慢性胃炎", "2型糖尿病", "高血压", "冠心病", "消渴", "胃痛", "眩晕", "痹证", "中风", "哮病",
@@ -76,6 +87,7 @@ def make_frame(n: int, seed: int = 0) -> pl.DataFrame:
     ).to_series()
     pred_syn = pl.select(
         pl.concat_str(
+            pick(_CONTEXT),
             pick(_PREFIX),
             pl.when(pl.lit(no_term))
             .then(pick(_NO_TERM))
@@ -92,6 +104,7 @@ def make_frame(n: int, seed: int = 0) -> pl.DataFrame:
     same = rng.random(n) < 0.6
     pred_dis = pl.select(
         pl.concat_str(
+            pick(_CONTEXT),
             pick(_D_PREFIX),
             pl.when(pl.lit(same)).then(d_ref).otherwise(pick(_DISEASES)),
             pick(_D_SUFFIX),
@@ -108,7 +121,9 @@ def make_frame(n: int, seed: int = 0) -> pl.DataFrame:
         )
     ).to_series()
     pred_trt = pl.select(
-        pl.concat_str(pl.lit("治法应以"), t1, pl.lit("，"), pick(_TREAT), pl.lit("为主。"))
+        pl.concat_str(
+            pick(_CONTEXT), pl.lit("治法应以"), t1, pl.lit("，"), pick(_TREAT), pl.lit("为主。")
+        )
     ).to_series()
     kind = pl.Series(rng.choice(["syndrome", "disease", "treatment"], n, p=[0.5, 0.25, 0.25]))
     return pl.DataFrame({"tcm_eval_type": kind}).select(
@@ -204,6 +219,11 @@ def run(quick: bool) -> list[Row]:
     df = make_frame(n)
     ev = TcmDiagnosisEvaluator()
     rows: list[Row] = []
+    shape = (
+        f"mean lengths: prediction {df['prediction'].str.len_chars().mean():.1f}, "
+        f"answer {df['answer'].str.len_chars().mean():.1f} chars; unique predictions "
+        f"{df['prediction'].n_unique():,}, answers {df['answer'].n_unique():,}"
+    )
 
     def cpu_note(cpu: float, rows_: int) -> str:
         return f"CPU {cpu / rows_ * 1e6:.2f} µs/row"
@@ -242,6 +262,7 @@ def run(quick: bool) -> list[Row]:
     )
     t, cpu, _ = _cpu_timed(lambda: xf.score(df.lazy(), [ev]).collect(engine="streaming"), repeat=2)
     rows.append(Row(BENCH, "xpert_frames lazy, streaming engine", n, t, cpu_note(cpu, n)))
+    rows[0].note += f"; {shape}"
 
     # Context: the obviously-correct oracle of the tests (character scanning), on a subset.
     naive = df.head(naive_n)
