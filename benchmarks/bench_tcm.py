@@ -187,8 +187,10 @@ class PerRowTcm:
         s = Levenshtein.normalized_similarity(a, b)
         return s if s >= self.threshold else 0.0
 
-    def disease(self, s: str) -> str:
-        s = "".join(s.translate(self.half).translate(self.drop).split())
+    def fold(self, s: str) -> str:
+        return "".join(s.translate(self.half).translate(self.drop).split())
+
+    def strip(self, s: str) -> str:
         return self.suffix.sub(lambda m: m.group(1) or m.group(2), s)
 
     def score(self, pred: str, ref: str, kind: str | None) -> float:
@@ -197,8 +199,8 @@ class PerRowTcm:
             r = self.terms(ref)
             return self.setsim(self.terms(pred), r) if r else self.fuzzy(ref, pred)
         if kind == "disease":
-            pd, rd = self.disease(pred), self.disease(ref)
-            return 1.0 if rd and rd in pd else self.fuzzy(rd, pd)
+            pd, rd = self.fold(pred), self.strip(self.fold(ref))
+            return 1.0 if rd and rd in pd else self.fuzzy(rd, self.strip(pd))
         keywords = list(dict.fromkeys(self.split.findall(self.normalize(ref))))
         p = self.normalize(pred)
         return self.setsim({k for k in keywords if k in p}, set(keywords))

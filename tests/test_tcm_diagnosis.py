@@ -117,8 +117,8 @@ def test_syndrome_fallback_when_reference_has_no_known_term() -> None:
 
 
 def test_disease_rules() -> None:
-    preds = ["慢性胃炎。", "慢性浅表性胃炎", "糖尿病", "２型糖尿病", "痹证", "胃炎病"]
-    refs = ["慢性胃炎病", "慢性胃炎", "糖尿病", "2型糖尿病", "痹证", "胃炎"]
+    preds = ["慢性胃炎。", "慢性浅表性胃炎", "糖尿病", "２型糖尿病", "痹证", "胃炎病", "诊断为痹证"]
+    refs = ["慢性胃炎病", "慢性胃炎", "糖尿病", "2型糖尿病", "痹证", "胃炎", "痹证"]
     frame = pl.DataFrame({"prediction": preds, "answer": refs, "tcm_eval_type": "disease"})
     table = oracle.read_table("default")
     for opts in ({}, {"partial_credit": False}, {"match_threshold": 0.5}, {"exact_match": True}):
@@ -126,7 +126,7 @@ def test_disease_rules() -> None:
         pairs = zip(preds, refs, strict=True)
         want = [oracle.score_row(p, r, "disease", table, **opts)[0] for p, r in pairs]
         assert out["tcm_diagnosis_score"].to_list() == pytest.approx(want, abs=1e-12)
-    assert want[:1] == [1.0]
+    assert want[:1] == [1.0] and want[-1] == 1.0
 
 
 def test_treatment_uses_synonyms_only_when_normalizing() -> None:

@@ -110,13 +110,14 @@ def full_to_half(text: str) -> str:
     )
 
 
-def disease_text(text: str) -> str:
+def disease_text(text: str, strip_suffix: bool = True) -> str:
     text = full_to_half(text)
     text = "".join(ch.lower() if "A" <= ch <= "Z" else ch for ch in text)
     text = "".join(ch for ch in text if unicodedata.category(ch)[0] not in "PS")
     text = "".join(ch for ch in text if not ch.isspace())
     if (
-        text[-1:] in ("证", "病")
+        strip_suffix
+        and text[-1:] in ("证", "病")
         and len(text) >= 3
         and not any(text.endswith(n) for n in NAME_SUFFIX_KEPT)
     ):
@@ -177,11 +178,11 @@ def score_row(
         score = calculate_set_similarity(set(p), set(r), *opts)
         return score, [t for t in p if t in r], [t for t in r if t not in p]
     if kind == "disease":
-        pd = disease_text(prediction)
+        pd = disease_text(prediction, strip_suffix=False)  # a sentence: see the fuzzy rule
         rd = disease_text(reference)
-        if rd and (pd == rd or rd in pd):
+        if rd and (disease_text(prediction) == rd or rd in pd):
             return 1.0, [rd], []
-        score = fuzzy(rd, pd) if partial_credit and not exact_match else 0.0
+        score = fuzzy(rd, disease_text(prediction)) if partial_credit and not exact_match else 0.0
         return score, [], [rd]
     if kind == "treatment":
         keywords = treatment_keywords(reference, table, normalize_tcm_terms)

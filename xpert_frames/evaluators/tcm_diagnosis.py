@@ -8,9 +8,10 @@ Rules (one row, its sub-type from ``tcm_eval_type``; missing means ``syndrome``)
   When the reference holds no known term at all, the score is the fuzzy similarity of the two
   whole strings, counted only if ``>= match_threshold`` (with ``exact_match``: only equality).
 - **disease**: both texts are normalized (:func:`disease_text`: width, ASCII case, punctuation,
-  whitespace, a final 证/病 that is not part of the name); an exact match or the reference
-  name contained in the prediction scores 1.0; otherwise, with ``partial_credit`` and without
-  ``exact_match``, the fuzzy similarity if ``>= match_threshold``; else 0.0.
+  whitespace; and the reference name loses a final 证/病 that is not part of the name). The
+  reference name contained in the prediction (an exact match included) scores 1.0; otherwise,
+  with ``partial_credit`` and without ``exact_match``, the fuzzy similarity of the name and the
+  prediction (final 证/病 stripped too) if ``>= match_threshold``; else 0.0.
 - **treatment**: the reference splits on Chinese/ASCII list punctuation into keywords
   (:func:`treatment_keywords`); each is found in the normalized prediction or not; the score is
   :func:`set_similarity` of the found set and the keyword set.
@@ -175,13 +176,15 @@ def treatment_keywords(
     return expr.str.extract_all(f"[^{KEYWORD_SEPARATORS}]+").list.unique(maintain_order=True)
 
 
-def disease_text(value: IntoExpr) -> pl.Expr:
+def disease_text(value: IntoExpr, *, strip_suffix: bool = True) -> pl.Expr:
     """Disease-name normal form: half-width, ASCII lower case, no punctuation, symbols or
-    whitespace, and a final 证/病 removed unless it is part of the name. The synonym table is
-    not applied: it lists syndromes and treatments, not disease names."""
+    whitespace, and (``strip_suffix``) a final 证/病 removed unless it is part of the name. The
+    synonym table is not applied: it lists syndromes and treatments, not disease names."""
     expr = text.to_expr(value).str.replace_many(_FOLD_FROM, _FOLD_TO)
     expr = expr.str.replace_all(r"[\p{P}\p{S}\s]+", "")
-    return expr.str.replace(_SUFFIX_RE, "${1}${2}")
+    if check_bool("strip_suffix", strip_suffix):
+        expr = expr.str.replace(_SUFFIX_RE, "${1}${2}")
+    return expr
 
 
 # --------------------------------------------------------------------------- evaluator
@@ -239,7 +242,8 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         return {
             "p_set": tcm_terms(only("syndrome", frames.PRED), terms=table, normalize=norm),
             "r_set": tcm_terms(only("syndrome", frames.ANSWER), terms=table, normalize=norm),
-            "p_dis": disease_text(only("disease", frames.PRED)),
+            # The prediction is a sentence: its suffix is stripped only for the fuzzy rule.
+            "p_dis": disease_text(only("disease", frames.PRED), strip_suffix=False),
             "r_dis": disease_text(only("disease", frames.ANSWER)),
             "keywords": treatment_keywords(
                 only("treatment", frames.ANSWER), terms=table, normalize=norm
@@ -267,9 +271,8 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         """Stage 3: one (prediction items, reference items, shared items) triple per row."""
         col = self._col
         kind, r_dis, p_dis = col("kind"), col("r_dis"), col("p_dis")
-        hit = (r_dis.str.len_chars() > 0) & (
-            (p_dis == r_dis) | p_dis.str.contains(r_dis, literal=True)
-        )
+        # Equal names are a special case of containment (a stripped name is a prefix).
+        hit = (r_dis.str.len_chars() > 0) & p_dis.str.contains(r_dis, literal=True)
         is_syn, is_trt = kind == "syndrome", kind == "treatment"
         return {
             "pred_items": pl.when(is_syn).then(col("p_set")).when(is_trt).then(col("found")),
@@ -303,7 +306,10 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         need_syn, need_dis = col("need_syn"), col("need_dis")
         sim = similarity(
             pl.when(need_syn).then(pl.col(frames.ANSWER)).when(need_dis).then(col("r_dis")),
-            pl.when(need_syn).then(pl.col(frames.PRED)).when(need_dis).then(col("p_dis")),
+            pl.when(need_syn)
+            .then(pl.col(frames.PRED))
+            .when(need_dis)
+            .then(col("p_dis").str.replace(_SUFFIX_RE, "${1}${2}")),
         )
         lf = lf.with_columns(sim.alias(self._tmp("sim")))
         temps = [n for n in lf.collect_schema().names() if n.startswith(self._tmp(""))]
