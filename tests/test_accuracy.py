@@ -18,6 +18,7 @@ from xpert_frames.evaluators.accuracy import (
     AccuracyEvaluator,
     normalize_text,
 )
+from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.choice_extract import (
     RULE_NAMES,
     extract_choice,
@@ -314,3 +315,23 @@ def test_seed_evaluate_api() -> None:
     assert result["choice_accuracy"]["score"] == 0.5
     assert result["text_accuracy"]["score"] == 1.0
     assert result["number_accuracy"]["score"] == 1.0
+
+
+def test_staged_apply_equals_standalone_outputs() -> None:
+    rows = [json.loads(line) for line in LABELLED.read_text(encoding="utf-8").splitlines()]
+    records = [
+        {"prediction": r["prediction"], "answer": r["answer"], "answer_type": "choice"}
+        | {"choices": r["choices"]}
+        for r in rows
+    ]
+    records += [
+        {"prediction": "北京。", "answer": "北京", "answer_type": None, "choices": None},
+        {"prediction": "x = 3/4", "answer": "0.75", "answer_type": "number", "choices": None},
+        {"prediction": None, "answer": "A", "answer_type": "choice", "choices": None},
+    ]
+    ev = AccuracyEvaluator(allow_partial=True)
+    lf = frames.prepare(frame(records).lazy(), frames.Columns())
+    staged = ev.apply(lf).collect()
+    standalone = BaseEvaluator.apply(ev, lf).collect()
+    assert staged.columns == standalone.columns
+    assert staged.equals(standalone)

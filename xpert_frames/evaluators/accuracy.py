@@ -72,6 +72,13 @@ def text_match(
     exact_match, allow_partial = _check_text_options(exact_match, allow_partial)
     pred = normalize_text(prediction, case_sensitive=case_sensitive)
     ref = normalize_text(reference, case_sensitive=case_sensitive)
+    return _text_outcome(pred, ref, exact_match=exact_match, allow_partial=allow_partial)
+
+
+def _text_outcome(
+    pred: pl.Expr, ref: pl.Expr, *, exact_match: bool, allow_partial: bool
+) -> pl.Expr:
+    """Score, extracted and rule of already normalized texts."""
     empty = (pred.str.len_bytes() == 0) | (ref.str.len_bytes() == 0)
     exact = pl.lit(exact_match) & (pred == ref)
     partial = pl.lit(allow_partial) & (
@@ -111,8 +118,12 @@ def number_match(
     prediction without a number scores 0 with rule ``none``."""
     tol = check_float("numeric_tolerance", numeric_tolerance, low=0.0)
     found = numbers_compat.last_number(prediction)
+    return _number_outcome(found, numbers_compat.whole_number(reference), tol)
+
+
+def _number_outcome(found: pl.Expr, ref: pl.Expr, tol: float) -> pl.Expr:
+    """Score, extracted and rule of a found-number struct against a reference value."""
     value = found.struct.field("value")
-    ref = numbers_compat.whole_number(reference)
     hit = (value - ref).abs() <= tol
     score = pl.when(hit.fill_null(False)).then(1.0).otherwise(0.0)
     rule = pl.when(value.is_null()).then(pl.lit("none")).otherwise(found.struct.field("rule"))
@@ -128,6 +139,11 @@ def choice_match(
     ref = reference_letters(reference)
     options = option_letters(choices, answer=ref)
     found = extract_choice(prediction, options=options, choices=choices)
+    return _choice_outcome(found, ref)
+
+
+def _choice_outcome(found: pl.Expr, ref: pl.Expr) -> pl.Expr:
+    """Score, extracted and rule of an extraction struct against reference letters."""
     letters = found.struct.field("letters")
     score = pl.when((letters == ref).fill_null(False)).then(1.0).otherwise(0.0)
     return _result(score, letters, found.struct.field("rule"))
@@ -158,12 +174,14 @@ class AccuracyEvaluator(BaseEvaluator):
         self.case_sensitive = check_bool("case_sensitive", case_sensitive)
         self.numeric_tolerance = check_float("numeric_tolerance", numeric_tolerance, low=0.0)
 
-    def _result(self) -> pl.Expr:
-        kind = pl.col(frames.ANSWER_TYPE).str.strip_chars().str.to_lowercase().fill_null("text")
-        is_choice = kind == "choice"
-        is_number = kind == "number"
+    def _kind(self) -> pl.Expr:
+        return pl.col(frames.ANSWER_TYPE).str.strip_chars().str.to_lowercase().fill_null("text")
+
+    def outputs(self) -> dict[str, pl.Expr]:
+        """Standalone expressions (each repeats the shared work; :meth:`apply` stages it)."""
+        kind = self._kind()
+        is_choice, is_number = kind == "choice", kind == "number"
         pred, ref = pl.col(frames.PRED), pl.col(frames.ANSWER)
-        # Each branch sees only its own rows (null elsewhere), so no row pays for another's rules.
         choice = choice_match(pl.when(is_choice).then(pred), ref, choices=pl.col(frames.CHOICES))
         number = number_match(
             pl.when(is_number).then(pred), ref, numeric_tolerance=self.numeric_tolerance
@@ -175,8 +193,67 @@ class AccuracyEvaluator(BaseEvaluator):
             case_sensitive=self.case_sensitive,
             allow_partial=self.allow_partial,
         )
-        return pl.when(is_choice).then(choice).when(is_number).then(number).otherwise(plain)
-
-    def outputs(self) -> dict[str, pl.Expr]:
-        result = self._result()
+        result = pl.when(is_choice).then(choice).when(is_number).then(number).otherwise(plain)
         return {suffix: result.struct.field(suffix) for suffix in _RESULT}
+
+    def output_suffixes(self) -> list[str]:
+        return [*_RESULT, "type"]
+
+    def apply(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """The same result as :meth:`outputs`, in stages over temporary columns so that the
+        extraction cascade is planned and run once, not once per output column (no Python
+        work: every stage is Polars expressions)."""
+
+        def tmp(part: str) -> str:
+            return f"__xf_{self.name}_{part}"
+
+        kind, ref_letters, options = pl.col(tmp("kind")), pl.col(tmp("ref")), pl.col(tmp("opt"))
+        is_choice, is_number = kind == "choice", kind == "number"
+        is_text = ~is_choice & ~is_number
+        pred, ref = pl.col(frames.PRED), pl.col(frames.ANSWER)
+        lf = lf.with_columns(self._kind().alias(tmp("kind")))
+        lf = lf.with_columns(reference_letters(pl.when(is_choice).then(ref)).alias(tmp("ref")))
+        lf = lf.with_columns(
+            option_letters(frames.CHOICES, answer=ref_letters).alias(tmp("opt")),
+            numbers_compat.last_number(pl.when(is_number).then(pred)).alias(tmp("num")),
+            numbers_compat.whole_number(pl.when(is_number).then(ref)).alias(tmp("numref")),
+            normalize_text(pl.when(is_text).then(pred), case_sensitive=self.case_sensitive).alias(
+                tmp("tpred")
+            ),
+            normalize_text(pl.when(is_text).then(ref), case_sensitive=self.case_sensitive).alias(
+                tmp("tref")
+            ),
+        )
+        found = extract_choice(
+            pl.when(is_choice).then(pred), options=options, choices=frames.CHOICES
+        )
+        lf = lf.with_columns(found.alias(tmp("choice")))
+        result = (
+            pl.when(is_choice)
+            .then(_choice_outcome(pl.col(tmp("choice")), ref_letters))
+            .when(is_number)
+            .then(
+                _number_outcome(pl.col(tmp("num")), pl.col(tmp("numref")), self.numeric_tolerance)
+            )
+            .otherwise(
+                _text_outcome(
+                    pl.col(tmp("tpred")),
+                    pl.col(tmp("tref")),
+                    exact_match=self.exact_match,
+                    allow_partial=self.allow_partial,
+                )
+            )
+        )
+        lf = lf.with_columns(result.alias(tmp("result")))
+        valid = pl.col(frames.VALID)
+        outputs = [
+            pl.when(valid).then(pl.col(tmp("result")).struct.field(s)).alias(self.column(s))
+            for s in _RESULT
+        ]
+        outputs.append(
+            pl.when(valid)
+            .then(pl.col(frames.ANSWER_TYPE).fill_null(pl.lit(self.subtype_default)))
+            .alias(self.column("type"))
+        )
+        temps = ["kind", "ref", "opt", "num", "numref", "tpred", "tref", "choice", "result"]
+        return lf.with_columns(outputs).drop([tmp(p) for p in temps])
