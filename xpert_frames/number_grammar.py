@@ -1,0 +1,171 @@
+"""The regexes behind :mod:`xpert_frames.numbers`, and the text normalization they expect.
+
+Polars runs Rust's ``regex`` crate: no look-around and no back-references, so what a look-around
+would do is done by normalizing first (binary minus, ordinals and common words that contain
+numeral characters, such as ``一共`` or ``十分``, are rewritten) and by ASCII word boundaries.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+import polars as pl
+
+from xpert_frames.chinese_numerals import DIGITS, INT_CHARS
+from xpert_frames.units import unit_table
+
+_D = "[" + "".join(DIGITS) + "]"
+
+#: ASCII number: integer with optional thousands separators, decimals, exponent.
+ASCII_NUMBER = r"(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
+#: Chinese numeral in running text: starts with a digit character or 十.
+CHINESE_NUMBER = f"(?:{_D}|十)[{INT_CHARS}]*(?:点{_D}+)?"
+
+#: Answer statements; the text after the last one holds the answer.
+STATEMENT_MARKERS: tuple[str, ...] = (
+    "最终答案",
+    "答案是",
+    "答案为",
+    "答案:",
+    "答:",
+    "结果是",
+    "结果为",
+    "所以",
+    "因此",
+    "故",
+    "(?i:the answer is)",
+    "(?i:final answer)",
+    "(?i:answer\\s*:)",
+    "####",
+)
+
+# Words that contain numeral characters but are not numbers; "十分之" is kept as it is.
+_WORDS: dict[str, str] = {
+    "十分之": "十分之",
+    "十分": "很",
+    "一共": "共",
+    "一些": "些",
+    "一下": "下",
+    "一样": "样",
+    "一起": "起",
+    "一定": "定",
+    "一般": "般",
+    "一直": "直",
+    "一旦": "旦",
+    "一切": "切",
+    "一致": "致",
+    "一边": "边",
+    "一方面": "方面",
+    "一步": "步",
+    "每一": "每",
+    "统一": "统",
+    "唯一": "唯",
+    "三角": "角",
+    "四边形": "边形",
+    "五边形": "边形",
+    "六边形": "边形",
+    "一元一次": "元次",
+    "一元二次": "元次",
+    "二元一次": "元次",
+    "三元一次": "元次",
+    "一次函数": "次函数",
+    "二次函数": "次函数",
+    "一次方程": "次方程",
+    "二次方程": "次方程",
+}
+_LATEX: dict[str, str] = {
+    "\\dfrac": "\\frac",
+    "\\tfrac": "\\frac",
+    "\\left": "",
+    "\\right": "",
+    "$": "",
+    "{,}": ",",
+    "\\,": "",
+    "\\!": "",
+    "\\%": "%",
+    "\\times": "×",
+    "\\cdot": "×",
+    "−": "-",
+    "﹣": "-",
+    "℃": "°C",
+    "℉": "°F",
+}
+# Full-width ASCII forms except the full-width comma, which separates clauses, not thousands.
+_WIDTH: dict[str, str] = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F) if c != 0xFF0C}
+_WIDTH["\u3000"] = " "
+
+
+def _escape(text: str) -> str:
+    return re.sub(r"([\\.+*?()|\[\]{}^$#&~-])", r"\\\1", text)
+
+
+def normalize_text(text: pl.Expr) -> pl.Expr:
+    """Fold full-width forms, LaTeX wrappers, ``×10^n``, ordinals, binary minus and
+    non-numeric words containing numeral characters (see module docs)."""
+    table = _WIDTH | _LATEX | _WORDS
+    keys = sorted(table, key=len, reverse=True)
+    out = text.str.replace_many(keys, [table[k] for k in keys], leftmost=True)
+    out = out.str.replace_all(
+        r"\\(?:text|mathrm|mathbf|textbf|rm|operatorname|mbox)\s*\{([^{}]*)\}", "${1}"
+    )
+    out = out.str.replace_all(r"(\d)\s*×\s*10\s*\^\s*\{?\s*([-+]?\d+)\s*\}?", "${1}e${2}")
+    out = out.str.replace_all(r"第\s*[零〇一二两三四五六七八九十百千\d]+", "第#")
+    # A minus after a digit, letter or bracket is binary (not an exponent's sign: 1e-3).
+    return out.str.replace_all(r"([0-9A-DF-Za-df-z)\]}]|[^0-9.][eE]|^[eE])[ \t]*-", "${1} − ")
+
+
+@dataclass(frozen=True, slots=True)
+class Grammar:
+    """Regexes of one normalization setting."""
+
+    chinese: bool
+    candidate: str  #: a number with optional sign and unit, unanchored
+    anchored: str  #: the same, anchored, with named groups for parsing
+    boxed: str
+    statement: str
+    sentence: str
+    clause: str
+    equals: str
+
+
+def _unit_pattern(chinese: bool) -> str:
+    aliases = [a for a in unit_table().aliases if chinese or a.isascii() or a in "°‰"]
+    aliases += ["%", "‰"]
+    parts = []
+    for alias in sorted(set(aliases), key=len, reverse=True):
+        esc = _escape(alias)
+        parts.append(esc + "(?-u:\\b)" if alias[-1].isascii() and alias[-1].isalpha() else esc)
+    return "(?:" + "|".join(parts) + ")"
+
+
+@functools.cache
+def grammar(chinese: bool) -> Grammar:
+    """The regexes with (``chinese=True``, the ``normalize=True`` grammar) or without the
+    Chinese forms."""
+    num = f"(?:{ASCII_NUMBER}|{CHINESE_NUMBER})" if chinese else ASCII_NUMBER
+    sign = "(?P<sign>[-+]|负)?" if chinese else "(?P<sign>[-+])?"
+    frac = (
+        rf"\\frac\s*\{{\s*(?P<fa>[-+]?{ASCII_NUMBER})\s*\}}"
+        rf"\s*\{{\s*(?P<fb>[-+]?{ASCII_NUMBER})\s*\}}"
+    )
+    slash = rf"(?P<sa>{ASCII_NUMBER})\s*/\s*(?P<sb>{ASCII_NUMBER})"
+    forms = [frac]
+    if chinese:
+        forms += [f"百分之(?P<pc>{num})", rf"(?P<da>{num})\s*分之\s*(?P<db>{num})"]
+    forms.append(slash)
+    forms.append(rf"(?P<x>{num})(?:\s*(?P<mult>[万亿]))?" if chinese else f"(?P<x>{num})")
+    body = f"{sign}(?:{'|'.join(forms)})(?:\\s*(?P<unit>{_unit_pattern(chinese)}))?"
+    candidate = re.sub(r"\(\?P<\w+>", "(?:", body)
+    markers = "|".join(STATEMENT_MARKERS if chinese else STATEMENT_MARKERS[-4:])
+    return Grammar(
+        chinese=chinese,
+        candidate=candidate,
+        anchored=f"^{body}$",
+        boxed=r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}",
+        statement=f"(?s).*(?:{markers})(.*)",
+        sentence=r"(?s)^(.*?)(?:[。；;！!？?\n]|\.(?:\s|$)|$)",
+        clause=r"(?s)^(.*?)(?:，|, |$)",
+        equals=rf"=\s*({candidate})\s*[。.]?\s*$",
+    )

@@ -1,0 +1,223 @@
+"""Numbers in model answers, as Polars expressions.
+
+:func:`extract_number` finds the answer's number in free text and returns a struct
+``{value: Float64, unit: String, rule: String}``; :func:`parse_number` reads a string that is
+exactly a number (with an optional unit). Both are vectorized: regexes, ``extract_groups`` and
+arithmetic on whole columns; Chinese numerals too (:mod:`xpert_frames.chinese_numerals`).
+
+Where the answer's number comes from (``rule``), in priority order:
+
+``boxed``      the last ``\\boxed{...}``;
+``statement``  after the last answer statement (答案是/答案为/答案：/答：/所以/因此/故/最终答案/
+               结果是/结果为/the answer is/final answer/answer:/``####``): the first number of
+               its clause (after the clause's last ``=``; a number written in digits is preferred
+               over a Chinese numeral word such as ``两个``);
+``equals``     ``= <number>`` ending the text;
+``last``       the last number in the text;
+``none``       nothing found (value null).
+
+With ``mode="first"`` the rules are skipped and the first number is taken (``rule="first"``):
+the seed's choice, read with the full grammar below.
+
+Forms (``normalize=True``): integers, decimals, signs (``-``, ``负``, ``－``), full-width digits,
+thousands separators (``1,250.5``), scientific notation (``2.5e3``, ``2.5×10^3``), fractions
+``a/b``, ``a分之b`` (= b/a), ``\\frac{a}{b}``, ``$...$``, percent (``50%`` and ``百分之五十`` are
+0.5, unit ``%``), Chinese numerals (``三点五``, ``一千零五十``, ``两千``), ``万``/``亿``
+multipliers after digits (``2.5万`` = 25000), and a unit after the number (``kg``, ``m/s``,
+``°C``, ``米``, ``千克`` ...; see :mod:`xpert_frames.units`).
+
+``normalize=False`` reads only the ASCII forms as written: no full-width folding, no Chinese
+numerals, ``负``, ``分之`` or ``百分之``, no LaTeX clean-up (``$``, ``\\left``, ``\\dfrac``,
+``{,}``, ``\\times 10^n``), no binary-minus detection (``7-2`` gives ``-2``).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Literal
+
+import polars as pl
+
+from xpert_frames._typing import IntoExpr
+from xpert_frames.chinese_numerals import chinese_number
+from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.number_grammar import Grammar, grammar, normalize_text
+
+ExtractMode = Literal["last", "first"]
+EXTRACT_MODES: tuple[str, ...] = ("last", "first")
+RULES: tuple[str, ...] = ("boxed", "statement", "equals", "last", "first", "none")
+NUMBER_DTYPE = pl.Struct({"value": pl.Float64, "unit": pl.String, "rule": pl.String})
+
+__all__ = [
+    "EXTRACT_MODES",
+    "NUMBER_DTYPE",
+    "RULES",
+    "ExtractMode",
+    "extract_number",
+    "normalize_text",
+    "parse_number",
+    "parse_number_with_unit",
+]
+
+
+def _to_expr(value: IntoExpr) -> pl.Expr:
+    """A column name, or an expression. (Literal text: pass ``pl.lit("...")``.)"""
+    return pl.col(value) if isinstance(value, str) else value
+
+
+def _check_mode(mode: object) -> str:
+    if not isinstance(mode, str):
+        raise OptionTypeError(
+            f"option 'extract' must be one of {list(EXTRACT_MODES)}, got {mode!r} "
+            f"({type(mode).__name__})"
+        )
+    if mode not in EXTRACT_MODES:
+        raise InvalidOptionError(
+            f"option 'extract' must be one of {list(EXTRACT_MODES)}, got {mode!r}. Hint: 'last' "
+            "follows answer statements and takes the last number; 'first' is the seed's choice."
+        )
+    return mode
+
+
+def _check_bool(option: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise OptionTypeError(
+            f"option {option!r} must be a bool, got {value!r} ({type(value).__name__})"
+        )
+    return value
+
+
+# --------------------------------------------------------------------------- parsing
+def _operand(g: Grammar, field: pl.Expr) -> pl.Expr:
+    """Value of one number token: ASCII digits (with separators) or a Chinese numeral."""
+    ascii_value = field.str.replace_all(",", "", literal=True).cast(pl.Float64, strict=False)
+    if not g.chinese:
+        return ascii_value
+    return pl.coalesce(ascii_value, chinese_number(field))
+
+
+def _parse_frame(g: Grammar, candidates: pl.Series) -> pl.DataFrame:
+    """``{c, value, unit}`` for each distinct non-null candidate string ``c``."""
+    df = pl.DataFrame({"c": candidates.unique().drop_nulls()})
+    df = df.with_columns(pl.col("c").str.extract_groups(g.anchored).alias("p")).unnest("p")
+    f = pl.col
+    ops = ["fa", "fb", "sa", "sb", "x"] + (["pc", "da", "db"] if g.chinese else [])
+    df = df.with_columns(_operand(g, f(n)).alias(n) for n in ops)
+    parts = [f("fa") / f("fb"), f("sa") / f("sb")]
+    unit = f("unit").str.strip_chars()
+    if g.chinese:
+        mult = f("mult").replace_strict(
+            {"万": 1e4, "亿": 1e8}, default=1.0, return_dtype=pl.Float64
+        )
+        parts += [f("pc"), f("db") / f("da"), f("x") * mult]
+        unit = pl.when(f("pc").is_not_null()).then(pl.lit("%")).otherwise(unit)
+    else:
+        parts.append(f("x"))
+    df = df.with_columns(pl.coalesce(parts).alias("value"), unit.alias("unit"))
+    scale = f("unit").replace_strict({"%": 0.01, "‰": 0.001}, default=1.0, return_dtype=pl.Float64)
+    negative = f("sign").is_in(["-", "负"]).fill_null(False)
+    value = pl.when(negative).then(-f("value")).otherwise(f("value")) * scale
+    value = pl.when(value.is_finite()).then(value).otherwise(None)
+    return df.select("c", value.alias("value"), "unit")
+
+
+def _first_preferring_digits(g: Grammar, found: pl.Expr) -> pl.Expr:
+    """First of a list of candidates, preferring one written with digits."""
+    if not g.chinese:
+        return found.list.first()
+    digits = found.list.eval(pl.element().filter(pl.element().str.contains("[0-9]")))
+    return pl.coalesce(digits.list.first(), found.list.first())
+
+
+def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
+    """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column ``n``)."""
+    f = pl.col
+    df = df.with_columns(f("n").str.extract_all(g.candidate).alias("found"))
+    if mode == "first":
+        cand = f("found").list.first()
+        return df.with_columns(
+            cand.alias("cand"),
+            pl.when(cand.is_not_null())
+            .then(pl.lit("first"))
+            .otherwise(pl.lit("none"))
+            .alias("rule"),
+        )
+    df = df.with_columns(
+        f("n").str.extract(g.boxed, 1).str.extract_all(g.candidate).list.last().alias("boxed"),
+        f("n").str.extract(g.statement, 1).str.strip_chars_start(" \t:,，：").alias("tail"),
+        f("n").str.extract(g.equals, 1).alias("equals"),
+        f("found").list.last().alias("last"),
+    )
+    df = df.with_columns(f("tail").str.extract(g.sentence, 1).alias("sentence"))
+    df = df.with_columns(f("sentence").str.extract(g.clause, 1).alias("clause"))
+    after_eq = pl.coalesce(f("clause").str.extract(r"(?s).*=(.*)", 1), f("clause"))
+    df = df.with_columns(
+        pl.coalesce(
+            _first_preferring_digits(g, after_eq.str.extract_all(g.candidate)),
+            _first_preferring_digits(g, f("sentence").str.extract_all(g.candidate)),
+        ).alias("statement")
+    )
+    rule = pl.lit("none")
+    for name in ("last", "equals", "statement", "boxed"):
+        rule = pl.when(f(name).is_not_null()).then(pl.lit(name)).otherwise(rule)
+    return df.with_columns(
+        pl.coalesce("boxed", "statement", "equals", "last").alias("cand"), rule.alias("rule")
+    )
+
+
+def _extract_series(texts: pl.Series, *, mode: str, normalize: bool) -> pl.Series:
+    """The batch behind :func:`extract_number`: each distinct text is read once."""
+    g = grammar(normalize)
+    texts = texts.cast(pl.String)
+    df = pl.DataFrame({"t": texts.unique().drop_nulls()})
+    n = normalize_text(pl.col("t")) if normalize else pl.col("t")
+    df = _candidates(g, df.with_columns(n.alias("n")), mode)
+    df = df.join(_parse_frame(g, df["cand"]), left_on="cand", right_on="c", how="left")
+    out = pl.DataFrame({"t": texts}).join(
+        df.select("t", "value", "unit", "rule"), on="t", how="left", maintain_order="left"
+    )
+    result = pl.when(pl.col("t").is_not_null()).then(pl.struct("value", "unit", "rule"))
+    return out.select(result.alias(texts.name)).to_series()
+
+
+def _parse_series(texts: pl.Series, *, normalize: bool) -> pl.Series:
+    """The batch behind :func:`parse_number_with_unit`."""
+    g = grammar(normalize)
+    texts = texts.cast(pl.String)
+    df = pl.DataFrame({"t": texts.unique().drop_nulls()})
+    n = normalize_text(pl.col("t")) if normalize else pl.col("t")
+    df = df.with_columns(n.str.strip_chars().alias("n"))
+    df = df.join(_parse_frame(g, df["n"]), left_on="n", right_on="c", how="left")
+    out = pl.DataFrame({"t": texts}).join(
+        df.select("t", "value", "unit"), on="t", how="left", maintain_order="left"
+    )
+    return out.select(pl.struct("value", "unit").alias(texts.name)).to_series()
+
+
+# --------------------------------------------------------------------------- public
+def extract_number(
+    text: IntoExpr, *, mode: ExtractMode = "last", normalize: bool = True
+) -> pl.Expr:
+    """The answer's number in free text: struct ``{value, unit, rule}`` (see module docs).
+
+    ``text`` is a column name or a String expression; null text gives a null struct. Runs as
+    Polars expressions over each batch's distinct texts (no per-row Python).
+    """
+    mode = _check_mode(mode)  # type: ignore[assignment]
+    normalize = _check_bool("normalize", normalize)
+    fn = functools.partial(_extract_series, mode=mode, normalize=normalize)
+    return _to_expr(text).map_batches(fn, return_dtype=NUMBER_DTYPE, is_elementwise=True)
+
+
+def parse_number(text: IntoExpr, *, normalize: bool = True) -> pl.Expr:
+    """Float64 value of a string that is exactly one number, with an optional unit and
+    surrounding whitespace (``"1,250.5元"``, ``"二分之一"``, ``"-3e-2"``); otherwise null."""
+    return parse_number_with_unit(text, normalize=normalize).struct.field("value")
+
+
+def parse_number_with_unit(text: IntoExpr, *, normalize: bool = True) -> pl.Expr:
+    """Struct ``{value, unit}`` of a string that is exactly one number (else both null)."""
+    normalize = _check_bool("normalize", normalize)
+    fn = functools.partial(_parse_series, normalize=normalize)
+    dtype = pl.Struct({"value": pl.Float64, "unit": pl.String})
+    return _to_expr(text).map_batches(fn, return_dtype=dtype, is_elementwise=True)
