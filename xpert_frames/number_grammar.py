@@ -112,8 +112,11 @@ def normalize_text(text: pl.Expr) -> pl.Expr:
     )
     out = out.str.replace_all(r"(\d)\s*×\s*10\s*\^\s*\{?\s*([-+]?\d+)\s*\}?", "${1}e${2}")
     out = out.str.replace_all(r"第\s*[零〇一二两三四五六七八九十百千\d]+", "第#")
-    # A minus after a digit, letter or bracket is binary (not an exponent's sign: 1e-3).
-    return out.str.replace_all(r"([0-9A-DF-Za-df-z)\]}]|[^0-9.][eE]|^[eE])[ \t]*-", "${1} − ")
+    # A minus glued to, or spaced on both sides after, a digit, letter or bracket is binary
+    # ("7-2", "7 - 2"; not "to -12", nor an exponent's sign in "1e-3").
+    return out.str.replace_all(
+        r"([0-9A-DF-Za-df-z)\]}]|[^0-9.][eE]|^[eE])(?:-|[ \t]+-[ \t]+)", "${1} − "
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +133,8 @@ class Grammar:
     equals: str
 
 
-def _unit_pattern(chinese: bool) -> str:
-    aliases = [a for a in unit_table().aliases if chinese or a.isascii() or a in "°‰"]
-    aliases += ["%", "‰"]
+def _unit_pattern() -> str:
+    aliases = [*unit_table().aliases, "%", "‰"]
     parts = []
     for alias in sorted(set(aliases), key=len, reverse=True):
         esc = _escape(alias)
@@ -156,9 +158,9 @@ def grammar(chinese: bool) -> Grammar:
         forms += [f"百分之(?P<pc>{num})", rf"(?P<da>{num})\s*分之\s*(?P<db>{num})"]
     forms.append(slash)
     forms.append(rf"(?P<x>{num})(?:\s*(?P<mult>[万亿]))?" if chinese else f"(?P<x>{num})")
-    body = f"{sign}(?:{'|'.join(forms)})(?:\\s*(?P<unit>{_unit_pattern(chinese)}))?"
+    body = f"{sign}(?:{'|'.join(forms)})(?:\\s*(?P<unit>{_unit_pattern()}))?"
     candidate = re.sub(r"\(\?P<\w+>", "(?:", body)
-    markers = "|".join(STATEMENT_MARKERS if chinese else STATEMENT_MARKERS[-4:])
+    markers = "|".join(STATEMENT_MARKERS)
     return Grammar(
         chinese=chinese,
         candidate=candidate,

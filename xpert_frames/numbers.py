@@ -9,9 +9,9 @@ Where the answer's number comes from (``rule``), in priority order:
 
 ``boxed``      the last ``\\boxed{...}``;
 ``statement``  after the last answer statement (答案是/答案为/答案：/答：/所以/因此/故/最终答案/
-               结果是/结果为/the answer is/final answer/answer:/``####``): the first number of
-               its clause (after the clause's last ``=``; a number written in digits is preferred
-               over a Chinese numeral word such as ``两个``);
+               结果是/结果为/the answer is/final answer/answer:/``####``): the last number of
+               its clause (the text up to the next ``，``/``, `` or sentence end; after the
+               clause's last ``=`` if it has one), else the last number of its sentence;
 ``equals``     ``= <number>`` ending the text;
 ``last``       the last number in the text;
 ``none``       nothing found (value null).
@@ -26,8 +26,9 @@ thousands separators (``1,250.5``), scientific notation (``2.5e3``, ``2.5×10^3`
 multipliers after digits (``2.5万`` = 25000), and a unit after the number (``kg``, ``m/s``,
 ``°C``, ``米``, ``千克`` ...; see :mod:`xpert_frames.units`).
 
-``normalize=False`` reads only the ASCII forms as written: no full-width folding, no Chinese
-numerals, ``负``, ``分之`` or ``百分之``, no LaTeX clean-up (``$``, ``\\left``, ``\\dfrac``,
+``normalize=False`` reads only the ASCII number forms as written (the rules and the units stay):
+no full-width folding, no Chinese numerals, ``负``, ``分之``, ``百分之`` or ``万``/``亿``
+multipliers, no LaTeX clean-up (``$``, ``\\left``, ``\\dfrac``,
 ``{,}``, ``\\times 10^n``), no binary-minus detection (``7-2`` gives ``-2``).
 """
 
@@ -121,14 +122,6 @@ def _parse_frame(g: Grammar, candidates: pl.Series) -> pl.DataFrame:
     return df.select("c", value.alias("value"), "unit")
 
 
-def _first_preferring_digits(g: Grammar, found: pl.Expr) -> pl.Expr:
-    """First of a list of candidates, preferring one written with digits."""
-    if not g.chinese:
-        return found.list.first()
-    digits = found.list.eval(pl.element().filter(pl.element().str.contains("[0-9]")))
-    return pl.coalesce(digits.list.first(), found.list.first())
-
-
 def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column ``n``)."""
     f = pl.col
@@ -153,8 +146,8 @@ def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     after_eq = pl.coalesce(f("clause").str.extract(r"(?s).*=(.*)", 1), f("clause"))
     df = df.with_columns(
         pl.coalesce(
-            _first_preferring_digits(g, after_eq.str.extract_all(g.candidate)),
-            _first_preferring_digits(g, f("sentence").str.extract_all(g.candidate)),
+            after_eq.str.extract_all(g.candidate).list.last(),
+            f("sentence").str.extract_all(g.candidate).list.last(),
         ).alias("statement")
     )
     rule = pl.lit("none")

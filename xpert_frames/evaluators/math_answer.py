@@ -1,0 +1,142 @@
+"""Math answers: the number (and unit) in the prediction against the reference's.
+
+The number is found by :func:`xpert_frames.numbers.extract_number` (``\\boxed{}`` → answer
+statements → ``= n`` at the end → last number; or the first number with ``extract="first"``,
+the seed's choice), in prediction and reference alike. Values are compared with the seed's rule:
+absolute error when ``|reference| < tolerance``, else relative error, both ``<= tolerance``.
+
+``normalize=True`` (default) reads full-width forms, Chinese numerals and fractions, LaTeX and
+``×10^n``, compares units through their aliases (``千克`` = ``kg``), converts between known units
+of one dimension when both sides have one (``1 km`` = ``1000 m``, ``90分钟`` = ``1.5 h``), and
+accepts a percentage written with or without its sign (``50%`` matches ``50`` and ``0.5``).
+``require_units=True`` also fails a row whose units differ and cannot be converted, or where
+only one side has a unit. ``normalize=False`` turns all of that off: ASCII
+numbers only, units compared as written, a percentage only as its value (``50%`` is 0.5).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+import polars as pl
+
+from xpert_frames import frames
+from xpert_frames._options import check_bool, check_choice, check_float
+from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.numbers import EXTRACT_MODES, extract_number, parse_number_with_unit
+from xpert_frames.units import canonical_unit, unit_dimension, unit_factor
+
+MathExtract = Literal["last", "first"]
+
+
+def values_close(pred: pl.Expr, ref: pl.Expr, tolerance: float) -> pl.Expr:
+    """The seed's rule: ``|p - r| <= tol`` when ``|r| < tol``, else ``|p - r| / |r| <= tol``
+    (Boolean; null when either side is null)."""
+    diff = (pred - ref).abs()
+    return (
+        pl.when(ref.abs() < tolerance)
+        .then(diff <= tolerance)
+        .otherwise(diff / ref.abs() <= tolerance)
+    )
+
+
+def _percent_alternatives(
+    pv: pl.Expr, pu: pl.Expr, rv: pl.Expr, ru: pl.Expr
+) -> list[tuple[pl.Expr, pl.Expr]]:
+    """Pairs to compare besides the values themselves: a percentage against a bare number
+    written as the same figure (``50%`` and ``50``)."""
+    p_pct = pu.eq_missing(pl.lit("%"))
+    r_pct = ru.eq_missing(pl.lit("%"))
+    return [
+        (pl.when(p_pct & ~r_pct).then(pv * 100.0), rv),
+        (pv, pl.when(r_pct & ~p_pct).then(rv * 100.0)),
+    ]
+
+
+class MathEvaluator(BaseEvaluator):
+    """Numeric answers: numbers, fractions, percentages, Chinese numerals and units."""
+
+    key: ClassVar[str] = "math"
+    metric: ClassVar[str] = "math_accuracy"
+    answer_types: ClassVar[tuple[str, ...]] = ("number",)
+
+    def __init__(
+        self,
+        *,
+        tolerance: float = 1e-6,
+        normalize: bool = True,
+        require_units: bool = False,
+        strict_format: bool = False,
+        extract: MathExtract = "last",
+        name: str | None = None,
+    ) -> None:
+        super().__init__(name=name)
+        self.tolerance = check_float("tolerance", tolerance, low=0.0)
+        self.normalize = check_bool("normalize", normalize)
+        self.require_units = check_bool("require_units", require_units)
+        self.strict_format = check_bool("strict_format", strict_format)
+        self.extract = check_choice("extract", extract, EXTRACT_MODES)
+
+    # ------------------------------------------------------------------ columns
+    @property
+    def _pred_col(self) -> str:
+        return f"__xf_math_pred_{self.name}"
+
+    @property
+    def _ref_col(self) -> str:
+        return f"__xf_math_ref_{self.name}"
+
+    def prediction_number(self, prediction: str | pl.Expr = frames.PRED) -> pl.Expr:
+        """Struct ``{value, unit, rule}`` read from the prediction under this evaluator's
+        options (``strict_format``: the whole prediction must be one number, rule ``strict``)."""
+        if not self.strict_format:
+            return extract_number(prediction, mode=self.extract, normalize=self.normalize)  # type: ignore[arg-type]
+        parsed = parse_number_with_unit(prediction, normalize=self.normalize)
+        value = parsed.struct.field("value")
+        rule = pl.when(value.is_not_null()).then(pl.lit("strict")).otherwise(pl.lit("none"))
+        return pl.struct(value.alias("value"), parsed.struct.field("unit"), rule.alias("rule"))
+
+    def reference_number(self, reference: str | pl.Expr = frames.ANSWER) -> pl.Expr:
+        """Struct ``{value, unit, rule}`` read from the reference answer."""
+        return extract_number(reference, mode=self.extract, normalize=self.normalize)  # type: ignore[arg-type]
+
+    def output_suffixes(self) -> list[str]:
+        return ["score", "value", "unit", "rule"]
+
+    def apply(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """Read both numbers once into temporary columns, then compare (pure expressions)."""
+        lf = lf.with_columns(
+            self.prediction_number().alias(self._pred_col),
+            self.reference_number().alias(self._ref_col),
+        )
+        return super().apply(lf).drop(self._pred_col, self._ref_col)
+
+    def outputs(self) -> dict[str, pl.Expr]:
+        """Expressions over the temporary number columns that :meth:`apply` adds."""
+        pred, ref = pl.col(self._pred_col), pl.col(self._ref_col)
+        pv, pu = pred.struct.field("value"), pred.struct.field("unit")
+        rv, ru = ref.struct.field("value"), ref.struct.field("unit")
+        return {
+            "score": self._correct(pv, pu, rv, ru).fill_null(False).cast(pl.Float64),
+            "value": pv,
+            "unit": pu,
+            "rule": pred.struct.field("rule"),
+        }
+
+    def _correct(self, pv: pl.Expr, pu: pl.Expr, rv: pl.Expr, ru: pl.Expr) -> pl.Expr:
+        tol = self.tolerance
+        if not self.normalize:
+            ok = values_close(pv, rv, tol)
+            return (ok & pu.eq_missing(ru)) if self.require_units else ok
+        pc, rc = canonical_unit(pu), canonical_unit(ru)
+        pf, rf = unit_factor(pc), unit_factor(rc)
+        same = pc.eq_missing(rc)
+        convertible = (
+            ~same & unit_dimension(pc).eq(unit_dimension(rc)) & pf.is_not_null() & rf.is_not_null()
+        ).fill_null(False)
+        converted = convertible & values_close(pv * pf, rv * rf, tol)
+        if self.require_units:
+            return (same & values_close(pv, rv, tol)) | converted
+        pairs = [(pv, rv), *_percent_alternatives(pv, pu, rv, ru)]
+        plain = pl.any_horizontal([values_close(a, b, tol).fill_null(False) for a, b in pairs])
+        return pl.when(convertible).then(converted).otherwise(plain)
