@@ -13,28 +13,38 @@ import numpy as np
 import polars as pl
 
 from xpert_frames.bleu_stats import Tokens, bleu_numpy, count_stats, stats_dtype
+from xpert_frames.tokenize import pool
+from xpert_frames.tokenize.cache import tokenize_cached
 from xpert_frames.tokenize.columns import is_chinese, tokenize_unique
 
 #: Unique strings tokenized (and turned into ids) at a time: bounds the memory of token strings.
 TOKENIZE_CHUNK = 200_000
+#: Order of unique strings: (Chinese?, reference?) groups.
+GROUPS = ((False, True), (False, False), (True, True), (True, False))
 
 
-def result_dtype(n: int) -> pl.Struct:
-    return pl.Struct({"score": pl.Float64, "stats": stats_dtype(n)})
+def result_dtype(n: int, score: str = "score", stats: str = "stats") -> pl.Struct:
+    """The batch result: a struct whose fields are the output columns (unnested by the caller)."""
+    return pl.Struct({score: pl.Float64, stats: stats_dtype(n)})
 
 
 def _token_ids(unique: pl.DataFrame) -> Tokens:
-    """Token ids of ``unique`` (columns ``text``, ``zh``), in its row order."""
+    """Token ids of ``unique`` (columns ``text``, ``zh``, ``ref``), in its row order, which must
+    be grouped by (zh, ref) as :data:`GROUPS`. References go through the token cache."""
     # The categories' string-to-id map lives only while a Series uses it: keep them all alive
     # until every chunk is converted, so ids agree across chunks.
     categories = pl.Categories.random()
     alive: list[pl.Series] = []
     ids: list[np.ndarray] = []
+    if unique["zh"].sum() >= pool.MIN_PARALLEL:
+        pool.prestart()  # its start-up overlaps the English tokenization
     lengths: list[np.ndarray] = []
-    for zh in (False, True):
-        part = unique.filter(pl.col("zh") == zh)["text"]
+    for zh, ref in GROUPS:
+        part = unique.filter((pl.col("zh") == zh) & (pl.col("ref") == ref))["text"]
+        language = "zh" if zh else "en"
         for start in range(0, len(part), TOKENIZE_CHUNK):
-            toks = tokenize_unique(part.slice(start, TOKENIZE_CHUNK), "zh" if zh else "en")
+            chunk = part.slice(start, TOKENIZE_CHUNK)
+            toks = tokenize_cached(chunk, language) if ref else tokenize_unique(chunk, language)
             lengths.append(toks.list.len().to_numpy().astype(np.int64))
             flat = toks.explode(empty_as_null=False).drop_nulls()
             alive.append(flat.cast(pl.Categorical(categories)))
@@ -53,12 +63,14 @@ def score_batch(
     weights: Sequence[float],
     smoothing: bool,
     language: str,
+    names: tuple[str, str] = ("score", "stats"),
 ) -> pl.Series:
-    """``batch``: struct of (prediction, answer, valid) → struct of (score, stats)."""
+    """``batch``: struct of (prediction, answer, valid) → struct of (score, stats) fields named
+    ``names``; null for invalid rows."""
     fields = batch.struct.unnest()
     pred, answer, valid = fields[:, 0], fields[:, 1], fields[:, 2].fill_null(False)
     size = len(batch)
-    dtype = result_dtype(n)
+    dtype = result_dtype(n, *names)
     rows = valid.arg_true()
     if len(rows) == 0:
         return pl.Series(batch.name, [None] * size, dtype=dtype)
@@ -71,8 +83,24 @@ def score_batch(
     if isinstance(refs.schema["text"], pl.List):
         refs = refs.explode("text").filter(pl.col("text").is_not_null())
     hyps = frame.select("row", "zh", "text")
-    unique = pl.concat([hyps.select("text", "zh"), refs.select("text", "zh")]).unique()
-    unique = unique.sort("zh", maintain_order=True).with_row_index("uid")
+    unique = (
+        pl.concat(
+            [
+                hyps.select("text", "zh", pl.lit(False).alias("ref")),
+                refs.select("text", "zh", pl.lit(True).alias("ref")),
+            ]
+        )
+        .group_by("text", "zh")
+        .agg(pl.col("ref").any())
+    )
+    unique = (
+        unique.with_columns(  # the GROUPS order
+            (pl.col("zh").cast(pl.Int32) * 2 + (~pl.col("ref")).cast(pl.Int32)).alias("g")
+        )
+        .sort("g", maintain_order=True)
+        .drop("g")
+        .with_row_index("uid")
+    )
     tokens = _token_ids(unique)
     hyp_uid = hyps.join(unique, on=["text", "zh"], how="left", maintain_order="left")["uid"]
     ref_uid = refs.join(unique, on=["text", "zh"], how="left", maintain_order="left")
@@ -110,8 +138,8 @@ def score_batch(
             pl.when(pl.lit(valid))
             .then(
                 pl.struct(
-                    pl.lit(pl.Series(score)).alias("score"),
-                    pl.struct(pl.all()).cast(stats_dtype(n)).alias("stats"),
+                    pl.lit(pl.Series(score)).alias(names[0]),
+                    pl.struct(pl.all()).cast(stats_dtype(n)).alias(names[1]),
                 )
             )
             .otherwise(None)

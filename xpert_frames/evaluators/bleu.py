@@ -124,24 +124,21 @@ class BLEUEvaluator(BaseEvaluator):
     def apply(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         from xpert_frames.bleu_batch import result_dtype, score_batch
 
+        names = (self.column("score"), self.column("stats"))
         fn = partial(
             score_batch,
             n=self.n_gram,
             weights=self.weights,
             smoothing=self.smoothing,
             language=self.language,
+            names=names,
         )
         result = pl.struct(frames.PRED, frames.ANSWER, frames.VALID).map_batches(
-            fn, return_dtype=result_dtype(self.n_gram), is_elementwise=True
+            fn, return_dtype=result_dtype(self.n_gram, *names), is_elementwise=True
         )
-        return (
-            lf.with_columns(result.alias(_TMP))
-            .with_columns(
-                pl.col(_TMP).struct.field("score").alias(self.column("score")),
-                pl.col(_TMP).struct.field("stats").alias(self.column("stats")),
-            )
-            .drop(_TMP)
-        )
+        # One struct column unnested by the frame (two field expressions would make the
+        # optimizer run the Python batch function twice).
+        return lf.with_columns(result.alias(_TMP)).unnest(_TMP)
 
     def report_metrics(self) -> list[ColumnMetric | CorpusMetric]:
         """``bleu``: mean sentence BLEU (the seed's); ``corpus_bleu``: NLTK's corpus BLEU of

@@ -42,6 +42,12 @@ def _start() -> subprocess.Popen[bytes] | None:
     return _worker
 
 
+def prestart() -> None:
+    """Start the worker now (its start-up then overlaps other work)."""
+    with _lock:
+        _start()
+
+
 def shutdown() -> None:
     """Stop the worker process (it is restarted on demand)."""
     global _worker
@@ -78,7 +84,10 @@ def tokenize_zh(texts: Sequence[str]) -> list[list[str]]:
             return zh.tokenize_many(texts)
         # The worker takes a bit less than half: this process also builds the result.
         cut = len(texts) * 9 // 20
-        send(worker.stdin, list(texts[:cut]))
+        # Write from a thread: the pipe blocks until the worker reads.
+        writer = threading.Thread(target=send, args=(worker.stdin, list(texts[:cut])))
+        writer.start()
         rest = zh.tokenize_many(texts[cut:])
+        writer.join()
         head: list[list[str]] = receive(worker.stdout)
     return head + rest
