@@ -31,12 +31,14 @@ MathExtract = Literal["last", "first"]
 
 def values_close(pred: pl.Expr, ref: pl.Expr, tolerance: float) -> pl.Expr:
     """The seed's rule: ``|p - r| <= tol`` when ``|r| < tol``, else ``|p - r| / |r| <= tol``
-    (Boolean; null when either side is null)."""
+    (Boolean; null when either side is null). The relative test is written ``|p - r| <= tol·|r|``
+    so that ``tolerance=0`` with a zero reference is exact equality (the seed divided by zero
+    there and scored 0)."""
     diff = (pred - ref).abs()
     return (
         pl.when(ref.abs() < tolerance)
         .then(diff <= tolerance)
-        .otherwise(diff / ref.abs() <= tolerance)
+        .otherwise(diff <= tolerance * ref.abs())
     )
 
 

@@ -1,0 +1,273 @@
+"""Plain per-row Python of the math rules (does not import xpert_frames).
+
+Same rules as :mod:`xpert_frames.numbers` and :mod:`xpert_frames.evaluators.math_answer`,
+written the obvious way: string loops, Python ``re``, a character loop for Chinese numerals.
+Only the unit table (data) is shared.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+UNITS_CSV = Path(__file__).resolve().parents[2] / "xpert_frames" / "data" / "units.csv"
+with UNITS_CSV.open(encoding="utf-8") as fh:
+    _UNIT_ROWS = list(csv.DictReader(fh))
+CANON = {r["alias"]: r["canonical"] for r in _UNIT_ROWS}
+DIMENSION = {r["canonical"]: r["dimension"] for r in _UNIT_ROWS}
+FACTOR = {r["canonical"]: float(r["factor"]) for r in _UNIT_ROWS if r["factor"]}
+
+DIG = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7}
+DIG |= {"八": 8, "九": 9}
+CN_CHARS = "".join(DIG) + "十百千万亿"
+
+# ----------------------------------------------------------------------------- normalization
+REPLACE = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F) if c != 0xFF0C}
+REPLACE["\u3000"] = " "
+REPLACE |= {"\\dfrac": "\\frac", "\\tfrac": "\\frac", "\\left": "", "\\right": "", "$": ""}
+REPLACE |= {"{,}": ",", "\\,": "", "\\!": "", "\\%": "%", "\\times": "×", "\\cdot": "×"}
+REPLACE |= {"−": "-", "﹣": "-", "℃": "°C", "℉": "°F", "十分之": "十分之", "十分": "很"}
+for w, r in [
+    ("一共", "共"), ("一些", "些"), ("一下", "下"), ("一样", "样"), ("一起", "起"),
+    ("一定", "定"), ("一般", "般"), ("一直", "直"), ("一旦", "旦"), ("一切", "切"),
+    ("一致", "致"), ("一边", "边"), ("一方面", "方面"), ("一步", "步"), ("每一", "每"),
+    ("统一", "统"), ("唯一", "唯"), ("三角", "角"), ("四边形", "边形"), ("五边形", "边形"),
+    ("六边形", "边形"), ("一元一次", "元次"), ("一元二次", "元次"), ("二元一次", "元次"),
+    ("三元一次", "元次"), ("一次函数", "次函数"), ("二次函数", "次函数"),
+    ("一次方程", "次方程"), ("二次方程", "次方程"),
+]:  # fmt: skip
+    REPLACE[w] = r
+LONGEST = max(map(len, REPLACE))
+
+
+def normalize(text: str) -> str:
+    out, i = [], 0
+    while i < len(text):
+        for n in range(min(LONGEST, len(text) - i), 0, -1):
+            if text[i : i + n] in REPLACE:
+                out.append(REPLACE[text[i : i + n]])
+                i += n
+                break
+        else:
+            out.append(text[i])
+            i += 1
+    s = "".join(out)
+    s = re.sub(r"\\(?:text|mathrm|mathbf|textbf|rm|operatorname|mbox)\s*\{([^{}]*)\}", r"\1", s)
+    s = re.sub(r"([0-9])\s*×\s*10\s*\^\s*\{?\s*([-+]?[0-9]+)\s*\}?", r"\1e\2", s)
+    s = re.sub(r"第\s*[零〇一二两三四五六七八九十百千0-9]+", "第#", s)
+    return re.sub(r"([0-9A-DF-Za-df-z)\]}]|[^0-9.][eE]|^[eE])(?:-|[ \t]+-[ \t]+)", r"\1 − ", s)
+
+
+# ----------------------------------------------------------------------------- grammar
+AR = r"(?:(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+D = "[" + "".join(DIG) + "]"
+CN = f"(?:{D}|十)[{CN_CHARS}]*(?:点{D}+)?"
+
+
+def _unit_regex() -> str:
+    parts = []
+    for a in sorted({*CANON, "%", "‰"}, key=len, reverse=True):
+        esc = re.escape(a)
+        parts.append(esc + "(?![A-Za-z0-9_])" if a[-1].isascii() and a[-1].isalpha() else esc)
+    return "(?:" + "|".join(parts) + ")"
+
+
+def _body(chinese: bool) -> str:
+    num = f"(?:{AR}|{CN})" if chinese else AR
+    forms = [rf"\\frac\s*\{{\s*(?P<fa>[-+]?{AR})\s*\}}\s*\{{\s*(?P<fb>[-+]?{AR})\s*\}}"]
+    if chinese:
+        forms += [f"百分之(?P<pc>{num})", rf"(?P<da>{num})\s*分之\s*(?P<db>{num})"]
+    forms.append(rf"(?P<sa>{AR})\s*/\s*(?P<sb>{AR})")
+    forms.append(rf"(?P<x>{num})(?:\s*(?P<mult>[万亿]))?" if chinese else f"(?P<x>{num})")
+    sign = "(?P<sign>[-+]|负)?" if chinese else "(?P<sign>[-+])?"
+    return sign + "(?:" + "|".join(forms) + rf")(?:\s*(?P<unit>{_unit_regex()}))?"
+
+
+BODY = {c: _body(c) for c in (True, False)}
+ANCHORED = {c: re.compile(BODY[c] + r"\Z") for c in (True, False)}
+CAND = {c: re.compile(re.sub(r"\(\?P<\w+>", "(?:", BODY[c])) for c in (True, False)}
+MARKERS = "最终答案|答案是|答案为|答案:|答:|结果是|结果为|所以|因此|故"
+MARKERS += r"|(?i:the answer is)|(?i:final answer)|(?i:answer\s*:)|####"
+STATEMENT = re.compile(rf"(?s).*(?:{MARKERS})(.*)")
+BOXED = re.compile(r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
+SENTENCE = re.compile(r"(?s)(.*?)(?:[。；;！!？?\n]|\.(?:\s|\Z)|\Z)")
+CLAUSE = re.compile(r"(?s)(.*?)(?:，|, |\Z)")
+
+
+# ----------------------------------------------------------------------------- values
+def cn_integer(s: str) -> float | None:
+    if s and all(c in DIG for c in s):
+        return float("".join(str(DIG[c]) for c in s))
+    section = f"(?:({D})千)?零?(?:({D})百)?零?(?:({D})?(十))?零?({D})?"
+    m = re.fullmatch(f"(?:{section}亿)?零?(?:{section}万)?零?{section}", s)
+    if not s or m is None:
+        return None
+    total = 0
+    for k, scale in enumerate((10**8, 10**4, 1)):
+        th, hu, te, ten, un = m.groups()[5 * k : 5 * k + 5]
+        value = 0
+        for digit, weight in ((th, 1000), (hu, 100), (un, 1)):
+            value += DIG[digit] * weight if digit else 0
+        if ten:
+            value += (DIG[te] if te else 1) * 10
+        total += value * scale
+    return float(total)
+
+
+def number(token: str | None, chinese: bool) -> float | None:
+    if token is None:
+        return None
+    try:
+        return float(token.replace(",", ""))
+    except ValueError:
+        pass
+    if not chinese:
+        return None
+    integer, _, decimals = token.partition("点")
+    value = cn_integer(integer)
+    if value is None or (decimals and not all(c in DIG for c in decimals)):
+        return None
+    return value + (float("0." + "".join(str(DIG[c]) for c in decimals)) if decimals else 0.0)
+
+
+def parse(candidate: str | None, chinese: bool) -> tuple[float | None, str | None]:
+    m = ANCHORED[chinese].match(candidate) if candidate is not None else None
+    if m is None:
+        return None, None
+    g = m.groupdict()
+    unit = g["unit"].strip() if g["unit"] else None
+    value = None
+    if g["fa"] is not None:
+        value = _div(number(g["fa"], chinese), number(g["fb"], chinese))
+    elif g.get("pc") is not None:
+        value, unit = number(g["pc"], chinese), "%"
+    elif g.get("da") is not None:
+        value = _div(number(g["db"], chinese), number(g["da"], chinese))
+    elif g["sa"] is not None:
+        value = _div(number(g["sa"], chinese), number(g["sb"], chinese))
+    else:
+        value = number(g["x"], chinese)
+        mult = {"万": 1e4, "亿": 1e8}.get(g.get("mult") or "", 1.0)
+        value = value * mult if value is not None else None
+    if value is None:
+        return None, unit
+    if g["sign"] in ("-", "负"):
+        value = -value
+    value *= {"%": 0.01, "‰": 0.001}.get(unit or "", 1.0)
+    return (value if math.isfinite(value) else None), unit
+
+
+def _div(a: float | None, b: float | None) -> float | None:
+    if a is None or b is None:
+        return None
+    return a / b if b != 0 else None  # x/0 is not a finite number
+
+
+def candidates(text: str, chinese: bool) -> list[str]:
+    return [m.group(0) for m in CAND[chinese].finditer(text)]
+
+
+def extract(text: str | None, mode: str = "last", normalized: bool = True) -> dict[str, Any]:
+    if text is None:
+        return {"value": None, "unit": None, "rule": None}
+    c = normalized
+    n = normalize(text) if c else text
+    found = candidates(n, c)
+    if mode == "first":
+        cand, rule = (found[0], "first") if found else (None, "none")
+    else:
+        cand, rule = None, "none"
+        b = BOXED.match(n)
+        boxed = candidates(b.group(1), c) if b else []
+        stmt = None
+        s = STATEMENT.match(n)
+        if s:
+            tail = s.group(1).lstrip(" \t:,，：")
+            sentence = SENTENCE.match(tail).group(1)  # type: ignore[union-attr]
+            clause = CLAUSE.match(sentence).group(1)  # type: ignore[union-attr]
+            after = clause.rsplit("=", 1)[1] if "=" in clause else clause
+            options = candidates(after, c) or candidates(sentence, c)
+            stmt = options[-1] if options else None
+        eq = re.search(rf"=\s*({CAND[c].pattern})\s*[。.]?\s*\Z", n)
+        for name, value in [
+            ("boxed", boxed[-1] if boxed else None),
+            ("statement", stmt),
+            ("equals", eq.group(1) if eq else None),
+            ("last", found[-1] if found else None),
+        ]:
+            if value is not None:
+                cand, rule = value, name
+                break
+    value, unit = parse(cand, c)
+    return {"value": value, "unit": unit, "rule": rule}
+
+
+def parse_whole(text: str | None, normalized: bool = True) -> tuple[float | None, str | None]:
+    if text is None:
+        return None, None
+    n = (normalize(text) if normalized else text).strip()
+    return parse(n, normalized)
+
+
+# ----------------------------------------------------------------------------- scoring
+def close(p: float, r: float, tol: float) -> bool:
+    if abs(r) < tol:
+        return abs(p - r) <= tol
+    return abs(p - r) <= tol * abs(r)
+
+
+def score(
+    prediction: str | None,
+    answer: str | None,
+    *,
+    tolerance: float = 1e-6,
+    normalize: bool = True,
+    require_units: bool = False,
+    strict_format: bool = False,
+    extract_mode: str = "last",
+) -> dict[str, Any] | None:
+    """``{score, value, unit, rule}`` of one row; ``None`` for an invalid row."""
+    if prediction is None or answer is None or not answer.strip():
+        return None
+    if strict_format:
+        pv, pu = parse_whole(prediction, normalize)
+        rule = "strict" if pv is not None else "none"
+    else:
+        p = extract(prediction, extract_mode, normalize)
+        pv, pu, rule = p["value"], p["unit"], p["rule"]
+    r = extract(answer, extract_mode, normalize)
+    rv, ru = r["value"], r["unit"]
+    ok = False
+    if pv is not None and rv is not None:
+        ok = _units_and_values(pv, pu, rv, ru, tolerance, normalize, require_units)
+    return {"score": 1.0 if ok else 0.0, "value": pv, "unit": pu, "rule": rule}
+
+
+def _units_and_values(
+    pv: float, pu: str | None, rv: float, ru: str | None, tol: float, norm: bool, req: bool
+) -> bool:
+    if not norm:
+        return close(pv, rv, tol) and (pu == ru or not req)
+    pc = CANON.get(pu, pu) if pu is not None else None
+    rc = CANON.get(ru, ru) if ru is not None else None
+    convertible = (
+        pc != rc
+        and pc is not None
+        and rc is not None
+        and DIMENSION.get(pc) is not None
+        and DIMENSION.get(pc) == DIMENSION.get(rc)
+        and pc in FACTOR
+        and rc in FACTOR
+    )
+    if convertible:
+        return close(pv * FACTOR[pc], rv * FACTOR[rc], tol)  # type: ignore[index]
+    if req:
+        return pc == rc and close(pv, rv, tol)
+    if close(pv, rv, tol):
+        return True
+    if pu == "%" and ru != "%" and close(pv * 100.0, rv, tol):
+        return True
+    return ru == "%" and pu != "%" and close(pv, rv * 100.0, tol)
