@@ -95,7 +95,7 @@ def normalize(text: str, mapping: dict[str, str]) -> str:
 
 def syndrome_terms(text: str, table: Table, normalize_terms: bool = True) -> list[str]:
     mapping = table.mapping if normalize_terms else {c: c for c in table.category}
-    text = text.replace("\x02", "").replace("\x03", "")
+    # Control characters \x02/\x03 (the evaluator's markers) are plain unmatched characters.
     found: list[str] = []
     for _, canon in scan(text, mapping):
         if canon is not None and table.category[canon] != "treatment" and canon not in found:

@@ -253,19 +253,18 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
 
     def _found(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         """Stage 2: the reference keywords found in the prediction (in keyword order). One
-        literal ``str.contains`` per (row, keyword) pair, on the exploded keyword lists."""
+        literal ``str.contains`` per (row, keyword) pair on the exploded keyword lists, grouped
+        back in row order and placed beside the frame (a join would copy every column)."""
         row, kw, pred, found = (self._tmp(p) for p in ("row", "keywords", "p_trt", "found"))
-        lf = lf.with_row_index(row)
         hits = (
-            lf.select(row, kw, pred)
-            .filter(pl.col(kw).list.len() > 0)
-            .explode(kw)
-            .filter(pl.col(pred).str.contains(pl.col(kw), literal=True))
-            .group_by(row)
-            .agg(pl.col(kw).alias(found))
+            lf.select(kw, pred)
+            .with_row_index(row)
+            .explode(kw, empty_as_null=True, keep_nulls=True)  # one row or more per row
+            .group_by(row, maintain_order=True)
+            .agg(pl.col(kw).filter(pl.col(pred).str.contains(pl.col(kw), literal=True)))
+            .select(pl.col(kw).alias(found))
         )
-        joined = lf.join(hits, on=row, how="left", maintain_order="left")
-        return joined.with_columns(pl.col(found).fill_null(pl.lit([], dtype=_LIST))).drop(row)
+        return pl.concat([lf, hits], how="horizontal")
 
     def _sets(self) -> dict[str, pl.Expr]:
         """Stage 3: one (prediction items, reference items, shared items) triple per row."""
