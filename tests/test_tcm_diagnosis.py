@@ -184,3 +184,19 @@ def test_public_expressions() -> None:
         tcm.tcm_terms("t", normalize=1)  # type: ignore[arg-type]
     with pytest.raises(InvalidOptionError, match="keywords_weight"):
         tcm.set_similarity("a", "b", keywords_weight=2)
+
+
+def test_registry_integration(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xpert_frames import registry
+    from xpert_frames.registry import get_evaluator, register_evaluator
+
+    # On a copy of the registry (restored afterwards); idempotent if already built in.
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    register_evaluator("tcm_diagnosis", TcmDiagnosisEvaluator)
+    ev = get_evaluator("tcm_diagnosis", terms="seed")
+    assert ev == TcmDiagnosisEvaluator(terms="seed")
+    scored = xf.score(seed_frame(SAMPLES), [ev])
+    rep = xf.report(scored)  # evaluators found from the score column
+    assert rep["metric"].to_list() == ["tcm_diagnosis", "disease", "syndrome", "treatment"]
+    with pytest.raises(OptionTypeError, match="match_threshold"):
+        get_evaluator("tcm_diagnosis", match_treshold=0.5)
