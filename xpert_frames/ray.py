@@ -121,9 +121,20 @@ def _pool(actors: Actors) -> ray.data.ActorPoolStrategy:
 
 def _known_schema(ds: ray.data.Dataset) -> pa.Schema | None:
     """The dataset's Arrow schema if Ray knows it without running anything, else ``None``."""
-    schema = ds.schema(fetch_if_missing=False)
-    base = getattr(schema, "base_schema", None)
-    return base if isinstance(base, pa.Schema) else None
+    return _arrow_schema(ds.schema(fetch_if_missing=False))
+
+
+def _arrow_schema(schema: ray.data.Schema | None) -> pa.Schema | None:
+    """A Ray schema as an Arrow schema (``None`` if unknown or not expressible in Arrow)."""
+    if schema is None:
+        return None
+    base = schema.base_schema
+    if isinstance(base, pa.Schema):
+        return base
+    types = schema.types
+    if all(isinstance(t, pa.DataType) for t in types):  # pandas blocks with Arrow-typed columns
+        return pa.schema(list(zip(schema.names, types, strict=True)))
+    return None
 
 
 # --------------------------------------------------------------------------- reports
@@ -224,11 +235,8 @@ def _driver_metrics(
 def _empty_report(
     ds: ray.data.Dataset, by: list[str], evs: list[BaseEvaluator] | None, n_boot: int
 ) -> pl.DataFrame:
-    schema = _known_schema(ds)
+    schema = _arrow_schema(ds.schema())
     if schema is None:
-        fetched = ds.schema()
-        schema = getattr(fetched, "base_schema", None)
-    if not isinstance(schema, pa.Schema):
         raise ValueError("cannot report on an empty dataset whose schema Ray does not know")
     empty = schema.empty_table()
     metrics = _report_plan(frames.schema_of(empty), by, evs)
@@ -262,6 +270,11 @@ def score_files(
     started = _connect(address)
     try:
         ds = _read(files)
+        # Ray reads at most the first block for this: column errors surface here, with a clean
+        # message, rather than from inside a worker.
+        schema = _arrow_schema(ds.schema())
+        if schema is not None:
+            BatchScorer(evaluators, columns=columns)(schema.empty_table())
         scored = score_dataset(
             ds, evaluators, columns=columns, actors=actors, batch_size=batch_size
         )
@@ -297,7 +310,8 @@ def _read(files: list[Path]) -> ray.data.Dataset:
             )
         return ray.data.read_parquet(names, file_extensions=None)
     if suffix in (".jsonl", ".ndjson", ".json"):
-        return ray.data.read_json(names, lines=True, file_extensions=None)
+        # Arrow's JSON reader takes one object per line (``lines=True`` would go through pandas).
+        return ray.data.read_json(names, file_extensions=None)
     # As the in-process CLI: every CSV column is text, empty fields are empty strings.
     import pyarrow.csv as pacsv
 
@@ -325,11 +339,10 @@ def _write_parquet(scored: ray.data.Dataset, path: Path) -> None:
                 batch = batch.cast(writer.schema)
             writer.write_table(batch)
         if writer is None:  # no rows: an empty file with the scored schema
-            schema = scored.schema()
-            base = getattr(schema, "base_schema", None)
-            if not isinstance(base, pa.Schema):
+            schema = _arrow_schema(scored.schema())
+            if schema is None:
                 raise ValueError("the inputs hold no rows and Ray does not know their schema")
-            pq.write_table(base.empty_table(), path)
+            pq.write_table(schema.empty_table(), path)
     finally:
         if writer is not None:
             writer.close()
