@@ -8,8 +8,9 @@ and ``number`` are scored as text):
   letters as sets (``"A,B,D"`` equals ``"DBA"``).
 * ``text``: the seed's exact / partial / case semantics after normalization (strip, full-width to
   half-width, punctuation at the ends removed, so ``北京。`` equals ``北京``).
-* ``number``: the last number of the prediction against the reference within
-  ``numeric_tolerance`` (absolute).
+* ``number``: the answer's number (:func:`xpert_frames.numbers.extract_number`, the parser
+  shared with the math evaluator) against the reference (:func:`xpert_frames.numbers.parse_number`)
+  within ``numeric_tolerance`` (absolute, as the seed).
 
 Output columns: ``<name>_score`` (1.0 / 0.0), ``<name>_extracted`` (the option letters, the
 normalized text or the number taken), ``<name>_rule`` (which rule decided) and ``<name>_type``.
@@ -21,10 +22,9 @@ from typing import ClassVar
 
 import polars as pl
 
-from xpert_frames import frames, text
+from xpert_frames import frames, numbers, text
 from xpert_frames._options import check_bool, check_float
 from xpert_frames._typing import IntoExpr
-from xpert_frames.evaluators import _accuracy_numbers as numbers_compat
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.choice_extract import (
     extract_choice,
@@ -117,8 +117,8 @@ def number_match(
     ``|pred - ref| <= numeric_tolerance`` scores 1. ``Struct{score, extracted, rule}``; a
     prediction without a number scores 0 with rule ``none``."""
     tol = check_float("numeric_tolerance", numeric_tolerance, low=0.0)
-    found = numbers_compat.last_number(prediction)
-    return _number_outcome(found, numbers_compat.whole_number(reference), tol)
+    found = numbers.extract_number(prediction, mode="last")
+    return _number_outcome(found, numbers.parse_number(reference), tol)
 
 
 def _number_outcome(found: pl.Expr, ref: pl.Expr, tol: float) -> pl.Expr:
@@ -128,6 +128,19 @@ def _number_outcome(found: pl.Expr, ref: pl.Expr, tol: float) -> pl.Expr:
     score = pl.when(hit.fill_null(False)).then(1.0).otherwise(0.0)
     rule = pl.when(value.is_null()).then(pl.lit("none")).otherwise(found.struct.field("rule"))
     return _result(score, value.cast(pl.String), rule)
+
+
+_NUMBERS_DTYPE = pl.Struct({"found": numbers.NUMBER_DTYPE, "ref": pl.Float64})
+
+
+def _numbers_batch(batch: pl.Series) -> pl.Series:
+    """Number parsing of a batch's number rows; a batch without any skips the parser."""
+    df = batch.struct.unnest()
+    if df["p"].null_count() == df.height:
+        return pl.Series(batch.name, [None] * df.height, dtype=_NUMBERS_DTYPE)
+    found = numbers.extract_number("p", mode="last").alias("found")
+    out = df.select(pl.struct(found, numbers.parse_number("r").alias("ref")).alias(batch.name))
+    return out.to_series()
 
 
 # --------------------------------------------------------------------------- choice
@@ -215,8 +228,11 @@ class AccuracyEvaluator(BaseEvaluator):
         lf = lf.with_columns(reference_letters(pl.when(is_choice).then(ref)).alias(tmp("ref")))
         lf = lf.with_columns(
             option_letters(frames.CHOICES, answer=ref_letters).alias(tmp("opt")),
-            numbers_compat.last_number(pl.when(is_number).then(pred)).alias(tmp("num")),
-            numbers_compat.whole_number(pl.when(is_number).then(ref)).alias(tmp("numref")),
+            pl.struct(
+                pl.when(is_number).then(pred).alias("p"), pl.when(is_number).then(ref).alias("r")
+            )
+            .map_batches(_numbers_batch, return_dtype=_NUMBERS_DTYPE, is_elementwise=True)
+            .alias(tmp("num")),
             normalize_text(pl.when(is_text).then(pred), case_sensitive=self.case_sensitive).alias(
                 tmp("tpred")
             ),
@@ -225,7 +241,9 @@ class AccuracyEvaluator(BaseEvaluator):
             ),
         )
         found = extract_choice(
-            pl.when(is_choice).then(pred), options=options, choices=frames.CHOICES
+            pl.when(is_choice).then(pred),
+            options=options,
+            choices=pl.when(is_choice).then(pl.col(frames.CHOICES)),
         )
         lf = lf.with_columns(found.alias(tmp("choice")))
         result = (
@@ -233,7 +251,11 @@ class AccuracyEvaluator(BaseEvaluator):
             .then(_choice_outcome(pl.col(tmp("choice")), ref_letters))
             .when(is_number)
             .then(
-                _number_outcome(pl.col(tmp("num")), pl.col(tmp("numref")), self.numeric_tolerance)
+                _number_outcome(
+                    pl.col(tmp("num")).struct.field("found"),
+                    pl.col(tmp("num")).struct.field("ref"),
+                    self.numeric_tolerance,
+                )
             )
             .otherwise(
                 _text_outcome(
@@ -255,5 +277,5 @@ class AccuracyEvaluator(BaseEvaluator):
             .then(pl.col(frames.ANSWER_TYPE).fill_null(pl.lit(self.subtype_default)))
             .alias(self.column("type"))
         )
-        temps = ["kind", "ref", "opt", "num", "numref", "tpred", "tref", "choice", "result"]
+        temps = ["kind", "ref", "opt", "num", "tpred", "tref", "choice", "result"]
         return lf.with_columns(outputs).drop([tmp(p) for p in temps])

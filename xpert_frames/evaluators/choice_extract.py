@@ -25,7 +25,8 @@ MAX_OPTIONS = len(ALPHABET)  #: options run A-Z at most
 _RULE_ORDER: tuple[str, ...] = (*(r[0] for r in cp.RULES), cp.CONTENT_RULE)
 #: Every value of the ``rule`` field, in cascade order.
 RULE_NAMES: tuple[str, ...] = (*_RULE_ORDER, cp.NO_RULE)
-_SEP = "\x1f"  # joins an option id to its content inside a list element
+EXTRACT_DTYPE = pl.Struct({"letters": pl.String, "rule": pl.String})
+_LAST = "(?s)^.*"  # the greedy prefix that makes a rule take the last match
 
 
 def _pattern(template: str) -> str:
@@ -40,13 +41,19 @@ def letter_set(letters: IntoExpr) -> pl.Expr:
     return found.list.unique().list.sort().list.join("").str.extract("^(.+)$", 1)
 
 
+def _quick_letter_set(letters: pl.Expr) -> pl.Expr:
+    """:func:`letter_set` of upper-case letters, skipping the list work for single letters."""
+    single = letters.str.len_bytes() == 1
+    return pl.coalesce(pl.when(single).then(letters), letter_set(pl.when(~single).then(letters)))
+
+
 def reference_letters(answer: IntoExpr) -> pl.Expr:
     """A choice reference (``"B"``, ``"A,B,D"``, ``"（C）"``, ``"a"``) as a letter set; null when
     the reference is not made of option letters (e.g. ``"Beijing"``)."""
     ref = text.full_to_half(text.to_expr(answer)).str.strip_chars()
     letters_only = ref.str.replace_all(r"[\s,，、/&和及与\(\)\[\]【】\.。:：]", "")
     ok = letters_only.str.contains(r"^(?:[A-Z]+|[a-z])$")
-    return pl.when(ok).then(letter_set(letters_only)).otherwise(None)
+    return letter_set(pl.when(ok).then(letters_only))
 
 
 def option_letters(choices: IntoExpr | None = None, *, answer: IntoExpr | None = None) -> pl.Expr:
@@ -66,18 +73,12 @@ def option_letters(choices: IntoExpr | None = None, *, answer: IntoExpr | None =
         default = pl.lit(ALPHABET).str.slice(0, width)
     if choices is None:
         return default
-    ids = (
-        text.to_expr(choices)
-        .list.eval(
-            pl.element()
-            .struct.field("id")
-            .str.strip_chars()
-            .str.to_uppercase()
-            .filter(pl.element().struct.field("id").str.strip_chars().str.contains(r"^[A-Za-z]$"))
-        )
-        .list.join("")
+    # Element-wise inside list.eval (no filter), so Polars runs it on the flat values.
+    item = pl.element().struct.field("id").str.strip_chars()
+    ids = text.to_expr(choices).list.eval(
+        pl.when(item.str.contains(r"^[A-Za-z]$")).then(item.str.to_uppercase())
     )
-    return pl.when(ids.str.len_bytes() > 0).then(letter_set(ids)).otherwise(default)
+    return pl.coalesce(letter_set(ids.list.join("")), default)
 
 
 # --------------------------------------------------------------------------- cascade
@@ -97,7 +98,13 @@ def rewrite_negations(prediction: IntoExpr) -> pl.Expr:
 
 def _rule_letters(source: pl.Expr, template: str, groups: tuple[str, ...]) -> pl.Expr:
     """Letters one rule finds, without separators: ``"A and C"`` -> ``"AC"``, ``"b"`` -> ``"B"``."""
-    found = source.str.extract_groups(_pattern(template))
+    if template.startswith(_LAST):
+        # The last non-overlapping match (a fast, capture-free scan), then its groups.
+        body = template.removeprefix(_LAST)
+        last = source.str.extract_all(_pattern(body)).list.last()
+        found = last.str.extract_groups(_pattern(f"^(?:{body})"))
+    else:
+        found = source.str.extract_groups(_pattern(template))
     fields = [found.struct.field(g) for g in groups]
     # Upper-case groups keep only their letters ("A and C" -> "AC"); the lower-case one is
     # a single letter.
@@ -107,24 +114,105 @@ def _rule_letters(source: pl.Expr, template: str, groups: tuple[str, ...]) -> pl
     return letters.str.replace_all("[^A-Z]", "")
 
 
+def rule_candidates(source: IntoExpr) -> list[pl.Expr]:
+    """The letters each rule of the cascade finds in ``source`` (a prediction already through
+    :func:`normalize_prediction` and :func:`rewrite_negations`), in :data:`RULE_NAMES` order,
+    before the options check; null where a rule does not fire."""
+    src = text.to_expr(source)
+    out: list[pl.Expr] = []
+    for _name, template, groups in cp.RULES:
+        letters = _rule_letters(src, template, groups)
+        if template is cp.LEADING:
+            single = src.str.count_matches(_pattern(cp.LABEL)) <= 1
+            letters = pl.when(single).then(letters)
+        out.append(letters)
+    return out
+
+
+def pick(candidates: list[pl.Expr], options: pl.Expr, *, first_rule: int = 0) -> pl.Expr:
+    """``"<rule code><letters>"`` of the first candidate whose letters are all options (the
+    per-row pattern is compiled once per distinct option set); null if none fits."""
+    fits = pl.concat_str([pl.lit("^["), options, pl.lit("]+$")])
+    return pl.coalesce(
+        [
+            pl.when(c.str.contains(fits)).then(pl.concat_str([pl.lit(str(first_rule + i)), c]))
+            for i, c in enumerate(candidates)
+        ]
+    )
+
+
+def finish(chosen: IntoExpr) -> pl.Expr:
+    """``Struct{letters, rule}`` from the output of :func:`pick`."""
+    picked = text.to_expr(chosen)
+    codes = [str(i) for i in range(len(_RULE_ORDER))]
+    rule = picked.str.slice(0, 1).replace_strict(codes, list(_RULE_ORDER), default=cp.NO_RULE)
+    letters = _quick_letter_set(picked.str.slice(1))
+    return pl.struct(letters.alias("letters"), rule.alias("rule"))
+
+
+def content_hits(prediction: IntoExpr, choices: IntoExpr, width: int) -> pl.Expr:
+    """The option whose content the prediction contains, when exactly one of the first
+    ``width`` options' does (case-insensitive, full-width folded); null otherwise."""
+    pred = normalize_prediction(prediction).str.to_lowercase()
+    hits: list[pl.Expr] = []
+    for i in range(width):
+        item = text.to_expr(choices).list.get(i, null_on_oob=True)
+        content = text.full_to_half(item.struct.field("content")).str.strip_chars()
+        letter = item.struct.field("id").str.strip_chars().str.to_uppercase()
+        usable = letter.str.contains(r"^[A-Z]$") & (content.str.len_chars() > 0)
+        hit = usable & pred.str.contains(content.str.to_lowercase(), literal=True)
+        hits.append(pl.when(hit).then(letter))
+    if not hits:
+        return pl.lit(None, pl.String)
+    count = pl.sum_horizontal([h.is_not_null().cast(pl.UInt8) for h in hits])
+    return pl.when(count == 1).then(pl.coalesce(hits))
+
+
 def content_letter(prediction: IntoExpr, choices: IntoExpr) -> pl.Expr:
     """The option whose content the prediction contains, when exactly one option's does
     (case-insensitive, full-width folded): ``我选北京`` -> ``B`` when B is 北京."""
-    el = pl.element()
-    ids = el.struct.field("id").str.strip_chars().str.to_uppercase()
-    content = text.full_to_half(el.struct.field("content")).str.strip_chars().str.to_lowercase()
-    usable = ids.str.contains(r"^[A-Z]$") & (content.str.len_chars() > 0)
-    tagged = text.to_expr(choices).list.eval(
-        pl.when(usable).then(pl.concat_str([ids, pl.lit(_SEP), content]))
-    )
-    pred = normalize_prediction(prediction).str.to_lowercase()
-    # The prediction rides along as the last list element, so one list pass sees both.
-    packed = pl.concat_list([tagged, pred])
-    body = el.str.replace(f"^[^{_SEP}]*{_SEP}", "")
-    is_option = pl.int_range(pl.len()) < pl.len() - 1
-    hit = el.filter(is_option & el.last().str.contains(body, literal=True).fill_null(False))
-    one = packed.list.eval(pl.when(hit.len() == 1).then(hit.first().str.slice(0, 1)))
-    return pl.when(pred.is_not_null()).then(one.list.first())
+    pair = pl.struct(text.to_expr(prediction).alias("p"), text.to_expr(choices).alias("c"))
+    return pair.map_batches(_content_batch, return_dtype=pl.String, is_elementwise=True)
+
+
+def _content_batch(batch: pl.Series) -> pl.Series:
+    df = batch.struct.unnest()
+    width = df.select(pl.col("c").list.len().max()).item() or 0
+    return df.select(content_hits("p", "c", min(int(width), MAX_OPTIONS))).to_series()
+
+
+def extract_frame(
+    df: pl.DataFrame, prediction: str, options: str, choices: str | None = None
+) -> pl.Series:
+    """The cascade over a DataFrame, in stages (each intermediate column computed once):
+    ``Struct{letters, rule}`` per row of ``df``."""
+    tmp = "__xf_choice_"
+    norm = pl.col(f"{tmp}norm")
+    df = df.with_columns(normalize_prediction(prediction).alias(f"{tmp}norm"))
+    # Rows without a negation word skip the four rewrites.
+    negated = rewrite_negations(pl.when(norm.str.contains(cp.NEGATION_TRIGGER)).then(norm))
+    df = df.with_columns(pl.coalesce(negated, norm).alias(f"{tmp}src"))
+    cands = [c.alias(f"{tmp}{i}") for i, c in enumerate(rule_candidates(f"{tmp}src"))]
+    df = df.with_columns(cands)
+    names = [f"{tmp}{i}" for i in range(len(cands))]
+    df = df.with_columns(pick([pl.col(n) for n in names], pl.col(options)).alias(f"{tmp}pick"))
+    chosen = pl.col(f"{tmp}pick")
+    if choices is not None:
+        # Only rows without a letter pay for the content scan.
+        df = df.with_columns(
+            pl.when(chosen.is_null()).then(pl.col(prediction)).alias(f"{tmp}pending"),
+            pl.when(chosen.is_null()).then(pl.col(choices)).alias(f"{tmp}choices"),
+        )
+        width = df.select(pl.col(f"{tmp}choices").list.len().max()).item() or 0
+        hit = content_hits(f"{tmp}pending", f"{tmp}choices", min(int(width), MAX_OPTIONS))
+        content = pick([hit], pl.col(options), first_rule=len(names))
+        df = df.with_columns(pl.coalesce(chosen, content).alias(f"{tmp}pick"))
+    return df.select(finish(chosen)).to_series()
+
+
+def _extract_batch(batch: pl.Series) -> pl.Series:
+    df = batch.struct.unnest()
+    return extract_frame(df, "p", "o", "c" if "c" in df.columns else None).alias(batch.name)
 
 
 def extract_choice(
@@ -139,33 +227,20 @@ def extract_choice(
     (default ``"ABCD"``; see :func:`option_letters`). ``choices`` (``List(Struct{id, content})``)
     enables the content fallback (:func:`content_letter`). Returns
     ``Struct{letters: String, rule: String}``: sorted distinct letters (null if none) and the
-    name of the rule that fired (:data:`RULE_NAMES`, ``"none"`` if none did).
+    name of the rule that fired (:data:`RULE_NAMES`, ``"none"`` if none did). Runs as Polars
+    batches (:func:`extract_frame`), so each stage of the cascade is computed once.
 
     >>> df = pl.DataFrame({"p": ["综上所述，本题选D。", "不选A，选B", "As an AI, I", "答：（Ｃ）"]})
     >>> df.select(extract_choice("p").struct.unnest())["letters"].to_list()
     ['D', 'B', None, 'C']
     """
     allowed = _check_options(options)
-    source = rewrite_negations(normalize_prediction(prediction))
-    tagged: list[pl.Expr] = []
-    for code, (_name, template, groups) in enumerate(cp.RULES):
-        letters = _rule_letters(source, template, groups)
-        if template is cp.LEADING:
-            single = source.str.count_matches(_pattern(cp.LABEL)) <= 1
-            letters = pl.when(single).then(letters)
-        tagged.append(pl.concat_str([pl.lit(str(code)), letters]))
+    fields = [text.to_expr(prediction).cast(pl.String).alias("p"), allowed.alias("o")]
     if choices is not None:
-        letter = content_letter(prediction, choices)
-        tagged.append(pl.concat_str([pl.lit(str(len(cp.RULES))), letter]))
-    # Candidates tagged with their rule's digit, the row's options last: the first candidate
-    # whose letters are all options wins (one list pass; the per-row pattern is cached).
-    el = pl.element()
-    fits = el.str.contains(pl.concat_str([pl.lit(r"^\d["), el.last().str.slice(1), pl.lit("]+$")]))
-    packed = pl.concat_list([*tagged, pl.concat_str([pl.lit("#"), allowed])])
-    chosen = packed.list.eval(el.filter(fits).first()).list.first()
-    codes = [str(i) for i in range(len(_RULE_ORDER))]
-    rule = chosen.str.slice(0, 1).replace_strict(codes, list(_RULE_ORDER), default=cp.NO_RULE)
-    return pl.struct(letter_set(chosen.str.slice(1)).alias("letters"), rule.alias("rule"))
+        fields.append(text.to_expr(choices).alias("c"))
+    return pl.struct(fields).map_batches(
+        _extract_batch, return_dtype=EXTRACT_DTYPE, is_elementwise=True
+    )
 
 
 def _check_options(options: IntoExpr | None) -> pl.Expr:

@@ -140,6 +140,12 @@ NEGATIONS: tuple[tuple[str, str], ...] = (
     (NEG_EN_AFTER, "${pre}" + GONE),
 )
 
+#: Every negation pattern needs one of these words: rows without any skip the rewrite.
+NEGATION_TRIGGER = (
+    r"(?i)不|错|排除|而非|并非|not|n't|rather|instead|rule|elimin|exclu|incorrect|wrong|false"
+    r"|distractor"
+)
+
 #: Rules in cascade order: (name, pattern template, named groups holding the letters).
 RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("boxed", BOXED, ("u", "l")),
