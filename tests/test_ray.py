@@ -21,11 +21,10 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import xpert_frames as xf
-from xpert_frames import io
+from xpert_frames.cli import main as cli_main
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import ColumnNotFoundError
-from xpert_frames.frames import CHOICE_DTYPE, Columns
-from xpert_frames.scoring import plan
+from xpert_frames.frames import CHOICE_DTYPE
 
 ray = pytest.importorskip("ray")
 xray = pytest.importorskip("xpert_frames.ray")
@@ -221,32 +220,46 @@ def test_setup_once_per_worker_not_per_batch(data: pl.DataFrame) -> None:
 
 
 # --------------------------------------------------------------------------- files (CLI path)
-def _local_cli(inputs: list[str], evs: list[BaseEvaluator]) -> pl.DataFrame:
-    return plan(io.scan(inputs), evs, Columns()).collect()
-
-
 @pytest.mark.parametrize("kind", ["parquet", "jsonl", "csv"])
 def test_score_files_equals_in_process_cli(tmp_path: Path, data: pl.DataFrame, kind: str) -> None:
     flat = data.drop("choices") if kind == "csv" else data
-    parts = [flat.slice(i, 700) for i in range(0, flat.height, 700)]  # 5 files, in order
     inputs = []
-    for i, part in enumerate(parts):
+    for i in range(0, flat.height, 700):  # 5 files, in order
         path = tmp_path / f"part-{i}.{kind}"
-        if kind == "parquet":
-            part.write_parquet(path)
-        elif kind == "jsonl":
-            part.write_ndjson(path)
-        else:
-            part.write_csv(path)
+        part = flat.slice(i, 700)
+        {"parquet": part.write_parquet, "jsonl": part.write_ndjson, "csv": part.write_csv}[kind](
+            path
+        )
         inputs.append(str(path))
-    evs = registered()
+    names = xf.list_evaluators()
+    local = tmp_path / "local.parquet"
+    assert cli_main(["score", *inputs, "-o", str(local), "-q", *(f"-e{n}" for n in names)]) == 0
     out = tmp_path / "out" / "scored.parquet"
-    xray.score_files(inputs, out, evs, None, address=None)
+    seen: list[bool] = []
+    xray.score_files(
+        inputs,
+        out,
+        names,
+        None,
+        address=None,
+        row_id="row_id",
+        after_write=lambda tmp: seen.append(tmp.exists() and not out.exists()),
+    )
     got = pl.read_parquet(out)
-    want = _local_cli(inputs, evs)
     assert got["id"].cast(pl.Int64).to_list() == list(range(data.height))  # input order
-    assert_frame_equal(got, want, check_dtypes=kind != "csv")
+    assert_frame_equal(got, pl.read_parquet(local), check_dtypes=kind != "csv")
+    assert seen == [True]  # after_write ran on the temporary file, before the rename
     assert [p.name for p in out.parent.iterdir()] == ["scored.parquet"]  # no temp file left
+
+
+def test_score_files_keeps_an_input_row_id(tmp_path: Path, data: pl.DataFrame) -> None:
+    path = tmp_path / "in.parquet"
+    data.head(50).rename({"id": "row_id"}).write_parquet(path)
+    out = tmp_path / "o.parquet"
+    xray.score_files([str(path)], out, ["fuzzy"], None, address=None, row_id="row_id")
+    got = pl.read_parquet(out)
+    assert got.columns[: data.width] == ["row_id", *data.columns[1:]]
+    assert got["row_id"].to_list() == list(range(50))
 
 
 def test_score_files_rejects_address_when_connected(tmp_path: Path, data: pl.DataFrame) -> None:

@@ -19,10 +19,11 @@ import base64
 import csv
 import importlib.util
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -255,18 +256,23 @@ def score_files(
     columns: frames.Columns | Mapping[str, str] | None,
     *,
     address: str | None,
+    row_id: str | None = None,
+    after_write: Callable[[Path], None] | None = None,
     actors: Actors = None,
     batch_size: int = BATCH_SIZE,
 ) -> None:
     """Score Parquet/JSONL/CSV ``inputs`` through Ray Data into ONE Parquet file ``output``.
 
-    Every input row and column in order, plus the score columns. The file is written atomically
-    (a temporary file beside ``output``, then renamed). ``address`` is passed to ``ray.init``
-    (``"auto"`` joins a running cluster; ``None`` starts a local one) unless this process is
-    already connected to Ray, in which case it must be ``None``. A Ray instance started here is
-    shut down before returning.
+    Every input row and column in order, then ``row_id`` (a 0-based Int64 row number in input
+    order, added unless the input has that column or ``row_id`` is empty), then the score
+    columns. The file is written atomically: a temporary file beside ``output``, on which
+    ``after_write(tmp)`` runs (a report, say) before the rename; if anything fails, ``output`` is
+    untouched. ``address`` goes to ``ray.init`` (``"auto"`` joins a running cluster; ``None``
+    starts Ray on this machine) unless this process is already connected to Ray, in which case
+    it must be ``None``. A Ray instance started here is shut down before returning.
     """
     files = io.expand(inputs)
+    scorer = BatchScorer(evaluators, columns=columns)
     started = _connect(address)
     try:
         ds = _read(files)
@@ -274,12 +280,18 @@ def score_files(
         # message, rather than from inside a worker.
         schema = _arrow_schema(ds.schema())
         if schema is not None:
-            BatchScorer(evaluators, columns=columns)(schema.empty_table())
+            scorer(schema.empty_table())
         scored = score_dataset(
-            ds, evaluators, columns=columns, actors=actors, batch_size=batch_size
+            ds, scorer.evaluators, columns=scorer.columns, actors=actors, batch_size=batch_size
         )
         scored.context.execution_options.preserve_order = True
-        io.write_atomic(output, lambda tmp: _write_parquet(scored, tmp))
+
+        def write(tmp: Path) -> None:
+            _write_parquet(scored, tmp, len(scorer.output_names()), row_id or None)
+            if after_write is not None:
+                after_write(tmp)
+
+        io.write_atomic(output, write)
     finally:
         if started:
             ray.shutdown()
@@ -328,11 +340,17 @@ def _read(files: list[Path]) -> ray.data.Dataset:
     )
 
 
-def _write_parquet(scored: ray.data.Dataset, path: Path) -> None:
+def _write_parquet(scored: ray.data.Dataset, path: Path, n_out: int, row_id: str | None) -> None:
     """Stream the dataset's batches, in order, into one Parquet file on this machine."""
     writer: pq.ParquetWriter | None = None
+    offset = 0
     try:
         for batch in scored.iter_batches(batch_format="pyarrow", batch_size=None):
+            n_in = batch.num_columns - n_out
+            if row_id is not None and row_id not in batch.column_names[:n_in]:
+                numbers = pa.array(np.arange(offset, offset + batch.num_rows, dtype=np.int64))
+                batch = batch.add_column(n_in, row_id, numbers)
+            offset += batch.num_rows
             if writer is None:
                 writer = pq.ParquetWriter(path, batch.schema)
             elif batch.schema != writer.schema:
@@ -342,6 +360,8 @@ def _write_parquet(scored: ray.data.Dataset, path: Path) -> None:
             schema = _arrow_schema(scored.schema())
             if schema is None:
                 raise ValueError("the inputs hold no rows and Ray does not know their schema")
+            if row_id is not None and row_id not in schema.names[: len(schema) - n_out]:
+                schema = schema.insert(len(schema) - n_out, pa.field(row_id, pa.int64()))
             pq.write_table(schema.empty_table(), path)
     finally:
         if writer is not None:
