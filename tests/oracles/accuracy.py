@@ -210,14 +210,11 @@ def reference_letters(ref: str) -> str | None:
 
 
 def option_letters(choices: list[dict[str, Any]] | None, ref: str | None) -> str:
-    ids = {
-        (c.get("id") or "").strip("".join(WHITE)).upper()
-        for c in (choices or [])
-        if c.get("id") is not None
-        and re.fullmatch(r"[A-Za-z]", (c.get("id") or "").strip("".join(WHITE)))
-    }
-    if ids:
-        return "".join(sorted(ids))
+    ids = [c.get("id") for c in choices or []]
+    upper = [i.strip("".join(WHITE)).upper() for i in ids if i is not None]
+    joined = "".join(upper)
+    if ids and re.fullmatch("[A-Z]+", joined) and len(joined) == len(ids):
+        return "".join(sorted(set(joined)))
     top = ALPHABET.index(ref[-1]) + 1 if ref else 4
     return ALPHABET[: max(4, top)]
 

@@ -53,15 +53,16 @@ def reference_letters(answer: IntoExpr) -> pl.Expr:
     ref = text.full_to_half(text.to_expr(answer)).str.strip_chars()
     letters_only = ref.str.replace_all(r"[\s,，、/&和及与\(\)\[\]【】\.。:：]", "")
     ok = letters_only.str.contains(r"^(?:[A-Z]+|[a-z])$")
-    return letter_set(pl.when(ok).then(letters_only))
+    return _quick_letter_set(pl.when(ok).then(letters_only.str.to_uppercase()))
 
 
 def option_letters(choices: IntoExpr | None = None, *, answer: IntoExpr | None = None) -> pl.Expr:
     """The option letters of each row as a string (``"ABCD"``).
 
-    From the ids of ``choices`` (a ``List(Struct{id, content})`` column) when they are single
-    letters; otherwise A-D, extended up to the highest letter of ``answer`` (a reference letter
-    set, e.g. from :func:`reference_letters`) when that is beyond D.
+    From the ids of ``choices`` (a ``List(Struct{id, content})`` column) when every id is a
+    single letter (after stripping and upper-casing); otherwise A-D, extended up to the highest
+    letter of ``answer`` (a reference letter set, e.g. from :func:`reference_letters`) when
+    that is beyond D.
     """
     default: pl.Expr = pl.lit(DEFAULT_OPTIONS)
     if answer is not None:
@@ -73,12 +74,17 @@ def option_letters(choices: IntoExpr | None = None, *, answer: IntoExpr | None =
         default = pl.lit(ALPHABET).str.slice(0, width)
     if choices is None:
         return default
-    # Element-wise inside list.eval (no filter), so Polars runs it on the flat values.
-    item = pl.element().struct.field("id").str.strip_chars()
-    ids = text.to_expr(choices).list.eval(
-        pl.when(item.str.contains(r"^[A-Za-z]$")).then(item.str.to_uppercase())
-    )
-    return pl.coalesce(letter_set(ids.list.join("")), default)
+    lists = text.to_expr(choices)
+    ids = lists.list.eval(pl.element().struct.field("id").str.strip_chars().str.to_uppercase())
+    joined = ids.list.join("")
+    # Every id a single letter (as many letters as options), else the default.
+    letters = pl.when(
+        joined.str.contains("^[A-Z]+$") & (joined.str.len_chars() == lists.list.len())
+    ).then(joined)
+    # Ids are nearly always "A", "B", ... in order: only other orders pay for the sort.
+    usual = letters.is_in([ALPHABET[:k] for k in range(1, MAX_OPTIONS + 1)])
+    canonical = pl.coalesce(pl.when(usual).then(letters), letter_set(pl.when(~usual).then(letters)))
+    return pl.coalesce(canonical, default)
 
 
 # --------------------------------------------------------------------------- cascade
@@ -130,12 +136,15 @@ def rule_candidates(source: IntoExpr) -> list[pl.Expr]:
 
 
 def pick(candidates: list[pl.Expr], options: pl.Expr, *, first_rule: int = 0) -> pl.Expr:
-    """``"<rule code><letters>"`` of the first candidate whose letters are all options (the
-    per-row pattern is compiled once per distinct option set); null if none fits."""
-    fits = pl.concat_str([pl.lit("^["), options, pl.lit("]+$")])
+    """``"<rule code><letters>"`` of the first candidate whose letters are all options (its
+    letters stripped of the option letters leave nothing); null if none fits."""
+
+    def fits(c: pl.Expr) -> pl.Expr:
+        return (c.str.len_bytes() > 0) & (c.str.strip_chars(options) == "")
+
     return pl.coalesce(
         [
-            pl.when(c.str.contains(fits)).then(pl.concat_str([pl.lit(str(first_rule + i)), c]))
+            pl.when(fits(c)).then(pl.concat_str([pl.lit(str(first_rule + i)), c]))
             for i, c in enumerate(candidates)
         ]
     )
