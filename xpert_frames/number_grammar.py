@@ -19,7 +19,7 @@ from xpert_frames.units import unit_table
 _D = "[" + "".join(DIGITS) + "]"
 
 #: ASCII number: integer with optional thousands separators, decimals, exponent.
-ASCII_NUMBER = r"(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
+ASCII_NUMBER = r"(?:(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
 #: Chinese numeral in running text: starts with a digit character or 十.
 CHINESE_NUMBER = f"(?:{_D}|十)[{INT_CHARS}]*(?:点{_D}+)?"
 
@@ -110,8 +110,8 @@ def normalize_text(text: pl.Expr) -> pl.Expr:
     out = out.str.replace_all(
         r"\\(?:text|mathrm|mathbf|textbf|rm|operatorname|mbox)\s*\{([^{}]*)\}", "${1}"
     )
-    out = out.str.replace_all(r"(\d)\s*×\s*10\s*\^\s*\{?\s*([-+]?\d+)\s*\}?", "${1}e${2}")
-    out = out.str.replace_all(r"第\s*[零〇一二两三四五六七八九十百千\d]+", "第#")
+    out = out.str.replace_all(r"([0-9])\s*×\s*10\s*\^\s*\{?\s*([-+]?[0-9]+)\s*\}?", "${1}e${2}")
+    out = out.str.replace_all(r"第\s*[零〇一二两三四五六七八九十百千0-9]+", "第#")
     # A minus glued to, or spaced on both sides after, a digit, letter or bracket is binary
     # ("7-2", "7 - 2"; not "to -12", nor an exponent's sign in "1e-3").
     return out.str.replace_all(
@@ -126,11 +126,12 @@ class Grammar:
     chinese: bool
     candidate: str  #: a number with optional sign and unit, unanchored
     anchored: str  #: the same, anchored, with named groups for parsing
-    boxed: str
-    statement: str
-    sentence: str
-    clause: str
-    equals: str
+    boxed: str  #: group 1: the content of the last ``\\boxed{...}``
+    marker: str  #: any answer statement
+    through_marker: str  #: the text up to and including the last answer statement
+    sentence_end: str  #: the first sentence end and all after it
+    clause_end: str  #: the first clause end (``，`` or ``, ``) and all after it
+    equals: str  #: group 1: the number of a final ``= n``
 
 
 def _unit_pattern() -> str:
@@ -166,8 +167,9 @@ def grammar(chinese: bool) -> Grammar:
         candidate=candidate,
         anchored=f"^{body}$",
         boxed=r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}",
-        statement=f"(?s).*(?:{markers})(.*)",
-        sentence=r"(?s)^(.*?)(?:[。；;！!？?\n]|\.(?:\s|$)|$)",
-        clause=r"(?s)^(.*?)(?:，|, |$)",
+        marker=markers,
+        through_marker=f"(?s)^.*(?:{markers})",
+        sentence_end=r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$",
+        clause_end=r"(?s)(?:，|, ).*$",
         equals=rf"=\s*({candidate})\s*[。.]?\s*$",
     )

@@ -89,21 +89,37 @@ def _check_bool(option: str, value: object) -> bool:
 
 
 # --------------------------------------------------------------------------- parsing
-def _operand(g: Grammar, field: pl.Expr) -> pl.Expr:
-    """Value of one number token: ASCII digits (with separators) or a Chinese numeral."""
-    ascii_value = field.str.replace_all(",", "", literal=True).cast(pl.Float64, strict=False)
+def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
+    """Replace the number-token columns ``ops`` by their values: ASCII digits (with thousands
+    separators) by a cast; Chinese numerals once per distinct string over all columns."""
+    f = pl.col
+    ascii_values = {n: f(n).str.replace_all(",", "", literal=True).cast(pl.Float64, strict=False)
+                    for n in ops}  # fmt: skip
     if not g.chinese:
-        return ascii_value
-    return pl.coalesce(ascii_value, chinese_number(field))
+        return df.with_columns(v.alias(n) for n, v in ascii_values.items())
+    need = pl.concat([df.select(f(n).filter(v.is_null() & f(n).is_not_null()).alias("s"))
+                      for n, v in ascii_values.items()]).unique()  # fmt: skip
+    if need.height == 0:
+        return df.with_columns(v.alias(n) for n, v in ascii_values.items())
+    table = need.with_columns(chinese_number("s").alias("v")).drop_nulls("v")
+    return df.with_columns(
+        f(n).replace_strict(table["s"], table["v"], default=v, return_dtype=pl.Float64).alias(n)
+        for n, v in ascii_values.items()
+    )
 
 
 def _parse_frame(g: Grammar, candidates: pl.Series) -> pl.DataFrame:
     """``{c, value, unit}`` for each distinct non-null candidate string ``c``."""
-    df = pl.DataFrame({"c": candidates.unique().drop_nulls()})
-    df = df.with_columns(pl.col("c").str.extract_groups(g.anchored).alias("p")).unnest("p")
     f = pl.col
+    df = pl.DataFrame({"c": candidates.unique().drop_nulls()})
+    # Fast path: a bare ASCII number (the usual answer) is a cast.
+    bare = f("c").str.contains(r"^[-+]?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$")
+    df = df.with_columns(pl.when(bare).then(f("c").cast(pl.Float64, strict=False)).alias("value"))
+    simple = df.filter(f("value").is_not_null() & f("value").is_finite())
+    df = df.filter(f("value").is_null() | ~f("value").is_finite()).drop("value")
+    df = df.with_columns(f("c").str.extract_groups(g.anchored).alias("p")).unnest("p")
     ops = ["fa", "fb", "sa", "sb", "x"] + (["pc", "da", "db"] if g.chinese else [])
-    df = df.with_columns(_operand(g, f(n)).alias(n) for n in ops)
+    df = _operands(g, df, ops)
     parts = [f("fa") / f("fb"), f("sa") / f("sb")]
     unit = f("unit").str.strip_chars()
     if g.chinese:
@@ -119,11 +135,14 @@ def _parse_frame(g: Grammar, candidates: pl.Series) -> pl.DataFrame:
     negative = f("sign").is_in(["-", "负"]).fill_null(False)
     value = pl.when(negative).then(-f("value")).otherwise(f("value")) * scale
     value = pl.when(value.is_finite()).then(value).otherwise(None)
-    return df.select("c", value.alias("value"), "unit")
+    parsed = df.select("c", value.alias("value"), "unit")
+    return pl.concat([simple.with_columns(pl.lit(None, pl.String).alias("unit")), parsed])
 
 
 def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
-    """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column ``n``)."""
+    """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column ``n``).
+
+    Text is cut with ``contains``/``replace`` (no capture groups: Rust's fast engines)."""
     f = pl.col
     df = df.with_columns(f("n").str.extract_all(g.candidate).alias("found"))
     if mode == "first":
@@ -135,15 +154,16 @@ def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
             .otherwise(pl.lit("none"))
             .alias("rule"),
         )
+    tail = pl.when(f("n").str.contains(g.marker)).then(f("n").str.replace(g.through_marker, ""))
     df = df.with_columns(
         f("n").str.extract(g.boxed, 1).str.extract_all(g.candidate).list.last().alias("boxed"),
-        f("n").str.extract(g.statement, 1).str.strip_chars_start(" \t:,，：").alias("tail"),
+        tail.str.strip_chars_start(" \t:,，：").alias("tail"),
         f("n").str.extract(g.equals, 1).alias("equals"),
         f("found").list.last().alias("last"),
     )
-    df = df.with_columns(f("tail").str.extract(g.sentence, 1).alias("sentence"))
-    df = df.with_columns(f("sentence").str.extract(g.clause, 1).alias("clause"))
-    after_eq = pl.coalesce(f("clause").str.extract(r"(?s).*=(.*)", 1), f("clause"))
+    df = df.with_columns(f("tail").str.replace(g.sentence_end, "").alias("sentence"))
+    clause = f("sentence").str.replace(g.clause_end, "")
+    after_eq = clause.str.replace(r"(?s)^.*=", "")
     df = df.with_columns(
         pl.coalesce(
             after_eq.str.extract_all(g.candidate).list.last(),
