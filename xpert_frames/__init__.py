@@ -2,9 +2,13 @@
 
 from xpert_frames.compare import compare
 from xpert_frames.evaluators import (
+    AccuracyEvaluator,
     BaseEvaluator,
+    BLEUEvaluator,
     FuzzyEvaluator,
     FuzzyMatcher,
+    MathEvaluator,
+    TcmDiagnosisEvaluator,
     aggregate_scores,
     fuzzy_match_score,
     get_evaluator,
@@ -21,11 +25,15 @@ from xpert_frames.scoring import BatchScorer, score
 __version__ = "0.1.0"
 
 __all__ = [
+    "AccuracyEvaluator",
+    "BLEUEvaluator",
     "BaseEvaluator",
     "BatchScorer",
     "Columns",
     "FuzzyEvaluator",
     "FuzzyMatcher",
+    "MathEvaluator",
+    "TcmDiagnosisEvaluator",
     "__version__",
     "aggregate_scores",
     "compare",

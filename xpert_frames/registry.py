@@ -181,9 +181,19 @@ def _check_option_names(record: EvaluatorRecord, kwargs: dict[str, Any]) -> None
 
 
 def _register_builtins() -> None:
+    from xpert_frames.evaluators.accuracy import AccuracyEvaluator
+    from xpert_frames.evaluators.bleu import BLEUEvaluator
     from xpert_frames.evaluators.fuzzy import FuzzyEvaluator
+    from xpert_frames.evaluators.math_answer import MathEvaluator
+    from xpert_frames.evaluators.tcm_diagnosis import TcmDiagnosisEvaluator
 
-    for cls in (FuzzyEvaluator,):
+    for cls in (
+        AccuracyEvaluator,
+        BLEUEvaluator,
+        MathEvaluator,
+        TcmDiagnosisEvaluator,
+        FuzzyEvaluator,
+    ):
         register_evaluator(cls.key, cls)
 
 
