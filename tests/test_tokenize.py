@@ -136,3 +136,20 @@ def test_zh_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
         assert pool.tokenize_zh(texts) == [zh.tokenize(t) for t in texts]
     finally:
         pool.shutdown()
+
+
+def test_token_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xpert_frames.tokenize import cache
+
+    monkeypatch.setattr(cache, "MAX_STRINGS", 3)
+    cache.clear()
+    try:
+        first = pl.Series(["a b", "c, d", "it's"])
+        second = pl.Series(["e", "a b", "f g", "it's"])
+        for batch in (first, second, first):
+            assert cache.tokenize_cached(batch, "en").to_list() == [NLTK.tokenize(t) for t in batch]
+        assert cache.tokenize_cached(pl.Series(["我们 在"]), "zh").to_list() == [
+            zh.tokenize("我们 在")
+        ]
+    finally:
+        cache.clear()
