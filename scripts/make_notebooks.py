@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the strings are notebook cells, kept as they read in the notebook)
 """Write notebooks/*.ipynb (stored without outputs): python scripts/make_notebooks.py"""
 
 import nbformat as nbf
