@@ -1,8 +1,10 @@
 """Accuracy evaluator: 1,000,000 mixed choice / text / number rows (quick: 20,000).
 
-Contenders: the same rules as a per-row Python loop (the test oracle with its fast ``^.*``
-patterns; timed on a subset because it is slow) and ``xf.score`` end to end (eager DataFrame,
-and lazy with the streaming engine). Rows are generated deterministically (seeded).
+Contenders: the same rules as a per-row Python loop (the test oracle, ``tests/oracles/accuracy``,
+Python ``re`` one row at a time; timed on a subset because it is slow) and ``xf.score`` end to
+end (eager DataFrame, and lazy with the streaming engine). Number rows in the loop use the
+oracle's minimal parser, cheaper than :mod:`xpert_frames.numbers`, so the loop's cost is
+understated. Rows are generated deterministically (seeded).
 """
 
 from __future__ import annotations
@@ -122,11 +124,16 @@ def run(quick: bool = False) -> list[Row]:
     loop_s, loop_scores = timed(lambda: python_loop(records))
     eager_s, scored = timed(lambda: xf.score(df, [ev]), repeat=1 if not quick else 2)
     lazy_s, _ = timed(lambda: xf.score(df.lazy(), [ev]).collect(engine="streaming"))
-    # The two implementations agree on the subset (same rules, same answers).
-    agree = scored["accuracy_score"].head(subset).to_list() == loop_scores
+    # The two implementations agree on the subset's choice and text rows (number rows use
+    # different parsers).
+    kinds = df["answer_type"].head(subset).to_list()
+    fast = scored["accuracy_score"].head(subset).to_list()
+    agree = all(a == b for k, a, b in zip(kinds, fast, loop_scores, strict=True) if k != "number")
     mean = scored["accuracy_score"].mean()
     rss = peak_rss_mb()
-    note = f"agree on subset: {agree}; mean accuracy {mean:.4f}; peak RSS {rss:,.0f} MiB"
+    note = (
+        f"agree on subset (choice/text): {agree}; mean accuracy {mean:.4f}; peak RSS {rss:,.0f} MiB"
+    )
     rows = [
         Row(
             BENCH,

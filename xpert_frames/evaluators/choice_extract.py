@@ -97,7 +97,7 @@ def rewrite_negations(prediction: IntoExpr) -> pl.Expr:
     """Replace negated option mentions (``不选A``, ``not A``, ``A是错误的``, ``B is wrong``) by
     ``✗`` so that no later rule can take them."""
     expr = text.to_expr(prediction)
-    for pattern, replacement in cp.NEGATIONS:
+    for pattern, replacement, _trigger in cp.NEGATIONS:
         expr = expr.str.replace_all(_pattern(pattern), replacement)
     return expr
 
@@ -198,9 +198,13 @@ def extract_frame(
     tmp = "__xf_choice_"
     norm = pl.col(f"{tmp}norm")
     df = df.with_columns(normalize_prediction(prediction).alias(f"{tmp}norm"))
-    # Rows without a negation word skip the four rewrites.
-    negated = rewrite_negations(pl.when(norm.str.contains(cp.NEGATION_TRIGGER)).then(norm))
-    df = df.with_columns(pl.coalesce(negated, norm).alias(f"{tmp}src"))
+    # Each rewrite runs only on the rows holding its trigger word.
+    src = pl.col(f"{tmp}src")
+    df = df.with_columns(norm.alias(f"{tmp}src"))
+    for pattern, replacement, trigger in cp.NEGATIONS:
+        hit = pl.when(src.str.contains(trigger)).then(src)
+        rewritten = hit.str.replace_all(_pattern(pattern), replacement)
+        df = df.with_columns(pl.coalesce(rewritten, src).alias(f"{tmp}src"))
     cands = [c.alias(f"{tmp}{i}") for i, c in enumerate(rule_candidates(f"{tmp}src"))]
     df = df.with_columns(cands)
     names = [f"{tmp}{i}" for i in range(len(cands))]

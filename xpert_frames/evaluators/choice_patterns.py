@@ -132,18 +132,13 @@ NEG_EN_AFTER = (
     r"|not\s+the\s+(?:correct\s+)?answer|eliminated|ruled\s+out|a\s+distractor)"
 )
 
-#: (pattern, replacement) pairs applied in order before the rules.
-NEGATIONS: tuple[tuple[str, str], ...] = (
-    (NEG_CN_BEFORE, GONE),
-    (NEG_CN_AFTER, "${pre}" + GONE),
-    (NEG_EN_BEFORE, "${pre}" + GONE + "${post}"),
-    (NEG_EN_AFTER, "${pre}" + GONE),
-)
-
-#: Every negation pattern needs one of these words: rows without any skip the rewrite.
-NEGATION_TRIGGER = (
-    r"(?i)不|错|排除|而非|并非|not|n't|rather|instead|rule|elimin|exclu|incorrect|wrong|false"
-    r"|distractor"
+#: (pattern, replacement, trigger) applied in order before the rules; a row is rewritten only
+#: if it contains the trigger (a word every match of the pattern has), so most rows skip it.
+NEGATIONS: tuple[tuple[str, str, str], ...] = (
+    (NEG_CN_BEFORE, GONE, r"不|排除|而非|并非"),
+    (NEG_CN_AFTER, "${pre}" + GONE, r"错|不|排除"),
+    (NEG_EN_BEFORE, "${pre}" + GONE + "${post}", r"(?i)not|n't|rather|instead|rule|elimin|exclu"),
+    (NEG_EN_AFTER, "${pre}" + GONE, r"(?i)incorrect|wrong|false|not|elimin|ruled|distractor"),
 )
 
 #: Rules in cascade order: (name, pattern template, named groups holding the letters).
