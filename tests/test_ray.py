@@ -21,6 +21,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import xpert_frames as xf
+from xpert_frames import registry
 from xpert_frames.cli import main as cli_main
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import ColumnNotFoundError
@@ -134,9 +135,15 @@ def local_scored(data: pl.DataFrame) -> pl.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def ray_scored(data: pl.DataFrame) -> pl.DataFrame:
+def scored_ds(data: pl.DataFrame) -> Any:
+    """Scored by Ray once, kept in Ray's object store (never collected on the driver)."""
     ds = xray.score_dataset(as_dataset(data.to_arrow()), registered(), actors=2, batch_size=BATCH)
-    return collect(ds)
+    return ds.materialize()
+
+
+@pytest.fixture(scope="module")
+def ray_scored(scored_ds: Any) -> pl.DataFrame:
+    return collect(scored_ds)
 
 
 # --------------------------------------------------------------------------- scores
@@ -170,17 +177,47 @@ def test_report_equals_in_process(local_scored: pl.DataFrame, by: Any) -> None:
     assert_reports_equal(got, xf.report(local_scored, by=by))
 
 
-def test_report_of_scored_pipeline(data: pl.DataFrame, local_scored: pl.DataFrame) -> None:
-    """Score and report in one Ray pipeline; the score columns never reach the driver."""
+def test_report_of_ray_scored_dataset(scored_ds: Any, local_scored: pl.DataFrame) -> None:
+    """Score and report on Ray; the score columns never reach the driver."""
     evs = registered()
-    scored = xray.score_dataset(as_dataset(data.to_arrow()), evs, actors=2, batch_size=BATCH)
-    got = xray.report_dataset(scored, by="model", evaluators=evs, batch_size=BATCH)
+    got = xray.report_dataset(scored_ds, by="model", evaluators=evs, batch_size=BATCH)
     assert_reports_equal(got, xf.report(local_scored, by="model", evaluators=evs))
 
 
 def test_report_of_empty_dataset(local_scored: pl.DataFrame) -> None:
     ds = ray.data.from_arrow(local_scored.head(0).to_arrow())
     assert_reports_equal(xray.report_dataset(ds), xf.report(local_scored.head(0)))
+
+
+class _DriverOnly(BaseEvaluator):
+    """Registered in this process only: Ray workers do not know it."""
+
+    key = "driver_only"
+    metric = "driver_only_metric"
+
+    def outputs(self) -> dict[str, pl.Expr]:
+        return {"score": pl.lit(1.0, pl.Float64)}
+
+
+@pytest.fixture
+def ship_this_module() -> Iterator[None]:
+    """Evaluators defined here reach workers by value: workers cannot import test modules."""
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    yield
+    ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+
+
+@pytest.mark.usefixtures("ship_this_module")
+def test_report_refuses_evaluators_the_workers_do_not_know() -> None:
+    table = pa.table({"driver_only_score": [0.5, 1.0, None]})
+    xf.register_evaluator("driver_only", _DriverOnly)
+    try:
+        with pytest.raises(ValueError, match="pass evaluators="):
+            xray.report_dataset(ray.data.from_arrow(table))
+        got = xray.report_dataset(ray.data.from_arrow(table), evaluators=[_DriverOnly()])
+    finally:
+        registry._REGISTRY.pop("driver_only")
+    assert_reports_equal(got, xf.report(table, evaluators=[_DriverOnly()]))
 
 
 # --------------------------------------------------------------------------- per-worker setup
@@ -202,16 +239,10 @@ class _SetupProbe(BaseEvaluator):
         }
 
 
+@pytest.mark.usefixtures("ship_this_module")
 def test_setup_once_per_worker_not_per_batch(data: pl.DataFrame) -> None:
-    # The probe lives in this test module, which workers cannot import: ship it by value.
-    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    try:
-        ds = xray.score_dataset(
-            as_dataset(data.to_arrow()), [_SetupProbe()], actors=2, batch_size=100
-        )
-        out = collect(ds)
-    finally:
-        ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+    ds = xray.score_dataset(as_dataset(data.to_arrow()), [_SetupProbe()], actors=2, batch_size=100)
+    out = collect(ds)
     assert out.height == data.height  # 30 batches ...
     pids = out["probe_pid"].drop_nulls()  # invalid rows are null
     assert 1 <= pids.n_unique() <= 2  # ... in at most two worker processes ...
@@ -231,7 +262,7 @@ def test_score_files_equals_in_process_cli(tmp_path: Path, data: pl.DataFrame, k
             path
         )
         inputs.append(str(path))
-    names = xf.list_evaluators()
+    names = ["fuzzy"]  # every evaluator is compared above; this is about files and order
     local = tmp_path / "local.parquet"
     assert cli_main(["score", *inputs, "-o", str(local), "-q", *(f"-e{n}" for n in names)]) == 0
     out = tmp_path / "out" / "scored.parquet"
@@ -253,8 +284,8 @@ def test_score_files_equals_in_process_cli(tmp_path: Path, data: pl.DataFrame, k
 
 
 def test_score_files_keeps_an_input_row_id(tmp_path: Path, data: pl.DataFrame) -> None:
-    path = tmp_path / "in.parquet"
-    data.head(50).rename({"id": "row_id"}).write_parquet(path)
+    path = tmp_path / "in.jsonl"
+    data.head(50).rename({"id": "row_id"}).write_ndjson(path)
     out = tmp_path / "o.parquet"
     xray.score_files([str(path)], out, ["fuzzy"], None, address=None, row_id="row_id")
     got = pl.read_parquet(out)
