@@ -308,3 +308,14 @@ def test_core_package_does_not_import_ray() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+def test_missing_ray_says_how_to_install() -> None:
+    code = (
+        "import sys; sys.modules['ray'] = None\n"
+        "try:\n    import xpert_frames.ray\nexcept ImportError as exc:\n    print(exc)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert "pip install 'xpert-frames[ray]'" in result.stdout
