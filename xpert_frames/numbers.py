@@ -178,14 +178,21 @@ def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     )
 
 
-def _extract_series(texts: pl.Series, *, mode: str, normalize: bool) -> pl.Series:
-    """The batch behind :func:`extract_number`: each distinct text is read once."""
+def _read_unique(df: pl.DataFrame, *, mode: str, normalize: bool) -> pl.DataFrame:
+    """``{t, value, unit, rule}`` for distinct non-null texts ``t``."""
     g = grammar(normalize)
-    texts = texts.cast(pl.String)
-    df = pl.DataFrame({"t": texts.unique().drop_nulls()})
     n = normalize_text(pl.col("t")) if normalize else pl.col("t")
     df = _candidates(g, df.with_columns(n.alias("n")), mode)
     df = df.join(_parse_frame(g, df["cand"]), left_on="cand", right_on="c", how="left")
+    return df.select("t", "value", "unit", "rule")
+
+
+def _extract_series(texts: pl.Series, *, mode: str, normalize: bool) -> pl.Series:
+    """The batch behind :func:`extract_number`: each distinct text is read once."""
+    texts = texts.cast(pl.String)
+    df = _read_unique(
+        pl.DataFrame({"t": texts.unique().drop_nulls()}), mode=mode, normalize=normalize
+    )
     out = pl.DataFrame({"t": texts}).join(
         df.select("t", "value", "unit", "rule"), on="t", how="left", maintain_order="left"
     )
