@@ -113,9 +113,10 @@ def _check_text_options(exact_match: object, allow_partial: object) -> tuple[boo
 def number_match(
     prediction: IntoExpr, reference: IntoExpr, *, numeric_tolerance: float = 1e-4
 ) -> pl.Expr:
-    """The last number of the prediction against the reference number:
-    ``|pred - ref| <= numeric_tolerance`` scores 1. ``Struct{score, extracted, rule}``; a
-    prediction without a number scores 0 with rule ``none``."""
+    """The answer's number (:func:`xpert_frames.numbers.extract_number`, ``mode="last"``:
+    boxed, then answer statement, then ``= x`` at the end, then the last number) against the
+    reference number: ``|pred - ref| <= numeric_tolerance`` scores 1.
+    ``Struct{score, extracted, rule}``; a prediction without a number scores 0 (rule ``none``)."""
     tol = check_float("numeric_tolerance", numeric_tolerance, low=0.0)
     found = numbers.extract_number(prediction, mode="last")
     return _number_outcome(found, numbers.parse_number(reference), tol)

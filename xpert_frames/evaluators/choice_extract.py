@@ -211,15 +211,19 @@ def extract_frame(
     df = df.with_columns(pick([pl.col(n) for n in names], pl.col(options)).alias(f"{tmp}pick"))
     chosen = pl.col(f"{tmp}pick")
     if choices is not None:
-        # Only rows without a letter pay for the content scan.
-        df = df.with_columns(
-            pl.when(chosen.is_null()).then(pl.col(prediction)).alias(f"{tmp}pending"),
-            pl.when(chosen.is_null()).then(pl.col(choices)).alias(f"{tmp}choices"),
+        # Only rows without a letter (and with options) pay for the content scan: gathered,
+        # scanned, scattered back.
+        todo = (
+            chosen.is_null() & (pl.col(choices).list.len() > 0) & pl.col(prediction).is_not_null()
         )
-        width = df.select(pl.col(f"{tmp}choices").list.len().max()).item() or 0
-        hit = content_hits(f"{tmp}pending", f"{tmp}choices", min(int(width), MAX_OPTIONS))
-        content = pick([hit], pl.col(options), first_rule=len(names))
-        df = df.with_columns(pl.coalesce(chosen, content).alias(f"{tmp}pick"))
+        index = df.select(pl.arg_where(todo)).to_series()
+        if index.len():
+            sub = df.select(prediction, choices, options)[index]
+            width = min(int(sub[choices].list.len().max() or 0), MAX_OPTIONS)
+            hit = content_hits(prediction, choices, width)
+            found = sub.select(pick([hit], pl.col(options), first_rule=len(cp.RULES)))
+            picked = df[f"{tmp}pick"].scatter(index, found.to_series())
+            df = df.with_columns(picked)
     return df.select(finish(chosen)).to_series()
 
 
