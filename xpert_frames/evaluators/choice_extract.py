@@ -64,27 +64,40 @@ def option_letters(choices: IntoExpr | None = None, *, answer: IntoExpr | None =
     letter of ``answer`` (a reference letter set, e.g. from :func:`reference_letters`) when
     that is beyond D.
     """
-    default: pl.Expr = pl.lit(DEFAULT_OPTIONS)
-    if answer is not None:
-        top = text.to_expr(answer).str.slice(-1)
-        index = top.replace_strict(
-            list(ALPHABET), list(range(1, MAX_OPTIONS + 1)), default=None, return_dtype=pl.Int64
-        )
-        width = pl.max_horizontal(index.fill_null(4), pl.lit(4))
-        default = pl.lit(ALPHABET).str.slice(0, width)
     if choices is None:
-        return default
-    lists = text.to_expr(choices)
-    ids = lists.list.eval(pl.element().struct.field("id").str.strip_chars().str.to_uppercase())
-    joined = ids.list.join("")
+        return _default_options(None if answer is None else text.to_expr(answer))
+    fields = [text.to_expr(choices).alias("c")]
+    if answer is not None:
+        fields.append(text.to_expr(answer).alias("a"))
+    return pl.struct(fields).map_batches(
+        _options_batch, return_dtype=pl.String, is_elementwise=True
+    )
+
+
+def _default_options(answer: pl.Expr | None) -> pl.Expr:
+    """A-D, or A up to the highest letter of ``answer`` when that is beyond D."""
+    if answer is None:
+        return pl.lit(DEFAULT_OPTIONS)
+    index = answer.str.slice(-1).replace_strict(
+        list(ALPHABET), list(range(1, MAX_OPTIONS + 1)), default=None, return_dtype=pl.Int64
+    )
+    return pl.lit(ALPHABET).str.slice(0, pl.max_horizontal(index.fill_null(4), pl.lit(4)))
+
+
+def _options_batch(batch: pl.Series) -> pl.Series:
+    df = batch.struct.unnest()
+    ids = pl.col("c").list.eval(
+        pl.element().struct.field("id").str.strip_chars().str.to_uppercase()
+    )
+    df = df.with_columns(ids.list.join("").alias("j"), pl.col("c").list.len().alias("n"))
     # Every id a single letter (as many letters as options), else the default.
-    letters = pl.when(
-        joined.str.contains("^[A-Z]+$") & (joined.str.len_chars() == lists.list.len())
-    ).then(joined)
+    ok = pl.col("j").str.contains("^[A-Z]+$") & (pl.col("j").str.len_chars() == pl.col("n"))
+    df = df.with_columns(pl.when(ok).then(pl.col("j")).alias("l"))
     # Ids are nearly always "A", "B", ... in order: only other orders pay for the sort.
-    usual = letters.is_in([ALPHABET[:k] for k in range(1, MAX_OPTIONS + 1)])
-    canonical = pl.coalesce(pl.when(usual).then(letters), letter_set(pl.when(~usual).then(letters)))
-    return pl.coalesce(canonical, default)
+    usual = pl.col("l").is_in([ALPHABET[:k] for k in range(1, MAX_OPTIONS + 1)])
+    canonical = pl.coalesce(pl.when(usual).then("l"), letter_set(pl.when(~usual).then("l")))
+    default = _default_options(pl.col("a") if "a" in df.columns else None)
+    return df.select(pl.coalesce(canonical, default).alias(batch.name)).to_series()
 
 
 # --------------------------------------------------------------------------- cascade
