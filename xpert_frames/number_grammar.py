@@ -101,13 +101,20 @@ def _escape(text: str) -> str:
     return re.sub(r"([\\.+*?()|\[\]{}^$#&~-])", r"\\\1", text)
 
 
-def normalize_text(text: pl.Expr) -> pl.Expr:
-    """Fold full-width forms, LaTeX wrappers, ``×10^n``, ordinals, binary minus and
-    non-numeric words containing numeral characters (see module docs)."""
+#: A text needs :func:`rewrite_text` only if it contains one of these (after folding).
+REWRITE_TRIGGERS: tuple[str, ...] = ("\\", "×", "第", "-")
+
+
+def fold_text(text: pl.Expr) -> pl.Expr:
+    """Full-width forms, LaTeX spellings and non-numeric words, in one Aho-Corasick pass."""
     table = _WIDTH | _LATEX | _WORDS
     keys = sorted(table, key=len, reverse=True)
-    out = text.str.replace_many(keys, [table[k] for k in keys], leftmost=True)
-    out = out.str.replace_all(
+    return text.str.replace_many(keys, [table[k] for k in keys], leftmost=True)
+
+
+def rewrite_text(text: pl.Expr) -> pl.Expr:
+    """The regex rewrites of folded text: ``\\text{}``, ``×10^n``, ordinals, binary minus."""
+    out = text.str.replace_all(
         r"\\(?:text|mathrm|mathbf|textbf|rm|operatorname|mbox)\s*\{([^{}]*)\}", "${1}"
     )
     out = out.str.replace_all(r"([0-9])\s*×\s*10\s*\^\s*\{?\s*([-+]?[0-9]+)\s*\}?", "${1}e${2}")
@@ -119,13 +126,21 @@ def normalize_text(text: pl.Expr) -> pl.Expr:
     )
 
 
+def normalize_text(text: pl.Expr) -> pl.Expr:
+    """Fold full-width forms, LaTeX wrappers, ``×10^n``, ordinals, binary minus and
+    non-numeric words containing numeral characters (see module docs)."""
+    return rewrite_text(fold_text(text))
+
+
 @dataclass(frozen=True, slots=True)
 class Grammar:
     """Regexes of one normalization setting."""
 
     chinese: bool
     candidate: str  #: a number with optional sign and unit, unanchored
-    anchored: str  #: the same, anchored, with named groups for parsing
+    whole: str  #: the same, anchored at both ends
+    number_prefix: str  #: the number without its unit, anchored at the start
+    number_groups: str  #: the number without its unit, anchored, with named groups
     boxed: str  #: group 1: the content of the last ``\\boxed{...}``
     marker: str  #: any answer statement
     through_marker: str  #: the text up to and including the last answer statement
@@ -159,13 +174,16 @@ def grammar(chinese: bool) -> Grammar:
         forms += [f"百分之(?P<pc>{num})", rf"(?P<da>{num})\s*分之\s*(?P<db>{num})"]
     forms.append(slash)
     forms.append(rf"(?P<x>{num})(?:\s*(?P<mult>[万亿]))?" if chinese else f"(?P<x>{num})")
-    body = f"{sign}(?:{'|'.join(forms)})(?:\\s*(?P<unit>{_unit_pattern()}))?"
-    candidate = re.sub(r"\(\?P<\w+>", "(?:", body)
+    number = f"{sign}(?:{'|'.join(forms)})"
+    unnamed = re.sub(r"\(\?P<\w+>", "(?:", number)
+    candidate = f"{unnamed}(?:\\s*{_unit_pattern()})?"
     markers = "|".join(STATEMENT_MARKERS)
     return Grammar(
         chinese=chinese,
         candidate=candidate,
-        anchored=f"^{body}$",
+        whole=f"^{candidate}$",
+        number_prefix=f"^{unnamed}",
+        number_groups=f"^{number}$",
         boxed=r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}",
         marker=markers,
         through_marker=f"(?s)^.*(?:{markers})",

@@ -35,6 +35,7 @@ multipliers, no LaTeX clean-up (``$``, ``\\left``, ``\\dfrac``,
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Mapping
 from typing import Literal
 
 import polars as pl
@@ -42,7 +43,14 @@ import polars as pl
 from xpert_frames._typing import IntoExpr
 from xpert_frames.chinese_numerals import chinese_number
 from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
-from xpert_frames.number_grammar import Grammar, grammar, normalize_text
+from xpert_frames.number_grammar import (
+    REWRITE_TRIGGERS,
+    Grammar,
+    fold_text,
+    grammar,
+    normalize_text,
+    rewrite_text,
+)
 
 ExtractMode = Literal["last", "first"]
 EXTRACT_MODES: tuple[str, ...] = ("last", "first")
@@ -108,20 +116,35 @@ def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
     )
 
 
-def _parse_frame(g: Grammar, candidates: pl.Series) -> pl.DataFrame:
-    """``{c, value, unit}`` for each distinct non-null candidate string ``c``."""
+_BARE = r"^[-+]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$"
+
+
+def _parse_frame(g: Grammar, candidates: pl.Series, *, validated: bool) -> pl.DataFrame:
+    """``{c, value, unit}`` for each distinct non-null candidate string ``c``.
+
+    ``validated``: every ``c`` is a match of ``g.candidate`` (else non-matches give null). The
+    unit is split off first (a prefix match without capture groups); a number part in ASCII
+    digits is then a cast, and only the rest goes through the capture-group regex.
+    """
     f = pl.col
     df = pl.DataFrame({"c": candidates.unique().drop_nulls()})
-    # Fast path: a bare ASCII number (the usual answer) is a cast.
-    bare = f("c").str.contains(r"^[-+]?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$")
-    df = df.with_columns(pl.when(bare).then(f("c").cast(pl.Float64, strict=False)).alias("value"))
-    simple = df.filter(f("value").is_not_null() & f("value").is_finite())
-    df = df.filter(f("value").is_null() | ~f("value").is_finite()).drop("value")
-    df = df.with_columns(f("c").str.extract_groups(g.anchored).alias("p")).unnest("p")
+    if not validated:
+        df = df.filter(f("c").str.contains(g.whole))
+    rest = f("c").str.replace(g.number_prefix, "")
+    df = df.with_columns(
+        f("c").str.slice(0, f("c").str.len_chars() - rest.str.len_chars()).alias("num"),
+        rest.str.strip_chars().replace("", None).alias("unit"),
+    )
+    bare = f("num").str.contains(_BARE)
+    simple = df.filter(bare).with_columns(
+        f("num").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value")
+    )
+    df = df.filter(~bare)
+    df = df.with_columns(f("num").str.extract_groups(g.number_groups).alias("p")).unnest("p")
     ops = ["fa", "fb", "sa", "sb", "x"] + (["pc", "da", "db"] if g.chinese else [])
     df = _operands(g, df, ops)
     parts = [f("fa") / f("fb"), f("sa") / f("sb")]
-    unit = f("unit").str.strip_chars()
+    unit = f("unit")
     if g.chinese:
         mult = f("mult").replace_strict(
             {"万": 1e4, "亿": 1e8}, default=1.0, return_dtype=pl.Float64
@@ -130,19 +153,53 @@ def _parse_frame(g: Grammar, candidates: pl.Series) -> pl.DataFrame:
         unit = pl.when(f("pc").is_not_null()).then(pl.lit("%")).otherwise(unit)
     else:
         parts.append(f("x"))
-    df = df.with_columns(pl.coalesce(parts).alias("value"), unit.alias("unit"))
-    scale = f("unit").replace_strict({"%": 0.01, "‰": 0.001}, default=1.0, return_dtype=pl.Float64)
     negative = f("sign").is_in(["-", "负"]).fill_null(False)
-    value = pl.when(negative).then(-f("value")).otherwise(f("value")) * scale
-    value = pl.when(value.is_finite()).then(value).otherwise(None)
-    parsed = df.select("c", value.alias("value"), "unit")
-    return pl.concat([simple.with_columns(pl.lit(None, pl.String).alias("unit")), parsed])
+    value = pl.coalesce(parts)
+    df = df.select(
+        "c", pl.when(negative).then(-value).otherwise(value).alias("value"), unit.alias("unit")
+    )
+    df = pl.concat([simple.select("c", "value", "unit"), df])
+    scale = f("unit").replace_strict({"%": 0.01, "‰": 0.001}, default=1.0, return_dtype=pl.Float64)
+    value = f("value") * scale
+    return df.select("c", pl.when(value.is_finite()).then(value).alias("value"), "unit")
+
+
+def _on_subset(
+    df: pl.DataFrame,
+    cond: pl.Expr,
+    fn: Callable[[pl.DataFrame], pl.DataFrame],
+    added: Mapping[str, pl.DataType] | None = None,
+) -> pl.DataFrame:
+    """``fn`` on the rows where ``cond`` holds; the other rows get null ``added`` columns.
+    Row order changes (callers join on the distinct text afterwards)."""
+    mask = df.select(cond.fill_null(False)).to_series()
+    hit = fn(df.filter(mask))
+    nulls = [pl.lit(None, dt).alias(k) for k, dt in (added or {}).items()]
+    miss = df.filter(~mask).with_columns(nulls)
+    return pl.concat([hit, miss.select(hit.columns)])
+
+
+def _statement(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
+    """Add ``statement``: the last number of the clause after the last answer statement."""
+    f = pl.col
+    tail = f("n").str.replace(g.through_marker, "").str.strip_chars_start(" \t:,，：")
+    sentence = tail.str.replace(g.sentence_end, "")
+    after_eq = sentence.str.replace(g.clause_end, "").str.replace(r"(?s)^.*=", "")
+    out = df.with_columns(sentence.alias("sentence"))
+    out = out.with_columns(
+        pl.coalesce(
+            after_eq.str.extract_all(g.candidate).list.last(),
+            f("sentence").str.extract_all(g.candidate).list.last(),
+        ).alias("statement")
+    )
+    return out.drop("sentence")
 
 
 def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column ``n``).
 
-    Text is cut with ``contains``/``replace`` (no capture groups: Rust's fast engines)."""
+    Text is cut with ``contains``/``replace`` (no capture groups: Rust's fast engines), and
+    each rule runs only on the rows that can match it."""
     f = pl.col
     df = df.with_columns(f("n").str.extract_all(g.candidate).alias("found"))
     if mode == "first":
@@ -154,22 +211,20 @@ def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
             .otherwise(pl.lit("none"))
             .alias("rule"),
         )
-    tail = pl.when(f("n").str.contains(g.marker)).then(f("n").str.replace(g.through_marker, ""))
-    df = df.with_columns(
-        f("n").str.extract(g.boxed, 1).str.extract_all(g.candidate).list.last().alias("boxed"),
-        tail.str.strip_chars_start(" \t:,，：").alias("tail"),
-        f("n").str.extract(g.equals, 1).alias("equals"),
-        f("found").list.last().alias("last"),
+    string = {"boxed": pl.String}
+    boxed = f("n").str.extract(g.boxed, 1).str.extract_all(g.candidate).list.last()
+    has_box = f("n").str.contains_any(["boxed", "fbox"])
+    df = _on_subset(df, has_box, lambda d: d.with_columns(boxed.alias("boxed")), string)
+    df = _on_subset(
+        df,
+        f("n").str.contains(g.marker),
+        functools.partial(_statement, g),
+        {"statement": pl.String},
     )
-    df = df.with_columns(f("tail").str.replace(g.sentence_end, "").alias("sentence"))
-    clause = f("sentence").str.replace(g.clause_end, "")
-    after_eq = clause.str.replace(r"(?s)^.*=", "")
-    df = df.with_columns(
-        pl.coalesce(
-            after_eq.str.extract_all(g.candidate).list.last(),
-            f("sentence").str.extract_all(g.candidate).list.last(),
-        ).alias("statement")
-    )
+    equals = f("n").str.extract(g.equals, 1).alias("equals")
+    has_eq = f("n").str.contains("=", literal=True)
+    df = _on_subset(df, has_eq, lambda d: d.with_columns(equals), {"equals": pl.String})
+    df = df.with_columns(f("found").list.last().alias("last"))
     rule = pl.lit("none")
     for name in ("last", "equals", "statement", "boxed"):
         rule = pl.when(f(name).is_not_null()).then(pl.lit(name)).otherwise(rule)
@@ -179,12 +234,34 @@ def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
 
 
 def _read_unique(df: pl.DataFrame, *, mode: str, normalize: bool) -> pl.DataFrame:
-    """``{t, value, unit, rule}`` for distinct non-null texts ``t``."""
+    """``{t, value, unit, rule}`` for distinct non-null texts ``t``.
+
+    A text that is one bare ASCII number (most references) is a cast: every rule would find
+    that number and nothing else."""
     g = grammar(normalize)
-    n = normalize_text(pl.col("t")) if normalize else pl.col("t")
-    df = _candidates(g, df.with_columns(n.alias("n")), mode)
-    df = df.join(_parse_frame(g, df["cand"]), left_on="cand", right_on="c", how="left")
-    return df.select("t", "value", "unit", "rule")
+    f = pl.col
+    bare = f("t").str.contains(r"^\s*[-+]?[0-9]+(?:\.[0-9]+)?\s*$")
+    simple = df.filter(bare).select(
+        "t",
+        f("t").str.strip_chars().cast(pl.Float64).alias("value"),
+        pl.lit(None, pl.String).alias("unit"),
+        pl.lit(mode).alias("rule"),
+    )
+    df = df.filter(~bare)
+    if normalize:
+        df = df.with_columns(fold_text(f("t")).alias("n"))
+        df = _on_subset(
+            df,
+            f("n").str.contains_any(list(REWRITE_TRIGGERS)),
+            lambda d: d.with_columns(rewrite_text(f("n")).alias("n")),
+        )
+    else:
+        df = df.with_columns(f("t").alias("n"))
+    df = _candidates(g, df, mode)
+    df = df.join(
+        _parse_frame(g, df["cand"], validated=True), left_on="cand", right_on="c", how="left"
+    )
+    return pl.concat([simple, df.select("t", "value", "unit", "rule")])
 
 
 def _extract_series(texts: pl.Series, *, mode: str, normalize: bool) -> pl.Series:
@@ -207,7 +284,7 @@ def _parse_series(texts: pl.Series, *, normalize: bool) -> pl.Series:
     df = pl.DataFrame({"t": texts.unique().drop_nulls()})
     n = normalize_text(pl.col("t")) if normalize else pl.col("t")
     df = df.with_columns(n.str.strip_chars().alias("n"))
-    df = df.join(_parse_frame(g, df["n"]), left_on="n", right_on="c", how="left")
+    df = df.join(_parse_frame(g, df["n"], validated=False), left_on="n", right_on="c", how="left")
     out = pl.DataFrame({"t": texts}).join(
         df.select("t", "value", "unit"), on="t", how="left", maintain_order="left"
     )
