@@ -62,6 +62,24 @@ def run(quick: bool) -> list[Row]:
             )
         )
 
+        # The fixed cost: starting the actor pool and moving a few blocks, on 1% of the rows.
+        small = [b.slice(0, max(1, b.num_rows // 100)) for b in blocks]
+        t, _ = timed(
+            lambda: ray.get(
+                xray.score_dataset(ray.data.from_arrow(small), ev, actors=cores).to_arrow_refs()
+            ),
+            repeat=2,
+        )
+        rows.append(
+            Row(
+                BENCH,
+                f"Ray Data local, {cores} actors, 1% of rows",
+                sum(len(b) for b in small),
+                t,
+                "fixed cost: actor start-up and scheduling",
+            )
+        )
+
         t, want = timed(lambda: xf.report(local, by="model"), repeat=2)
         rows.append(Row(BENCH_REPORT, "in-process xf.report by model", n, t, "baseline"))
         scored_blocks = [local.slice(i, step) for i in range(0, n, step)]
