@@ -184,9 +184,11 @@ def report_dataset(
 
     Each batch is reduced to per-group sums, sums of squares, min, max, counts and bootstrap
     sums (corpus metrics: their summed statistics) by Ray tasks; only those small tables reach
-    the driver, which merges and finalizes them. Exact, not sampled: counts, min and max equal
-    ``xf.report`` of the whole table; float sums differ at most by summation order (~1e-15 rel).
-    Evaluators are found from ``<name>_score`` columns unless given.
+    the driver, which merges and finalizes them. Exact, not sampled: counts, skipped, min and
+    max equal ``xf.report`` of the whole table; means, standard errors and intervals agree to
+    1e-12 relative (the same sums, added in another order). Evaluators are found from
+    ``<name>_score`` columns unless given (pass them when one was registered at runtime: workers
+    only know the evaluators their own import registers).
     """
     group = [by] if isinstance(by, str) else list(by or [])
     evs = as_evaluators(evaluators) if evaluators is not None else None
