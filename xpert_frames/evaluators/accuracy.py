@@ -173,6 +173,7 @@ class AccuracyEvaluator(BaseEvaluator):
     subtype_column: ClassVar[str | None] = frames.ANSWER_TYPE
     subtype_default: ClassVar[str | None] = "text"
     subtype_metric: ClassVar[str] = "{}_accuracy"
+    binary_score: ClassVar[bool] = True
 
     def __init__(
         self,
