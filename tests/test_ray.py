@@ -21,7 +21,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import xpert_frames as xf
-from xpert_frames import registry
+from xpert_frames import io, registry
 from xpert_frames.cli import main as cli_main
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import ColumnNotFoundError
@@ -291,6 +291,23 @@ def test_score_files_keeps_an_input_row_id(tmp_path: Path, data: pl.DataFrame) -
     got = pl.read_parquet(out)
     assert got.columns[: data.width] == ["row_id", *data.columns[1:]]
     assert got["row_id"].to_list() == list(range(50))
+
+
+def test_cli_engine_ray_equals_polars(tmp_path: Path) -> None:
+    from xpert_frames.cli import score as score_command
+
+    if "engine" not in {p.name for p in score_command.params}:
+        pytest.skip("--engine is not wired into the CLI yet")
+    sample = str(io.SAMPLE)
+    args = ["score", sample, "-q", "--by", "model", "-e", "fuzzy", "-e", "bleu"]
+    ray_out, local_out = tmp_path / "ray.parquet", tmp_path / "local.parquet"
+    ray_rep, local_rep = tmp_path / "ray.json", tmp_path / "local.json"
+    assert cli_main([*args, "-o", str(ray_out), "--report", str(ray_rep), "--engine", "ray"]) == 0
+    assert cli_main([*args, "-o", str(local_out), "--report", str(local_rep)]) == 0
+    assert_frame_equal(pl.read_parquet(ray_out), pl.read_parquet(local_out))
+    assert_reports_equal(pl.read_json(ray_rep), pl.read_json(local_rep))
+    assert cli_main(["score", sample, "-o", str(tmp_path / "x.parquet"), "-e", "fuzzy",
+                     "--address", "auto"]) == 2  # fmt: skip
 
 
 def test_score_files_rejects_address_when_connected(tmp_path: Path, data: pl.DataFrame) -> None:
