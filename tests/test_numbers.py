@@ -258,3 +258,21 @@ def _integer_cases(n: int, d: int, cents: int) -> list[tuple[str, float]]:
         (f"{to_chinese(n)}点{_CN_DIGITS[cents // 10]}{_CN_DIGITS[cents % 10]}", n + cents / 100),
         (f"{n:,}", float(n)),
     ]
+
+
+def test_all_null_and_empty_columns() -> None:
+    assert extract([None, None]) == [None, None]
+    assert extract([]) == []
+    assert parse([None]) == [None]
+
+
+def test_bare_fast_path_matches_the_rules() -> None:
+    # Bare numbers skip the rule machinery; the same numbers inside text go through it.
+    bare = extract(["42", " -3.5 ", "+7"])
+    assert [(g["value"], g["rule"]) for g in bare] == [
+        (42.0, "last"),
+        (-3.5, "last"),
+        (7.0, "last"),
+    ]  # type: ignore[index]
+    first = extract(["42"], mode="first")
+    assert first[0] == {"value": 42.0, "unit": None, "rule": "first"}

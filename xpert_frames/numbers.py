@@ -179,18 +179,22 @@ def _on_subset(
     return pl.concat([hit, miss.select(hit.columns)])
 
 
+def _last_candidate(g: Grammar, text: pl.Expr) -> pl.Expr:
+    return text.str.extract_all(g.candidate).list.last()
+
+
 def _statement(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
-    """Add ``statement``: the last number of the clause after the last answer statement."""
+    """Add ``statement``: the last number of the clause after the last answer statement (after
+    the clause's last ``=``), else the last number of its sentence."""
     f = pl.col
     tail = f("n").str.replace(g.through_marker, "").str.strip_chars_start(" \t:,，：")
-    sentence = tail.str.replace(g.sentence_end, "")
-    after_eq = sentence.str.replace(g.clause_end, "").str.replace(r"(?s)^.*=", "")
-    out = df.with_columns(sentence.alias("sentence"))
-    out = out.with_columns(
-        pl.coalesce(
-            after_eq.str.extract_all(g.candidate).list.last(),
-            f("sentence").str.extract_all(g.candidate).list.last(),
-        ).alias("statement")
+    out = df.with_columns(tail.str.replace(g.sentence_end, "").alias("sentence"))
+    after_eq = f("sentence").str.replace(g.clause_end, "").str.replace(r"(?s)^.*=", "")
+    out = out.with_columns(_last_candidate(g, after_eq).alias("statement"))
+    out = _on_subset(
+        out,
+        f("statement").is_null(),
+        lambda d: d.with_columns(_last_candidate(g, f("sentence")).alias("statement")),
     )
     return out.drop("sentence")
 
@@ -199,11 +203,10 @@ def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column ``n``).
 
     Text is cut with ``contains``/``replace`` (no capture groups: Rust's fast engines), and
-    each rule runs only on the rows that can match it."""
+    each rule runs only on the rows that can match it and that no earlier rule answered."""
     f = pl.col
-    df = df.with_columns(f("n").str.extract_all(g.candidate).alias("found"))
     if mode == "first":
-        cand = f("found").list.first()
+        cand = f("n").str.extract_all(g.candidate).list.first()
         return df.with_columns(
             cand.alias("cand"),
             pl.when(cand.is_not_null())
@@ -211,20 +214,19 @@ def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
             .otherwise(pl.lit("none"))
             .alias("rule"),
         )
-    string = {"boxed": pl.String}
-    boxed = f("n").str.extract(g.boxed, 1).str.extract_all(g.candidate).list.last()
+    boxed = _last_candidate(g, f("n").str.extract(g.boxed, 1)).alias("boxed")
     has_box = f("n").str.contains_any(["boxed", "fbox"])
-    df = _on_subset(df, has_box, lambda d: d.with_columns(boxed.alias("boxed")), string)
-    df = _on_subset(
-        df,
-        f("n").str.contains(g.marker),
-        functools.partial(_statement, g),
-        {"statement": pl.String},
-    )
+    df = _on_subset(df, has_box, lambda d: d.with_columns(boxed), {"boxed": pl.String})
+    has_marker = f("boxed").is_null() & f("n").str.contains(g.marker)
+    df = _on_subset(df, has_marker, functools.partial(_statement, g), {"statement": pl.String})
     equals = f("n").str.extract(g.equals, 1).alias("equals")
-    has_eq = f("n").str.contains("=", literal=True)
+    has_eq = pl.all_horizontal(f("boxed", "statement").is_null()) & f("n").str.contains(
+        "=", literal=True
+    )
     df = _on_subset(df, has_eq, lambda d: d.with_columns(equals), {"equals": pl.String})
-    df = df.with_columns(f("found").list.last().alias("last"))
+    last = _last_candidate(g, f("n")).alias("last")
+    rest = pl.all_horizontal(f("boxed", "statement", "equals").is_null())
+    df = _on_subset(df, rest, lambda d: d.with_columns(last), {"last": pl.String})
     rule = pl.lit("none")
     for name in ("last", "equals", "statement", "boxed"):
         rule = pl.when(f(name).is_not_null()).then(pl.lit(name)).otherwise(rule)
@@ -233,21 +235,12 @@ def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     )
 
 
-def _read_unique(df: pl.DataFrame, *, mode: str, normalize: bool) -> pl.DataFrame:
-    """``{t, value, unit, rule}`` for distinct non-null texts ``t``.
-
-    A text that is one bare ASCII number (most references) is a cast: every rule would find
-    that number and nothing else."""
+def _read(df: pl.DataFrame, *, mode: str, normalize: bool) -> pl.DataFrame:
+    """``df`` (non-null texts ``t`` and any key columns) plus ``value``, ``unit``, ``rule``;
+    row order changes."""
     g = grammar(normalize)
     f = pl.col
-    bare = f("t").str.contains(r"^\s*[-+]?[0-9]+(?:\.[0-9]+)?\s*$")
-    simple = df.filter(bare).select(
-        "t",
-        f("t").str.strip_chars().cast(pl.Float64).alias("value"),
-        pl.lit(None, pl.String).alias("unit"),
-        pl.lit(mode).alias("rule"),
-    )
-    df = df.filter(~bare)
+    keep = [*df.columns, "value", "unit", "rule"]
     if normalize:
         df = df.with_columns(fold_text(f("t")).alias("n"))
         df = _on_subset(
@@ -261,20 +254,45 @@ def _read_unique(df: pl.DataFrame, *, mode: str, normalize: bool) -> pl.DataFram
     df = df.join(
         _parse_frame(g, df["cand"], validated=True), left_on="cand", right_on="c", how="left"
     )
-    return pl.concat([simple, df.select("t", "value", "unit", "rule")])
+    return df.select(keep)
+
+
+#: Read distinct texts only (then join back) when at most this share of them is distinct.
+DEDUP_BELOW = 0.8
+_BARE_TEXT = r"^\s*[-+]?[0-9]+(?:\.[0-9]+)?\s*$"
 
 
 def _extract_series(texts: pl.Series, *, mode: str, normalize: bool) -> pl.Series:
-    """The batch behind :func:`extract_number`: each distinct text is read once."""
-    texts = texts.cast(pl.String)
-    df = _read_unique(
-        pl.DataFrame({"t": texts.unique().drop_nulls()}), mode=mode, normalize=normalize
+    """The batch behind :func:`extract_number`.
+
+    A text that is one bare ASCII number (most references) is a cast: every rule would find
+    that number and nothing else. The other texts are read once per distinct text when the
+    batch repeats texts (then joined back), else row by row; all as column operations.
+    """
+    f = pl.col
+    df = pl.DataFrame({"t": texts.cast(pl.String)}).with_row_index("i")
+    missing = df.filter(f("t").is_null()).with_columns(
+        pl.lit(None, pl.Float64).alias("value"),
+        pl.lit(None, pl.String).alias("unit"),
+        pl.lit(None, pl.String).alias("rule"),
     )
-    out = pl.DataFrame({"t": texts}).join(
-        df.select("t", "value", "unit", "rule"), on="t", how="left", maintain_order="left"
+    df = df.filter(f("t").is_not_null())
+    bare = f("t").str.contains(_BARE_TEXT)
+    simple = df.filter(bare).with_columns(
+        f("t").str.strip_chars().cast(pl.Float64).alias("value"),
+        pl.lit(None, pl.String).alias("unit"),
+        pl.lit(mode).alias("rule"),
     )
-    result = pl.when(pl.col("t").is_not_null()).then(pl.struct("value", "unit", "rule"))
-    return out.select(result.alias(texts.name)).to_series()
+    rest = df.filter(~bare)
+    unique = rest["t"].unique()
+    if len(unique) <= DEDUP_BELOW * rest.height:
+        read = _read(pl.DataFrame({"t": unique}), mode=mode, normalize=normalize)
+        rest = rest.join(read, on="t", how="left")
+    else:
+        rest = _read(rest, mode=mode, normalize=normalize)
+    out = pl.concat([simple, rest.select(simple.columns), missing]).sort("i")
+    struct = pl.struct("value", "unit", "rule")
+    return out.select(pl.when(f("t").is_not_null()).then(struct).alias(texts.name)).to_series()
 
 
 def _parse_series(texts: pl.Series, *, normalize: bool) -> pl.Series:
