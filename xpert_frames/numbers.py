@@ -99,21 +99,25 @@ def _check_bool(option: str, value: object) -> bool:
 # --------------------------------------------------------------------------- parsing
 def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
     """Replace the number-token columns ``ops`` by their values: ASCII digits (with thousands
-    separators) by a cast; Chinese numerals once per distinct string over all columns."""
+    separators) by a cast; Chinese numerals once per distinct string over all columns, only
+    on the rows that have one."""
     f = pl.col
-    ascii_values = {n: f(n).str.replace_all(",", "", literal=True).cast(pl.Float64, strict=False)
-                    for n in ops}  # fmt: skip
+    ascii_values = {
+        n: f(n).str.replace_all(",", "", literal=True).cast(pl.Float64, strict=False) for n in ops
+    }
     if not g.chinese:
         return df.with_columns(v.alias(n) for n, v in ascii_values.items())
-    need = pl.concat([df.select(f(n).filter(v.is_null() & f(n).is_not_null()).alias("s"))
-                      for n, v in ascii_values.items()]).unique()  # fmt: skip
-    if need.height == 0:
-        return df.with_columns(v.alias(n) for n, v in ascii_values.items())
+    chinese = pl.any_horizontal(f(n).str.contains("[^0-9.,eE+-]").fill_null(False) for n in ops)
+    df = df.with_columns(chinese.alias("__cn"))
+    plain = df.filter(~f("__cn")).with_columns(v.alias(n) for n, v in ascii_values.items())
+    df = df.filter(f("__cn"))
+    need = pl.concat([df.select(f(n).alias("s")) for n in ops]).drop_nulls().unique()
     table = need.with_columns(chinese_number("s").alias("v")).drop_nulls("v")
-    return df.with_columns(
+    df = df.with_columns(
         f(n).replace_strict(table["s"], table["v"], default=v, return_dtype=pl.Float64).alias(n)
         for n, v in ascii_values.items()
     )
+    return pl.concat([plain, df]).drop("__cn")
 
 
 _BARE = r"^[-+]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$"
