@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from xpert_frames.tokenize import zh
@@ -33,10 +34,15 @@ def _start() -> subprocess.Popen[bytes] | None:
     if (os.cpu_count() or 1) < 2:
         return None
     if _worker is None or _worker.poll() is not None:
+        # The worker imports this very package, wherever it was imported from.
+        root = str(Path(__file__).resolve().parents[2])
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         _worker = subprocess.Popen(
             [sys.executable, "-m", "xpert_frames.tokenize._worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            env=env,
         )
         atexit.register(shutdown)
     return _worker
