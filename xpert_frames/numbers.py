@@ -246,7 +246,12 @@ def _read(df: pl.DataFrame, *, mode: str, normalize: bool) -> pl.DataFrame:
     f = pl.col
     keep = [*df.columns, "value", "unit", "rule"]
     if normalize:
-        df = df.with_columns(fold_text(f("t")).alias("n"))
+        # Plain ASCII without LaTeX has nothing to fold.
+        df = _on_subset(
+            df.with_columns(f("t").alias("n")),
+            f("t").str.contains(r"[^\x00-\x7F]|[\\$]|\{,\}"),
+            lambda d: d.with_columns(fold_text(f("n")).alias("n")),
+        )
         df = _on_subset(
             df,
             f("n").str.contains_any(list(REWRITE_TRIGGERS)),

@@ -42,19 +42,6 @@ def values_close(pred: pl.Expr, ref: pl.Expr, tolerance: float) -> pl.Expr:
     )
 
 
-def _percent_alternatives(
-    pv: pl.Expr, pu: pl.Expr, rv: pl.Expr, ru: pl.Expr
-) -> list[tuple[pl.Expr, pl.Expr]]:
-    """Pairs to compare besides the values themselves: a percentage against a bare number
-    written as the same figure (``50%`` and ``50``)."""
-    p_pct = pu.eq_missing(pl.lit("%"))
-    r_pct = ru.eq_missing(pl.lit("%"))
-    return [
-        (pl.when(p_pct & ~r_pct).then(pv * 100.0), rv),
-        (pv, pl.when(r_pct & ~p_pct).then(rv * 100.0)),
-    ]
-
-
 class MathEvaluator(BaseEvaluator):
     """Numeric answers: numbers, fractions, percentages, Chinese numerals and units."""
 
@@ -80,14 +67,6 @@ class MathEvaluator(BaseEvaluator):
         self.extract = check_choice("extract", extract, EXTRACT_MODES)
 
     # ------------------------------------------------------------------ columns
-    @property
-    def _pred_col(self) -> str:
-        return f"__xf_math_pred_{self.name}"
-
-    @property
-    def _ref_col(self) -> str:
-        return f"__xf_math_ref_{self.name}"
-
     def prediction_number(self, prediction: str | pl.Expr = frames.PRED) -> pl.Expr:
         """Struct ``{value, unit, rule}`` read from the prediction under this evaluator's
         options (``strict_format``: the whole prediction must be one number, rule ``strict``)."""
@@ -105,17 +84,28 @@ class MathEvaluator(BaseEvaluator):
     def output_suffixes(self) -> list[str]:
         return ["score", "value", "unit", "rule"]
 
+    def _temp(self, what: str) -> str:
+        return f"__xf_math_{what}_{self.name}"
+
     def apply(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        """Read both numbers once into temporary columns, then compare (pure expressions)."""
+        """Read both numbers (and canonical units) once into temporary columns, then compare
+        with pure expressions over them."""
+        pred, ref = self._temp("pred"), self._temp("ref")
         lf = lf.with_columns(
-            self.prediction_number().alias(self._pred_col),
-            self.reference_number().alias(self._ref_col),
+            self.prediction_number().alias(pred), self.reference_number().alias(ref)
         )
-        return super().apply(lf).drop(self._pred_col, self._ref_col)
+        temps = [pred, ref]
+        if self.normalize:
+            lf = lf.with_columns(
+                canonical_unit(pl.col(pred).struct.field("unit")).alias(self._temp("pc")),
+                canonical_unit(pl.col(ref).struct.field("unit")).alias(self._temp("rc")),
+            )
+            temps += [self._temp("pc"), self._temp("rc")]
+        return super().apply(lf).drop(temps)
 
     def outputs(self) -> dict[str, pl.Expr]:
-        """Expressions over the temporary number columns that :meth:`apply` adds."""
-        pred, ref = pl.col(self._pred_col), pl.col(self._ref_col)
+        """Expressions over the temporary columns that :meth:`apply` adds."""
+        pred, ref = pl.col(self._temp("pred")), pl.col(self._temp("ref"))
         pv, pu = pred.struct.field("value"), pred.struct.field("unit")
         rv, ru = ref.struct.field("value"), ref.struct.field("unit")
         return {
@@ -130,7 +120,7 @@ class MathEvaluator(BaseEvaluator):
         if not self.normalize:
             ok = values_close(pv, rv, tol)
             return (ok & pu.eq_missing(ru)) if self.require_units else ok
-        pc, rc = canonical_unit(pu), canonical_unit(ru)
+        pc, rc = pl.col(self._temp("pc")), pl.col(self._temp("rc"))
         pf, rf = unit_factor(pc), unit_factor(rc)
         same = pc.eq_missing(rc)
         convertible = (
@@ -139,6 +129,9 @@ class MathEvaluator(BaseEvaluator):
         converted = convertible & values_close(pv * pf, rv * rf, tol)
         if self.require_units:
             return (same & values_close(pv, rv, tol)) | converted
-        pairs = [(pv, rv), *_percent_alternatives(pv, pu, rv, ru)]
-        plain = pl.any_horizontal([values_close(a, b, tol).fill_null(False) for a, b in pairs])
+        # A percentage against a bare number written as the same figure (50% and 50).
+        p_pct, r_pct = pu.eq_missing(pl.lit("%")), ru.eq_missing(pl.lit("%"))
+        alt_p = pl.when(p_pct & ~r_pct).then(pv * 100.0).otherwise(pv)
+        alt_r = pl.when(r_pct & ~p_pct).then(rv * 100.0).otherwise(rv)
+        plain = values_close(pv, rv, tol).fill_null(False) | values_close(alt_p, alt_r, tol)
         return pl.when(convertible).then(converted).otherwise(plain)
