@@ -200,6 +200,21 @@ def cli() -> None:
     help="column numbering the input rows (0-based, input order) for joining scores back; "
     "left as is when the input has it; empty to add none",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(["polars", "ray"]),
+    default="polars",
+    show_default=True,
+    help="polars: score in this process; ray: read, score and write through Ray Data "
+    "(pip install 'xpert-frames[ray]')",
+)
+@click.option(
+    "--address",
+    default=None,
+    metavar="ADDRESS",
+    help="with --engine ray: the Ray cluster to join ('auto': the cluster this machine is "
+    "part of); default: start Ray on this machine",
+)
 @click.option("-q", "--quiet", is_flag=True, help="print nothing but errors")
 @_role_options
 def score(
@@ -209,6 +224,8 @@ def score(
     report_path: Path | None,
     by: str | None,
     row_id: str,
+    engine: str,
+    address: str | None,
     quiet: bool,
     **roles: Any,
 ) -> None:
@@ -229,20 +246,41 @@ def score(
     missing = [c for c in group if c not in schema]
     if missing:
         raise click.BadParameter(f"--by column(s) {missing} not in the input: {schema.names()}")
-    bar = progress.bar(total=io.count_rows(inputs), disable=quiet)
-    scored = progress.track(scored, evaluators[0].score_column, bar)
+    if address is not None and engine != "ray":
+        raise click.BadParameter("--address needs --engine ray", param_hint="'--address'")
     holder: dict[str, pl.DataFrame] = {}
 
-    def write(tmp: Path) -> None:
-        scored.sink_parquet(tmp)
-        bar.close()
+    def finish(tmp: Path) -> None:
         # The report is made from the written file before it is renamed into place: a failure
         # here leaves neither output nor report behind.
         holder["report"] = make_report(pl.scan_parquet(tmp), by=group, evaluators=evaluators)
         if report_path and fmt:
             io.write_text_atomic(report_path, render(holder["report"], fmt))
 
-    io.write_atomic(output, write)
+    if engine == "ray":
+        try:
+            from xpert_frames.ray import score_files
+        except ImportError as exc:
+            raise click.UsageError(str(exc)) from None
+        score_files(
+            inputs,
+            output,
+            evaluators,
+            _columns(roles),
+            address=address,
+            row_id=row_id or None,
+            after_write=finish,
+        )
+    else:
+        bar = progress.bar(total=io.count_rows(inputs), disable=quiet)
+        scored = progress.track(scored, evaluators[0].score_column, bar)
+
+        def write(tmp: Path) -> None:
+            scored.sink_parquet(tmp)
+            bar.close()
+            finish(tmp)
+
+        io.write_atomic(output, write)
     if not quiet:
         result = pl.scan_parquet(output)
         rows = result.select(pl.len()).collect().item()
