@@ -296,3 +296,21 @@ def test_stats_long_rows_group_by_path_equals_nltk() -> None:
         for k in range(4):
             p = modified_precision(rs, strings[i], k + 1)
             assert stats["matches"][i, k] == p.numerator
+
+
+def test_worker_process_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xpert_frames.tokenize import cache, pool
+
+    monkeypatch.setattr(pool, "MIN_PARALLEL", 4)
+    monkeypatch.setattr(bleu_batch, "TOKENIZE_CHUNK", 5)
+    cache.clear()
+    preds = [f"第{i}个句子很长，我们去公园。" for i in range(12)] + ["the cat sat", "It's 3.5."]
+    answers = [f"第{i % 3}个句子，我们去北京。" for i in range(12)] + ["a cat sat", "It is 3.5"]
+    frame = pl.DataFrame({"prediction": preds, "answer": answers})
+    try:
+        got = xf.score(frame.lazy(), [BLEUEvaluator()]).collect(engine="in-memory")
+        for p, a, g in zip(preds, answers, got["bleu_score"], strict=True):
+            assert abs(g - oracle.bleu(p, a)) <= 1e-9
+    finally:
+        pool.shutdown()
+        cache.clear()

@@ -13,14 +13,16 @@ import numpy as np
 import polars as pl
 
 from xpert_frames.bleu_stats import Tokens, bleu_numpy, count_stats, stats_dtype
-from xpert_frames.tokenize import pool
+from xpert_frames.tokenize import cache, pool
 from xpert_frames.tokenize.cache import tokenize_cached
-from xpert_frames.tokenize.columns import is_chinese, tokenize_unique
+from xpert_frames.tokenize.columns import TOKENS, from_lists, is_chinese, tokenize_unique
 
 #: Unique strings tokenized (and turned into ids) at a time: bounds the memory of token strings.
 TOKENIZE_CHUNK = 200_000
 #: Order of unique strings: (Chinese?, reference?) groups.
 GROUPS = ((False, True), (False, False), (True, True), (True, False))
+#: Share of the first Chinese chunk sent to the worker process (this one also does English).
+EARLY_SHARE = 0.6
 
 
 def result_dtype(n: int, score: str = "score", stats: str = "stats") -> pl.Struct:
@@ -28,32 +30,70 @@ def result_dtype(n: int, score: str = "score", stats: str = "stats") -> pl.Struc
     return pl.Struct({score: pl.Float64, stats: stats_dtype(n)})
 
 
+class _Ids:
+    """Token lists → integer ids, chunk by chunk, with one string-to-id map for the batch."""
+
+    def __init__(self) -> None:
+        # The categories' map lives only while a Series uses it: keep every converted Series
+        # alive until the batch is done, so ids agree across chunks.
+        self.categories = pl.Categories.random()
+        self.alive: list[pl.Series] = []
+        self.ids: list[np.ndarray] = []
+        self.lengths: list[np.ndarray] = []
+
+    def add(self, toks: pl.Series) -> None:
+        self.lengths.append(toks.list.len().to_numpy().astype(np.int64))
+        flat = toks.explode(empty_as_null=False).drop_nulls()
+        self.alive.append(flat.cast(pl.Categorical(self.categories)))
+        self.ids.append(self.alive[-1].to_physical().to_numpy())
+
+    def tokens(self) -> Tokens:
+        lens = np.concatenate(self.lengths) if self.lengths else np.zeros(0, dtype=np.int64)
+        offsets = np.zeros(len(lens) + 1, dtype=np.int64)
+        np.cumsum(lens, out=offsets[1:])
+        flat = np.concatenate(self.ids) if self.ids else np.zeros(0, dtype=np.uint32)
+        return Tokens(flat.astype(np.uint32, copy=False), offsets)
+
+
 def _token_ids(unique: pl.DataFrame) -> Tokens:
     """Token ids of ``unique`` (columns ``text``, ``zh``, ``ref``), in its row order, which must
-    be grouped by (zh, ref) as :data:`GROUPS`. References go through the token cache."""
-    # The categories' string-to-id map lives only while a Series uses it: keep them all alive
-    # until every chunk is converted, so ids agree across chunks.
-    categories = pl.Categories.random()
-    alive: list[pl.Series] = []
-    ids: list[np.ndarray] = []
-    if unique["zh"].sum() >= pool.MIN_PARALLEL:
-        pool.prestart()  # its start-up overlaps the English tokenization
-    lengths: list[np.ndarray] = []
-    for zh, ref in GROUPS:
-        part = unique.filter((pl.col("zh") == zh) & (pl.col("ref") == ref))["text"]
-        language = "zh" if zh else "en"
-        for start in range(0, len(part), TOKENIZE_CHUNK):
-            chunk = part.slice(start, TOKENIZE_CHUNK)
-            toks = tokenize_cached(chunk, language) if ref else tokenize_unique(chunk, language)
-            lengths.append(toks.list.len().to_numpy().astype(np.int64))
-            flat = toks.explode(empty_as_null=False).drop_nulls()
-            alive.append(flat.cast(pl.Categorical(categories)))
-            ids.append(alive[-1].to_physical().to_numpy())
-    lens = np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64)
-    offsets = np.zeros(len(lens) + 1, dtype=np.int64)
-    np.cumsum(lens, out=offsets[1:])
-    flat_ids = np.concatenate(ids) if ids else np.zeros(0, dtype=np.uint32)
-    return Tokens(flat_ids.astype(np.uint32, copy=False), offsets)
+    be grouped by (zh, ref) as :data:`GROUPS`. References go through the token cache.
+
+    Chinese (jieba, the slow part) starts first: the worker process gets its share of the first
+    chunk before the English strings are tokenized here, so both processes stay busy.
+    """
+
+    def part(zh: bool, ref: bool) -> pl.Series:
+        return unique.filter((pl.col("zh") == zh) & (pl.col("ref") == ref))["text"]
+
+    zh_frame, zh_missing = cache.lookup(part(True, True), "zh")
+    todo = pl.concat([zh_missing, part(True, False)]).to_list()
+    chunks = [todo[i : i + TOKENIZE_CHUNK] for i in range(0, len(todo), TOKENIZE_CHUNK)]
+    pending = pool.Pending(chunks[0], EARLY_SHARE) if chunks else None
+    out = _Ids()
+    try:
+        for ref in (True, False):
+            texts = part(False, ref)
+            for start in range(0, len(texts), TOKENIZE_CHUNK):
+                chunk = texts.slice(start, TOKENIZE_CHUNK)
+                out.add(tokenize_cached(chunk, "en") if ref else tokenize_unique(chunk, "en"))
+        zh_tokens: list[pl.Series] = []
+        for k in range(len(chunks)):
+            if pending is None:
+                pending = pool.Pending(chunks[k], 0.5)
+            zh_tokens.append(from_lists(pending.finish()))
+            pending = None
+    finally:
+        if pending is not None:
+            pending.close()
+    done = pl.concat(zh_tokens) if zh_tokens else pl.Series([], dtype=TOKENS)
+    new_refs = done.slice(0, len(zh_missing))
+    cache.store(zh_missing, new_refs, "zh")
+    out.add(cache.fill(zh_frame, new_refs))
+    rest = done.slice(len(zh_missing))
+    for start in range(0, len(rest), TOKENIZE_CHUNK):
+        out.add(rest.slice(start, TOKENIZE_CHUNK))
+    return out.tokens()
 
 
 def score_batch(

@@ -27,8 +27,9 @@ def clear() -> None:
         _tables.clear()
 
 
-def tokenize_cached(unique: pl.Series, language: Literal["en", "zh"]) -> pl.Series:
-    """:func:`~xpert_frames.tokenize.columns.tokenize_unique`, reusing earlier results."""
+def lookup(unique: pl.Series, language: Literal["en", "zh"]) -> tuple[pl.DataFrame, pl.Series]:
+    """``(frame, missing)``: ``frame`` has columns ``i``, ``t``, ``tok`` (null where not cached)
+    in the order of ``unique``; ``missing`` are the strings to tokenize, in that order."""
     with _lock:
         table = _tables.get(language)
     frame = pl.DataFrame({"t": unique.cast(pl.String)}).with_row_index("i")
@@ -36,10 +37,14 @@ def tokenize_cached(unique: pl.Series, language: Literal["en", "zh"]) -> pl.Seri
         frame = frame.join(table, on="t", how="left", maintain_order="left")
     else:
         frame = frame.with_columns(pl.lit(None, TOKENS).alias("tok"))
-    missing = frame.filter(pl.col("tok").is_null())
-    if len(missing) == 0:
-        return frame["tok"].alias(unique.name)
-    new = pl.DataFrame({"t": missing["t"], "tok": tokenize_unique(missing["t"], language)})
+    return frame, frame.filter(pl.col("tok").is_null())["t"]
+
+
+def store(texts: pl.Series, tokens: pl.Series, language: Literal["en", "zh"]) -> None:
+    """Remember ``tokens`` of ``texts`` (newest kept when the cache is full)."""
+    if len(texts) == 0:
+        return
+    new = pl.DataFrame({"t": texts, "tok": tokens})
     with _lock:
         current = _tables.get(language)
         # Concurrent batches may add the same string twice: keep one (a join must not fan out).
@@ -49,6 +54,21 @@ def tokenize_cached(unique: pl.Series, language: Literal["en", "zh"]) -> pl.Seri
             else pl.concat([current, new]).unique("t", keep="last", maintain_order=True)
         )
         _tables[language] = merged.tail(MAX_STRINGS) if len(merged) > MAX_STRINGS else merged
+
+
+def fill(frame: pl.DataFrame, tokens: pl.Series) -> pl.Series:
+    """The ``tok`` column of a :func:`lookup` frame with its missing rows set to ``tokens``."""
+    missing = frame.filter(pl.col("tok").is_null()).select("i")
+    if len(missing) == 0:
+        return frame["tok"]
     hits = frame.filter(pl.col("tok").is_not_null()).select("i", "tok")
-    both = pl.concat([hits, missing.select("i").with_columns(new["tok"])])
-    return both.sort("i")["tok"].alias(unique.name)
+    both = pl.concat([hits, missing.with_columns(tokens.alias("tok"))])
+    return both.sort("i")["tok"]
+
+
+def tokenize_cached(unique: pl.Series, language: Literal["en", "zh"]) -> pl.Series:
+    """:func:`~xpert_frames.tokenize.columns.tokenize_unique`, reusing earlier results."""
+    frame, missing = lookup(unique, language)
+    tokens = tokenize_unique(missing, language)
+    store(missing, tokens, language)
+    return fill(frame, tokens).alias(unique.name)

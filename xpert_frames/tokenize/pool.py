@@ -80,20 +80,58 @@ def receive(pipe: Any) -> Any:
     return pickle.loads(pipe.read(int.from_bytes(head, "little")))
 
 
-def tokenize_zh(texts: Sequence[str]) -> list[list[str]]:
-    """``jieba.lcut`` of every text, in order."""
-    if len(texts) < MIN_PARALLEL:
-        return zh.tokenize_many(texts)
-    with _lock:
-        worker = _start()
-        if worker is None:
-            return zh.tokenize_many(texts)
-        # The worker takes a bit less than half: this process also builds the result.
-        cut = len(texts) * 9 // 20
-        # Write from a thread: the pipe blocks until the worker reads.
-        writer = threading.Thread(target=send, args=(worker.stdin, list(texts[:cut])))
-        writer.start()
-        rest = zh.tokenize_many(texts[cut:])
-        writer.join()
-        head: list[list[str]] = receive(worker.stdout)
-    return head + rest
+class Pending:
+    """Chinese tokenization under way: the worker's share is sent at once, this process's share
+    is tokenized by :meth:`finish`, so the caller can do other work in between (the worker
+    stays busy meanwhile). Always call :meth:`finish` (or :meth:`close` on error)."""
+
+    def __init__(self, texts: Sequence[str], share: float) -> None:
+        self._texts = list(texts)
+        self._worker: subprocess.Popen[bytes] | None = None
+        self._writer: threading.Thread | None = None
+        self._cut = 0
+        if len(self._texts) >= MIN_PARALLEL:
+            _lock.acquire()
+            self._worker = _start()
+            if self._worker is None:
+                _lock.release()
+                return
+            self._cut = int(len(self._texts) * share)
+            # Write from a thread: the pipe blocks until the worker reads.
+            self._writer = threading.Thread(
+                target=send, args=(self._worker.stdin, self._texts[: self._cut])
+            )
+            self._writer.start()
+
+    def finish(self) -> list[list[str]]:
+        """``jieba.lcut`` of every text, in order."""
+        if self._worker is None:
+            return zh.tokenize_many(self._texts)
+        try:
+            rest = zh.tokenize_many(self._texts[self._cut :])
+            return self._collect() + rest
+        finally:
+            self._release()
+
+    def close(self) -> None:
+        """Abandon: drain the worker's answer so the next batch does not read it."""
+        if self._worker is not None:
+            try:
+                self._collect()
+            finally:
+                self._release()
+
+    def _collect(self) -> list[list[str]]:
+        assert self._worker is not None and self._writer is not None  # internal invariant
+        self._writer.join()
+        return receive(self._worker.stdout)
+
+    def _release(self) -> None:
+        self._worker = None
+        _lock.release()
+
+
+def tokenize_zh(texts: Sequence[str], *, share: float = 0.45) -> list[list[str]]:
+    """``jieba.lcut`` of every text, in order; with enough texts the worker takes ``share``
+    of them (a bit less than half: this process also builds the result)."""
+    return Pending(texts, share).finish()
