@@ -145,20 +145,25 @@ def _parse_frame(g: Grammar, candidates: pl.Series, *, validated: bool) -> pl.Da
     )
     df = df.filter(~bare)
     df = df.with_columns(f("num").str.extract_groups(g.number_groups).alias("p")).unnest("p")
-    ops = ["fa", "fb", "sa", "sb", "x"] + (["pc", "da", "db"] if g.chinese else [])
-    df = _operands(g, df, ops)
-    parts = [f("fa") / f("fb"), f("sa") / f("sb")]
-    unit = f("unit")
+    # Each form has a numerator and maybe a denominator: fold them into two operand columns.
+    nums, dens = ["fa", "sa", "x"], ["fb", "sb"]
     if g.chinese:
-        mult = f("mult").replace_strict(
-            {"万": 1e4, "亿": 1e8}, default=1.0, return_dtype=pl.Float64
-        )
-        parts += [f("pc"), f("db") / f("da"), f("x") * mult]
-        unit = pl.when(f("pc").is_not_null()).then(pl.lit("%")).otherwise(unit)
-    else:
-        parts.append(f("x"))
+        nums, dens = [*nums, "pc", "db"], [*dens, "da"]
+    df = df.select(
+        "c",
+        "sign",
+        pl.coalesce(nums).alias("a"),
+        pl.coalesce(dens).alias("b"),
+        f("mult") if g.chinese else pl.lit(None, pl.String).alias("mult"),
+        (f("pc").is_not_null() if g.chinese else pl.lit(False)).alias("pc"),
+        f("unit"),
+    )
+    df = df.with_columns(pl.col("b").is_not_null().alias("has_b"))
+    df = _operands(g, df, ["a", "b"])
+    mult = f("mult").replace_strict({"万": 1e4, "亿": 1e8}, default=1.0, return_dtype=pl.Float64)
+    value = pl.when(f("has_b")).then(f("a") / f("b")).otherwise(f("a") * mult)
     negative = f("sign").is_in(["-", "负"]).fill_null(False)
-    value = pl.coalesce(parts)
+    unit = pl.when(f("pc")).then(pl.lit("%")).otherwise(f("unit"))
     df = df.select(
         "c", pl.when(negative).then(-value).otherwise(value).alias("value"), unit.alias("unit")
     )
