@@ -159,11 +159,10 @@ def _partials_of(
     batch: pa.Table,
     by: list[str],
     evaluators: list[BaseEvaluator] | None,
-    n_boot: int,
 ) -> pa.Table:
     """One batch's additive statistics, with the batch schema and metric names as metadata."""
     metrics = _report_plan(frames.schema_of(batch), by, evaluators)
-    out = partials(batch, by, metrics, n_boot=n_boot).to_arrow()
+    out = partials(batch, by, metrics).to_arrow()
     return out.replace_schema_metadata(
         {
             _SCHEMA_KEY: base64.b64encode(batch.schema.serialize().to_pybytes()),
@@ -198,7 +197,7 @@ def report_dataset(
         _report_plan(_polars_schema(known), group, evs)
     parts = ds.map_batches(
         _partials_of,
-        fn_kwargs={"by": group, "evaluators": evs, "n_boot": n_boot},
+        fn_kwargs={"by": group, "evaluators": evs},
         batch_format="pyarrow",
         batch_size=check_int("batch_size", batch_size, low=1),
     )
@@ -207,7 +206,7 @@ def report_dataset(
         return _empty_report(ds, group, evs, n_boot)
     metrics = _driver_metrics(tables, group, evs)
     merged = merge_partials([pl.DataFrame(t.replace_schema_metadata(None)) for t in tables])
-    return finalize(merged, metrics)
+    return finalize(merged, metrics, n_boot=n_boot)
 
 
 def _driver_metrics(
@@ -243,7 +242,7 @@ def _empty_report(
         raise ValueError("cannot report on an empty dataset whose schema Ray does not know")
     empty = schema.empty_table()
     metrics = _report_plan(frames.schema_of(empty), by, evs)
-    return finalize(partials(empty, by, metrics, n_boot=n_boot), metrics)
+    return finalize(partials(empty, by, metrics), metrics, n_boot=n_boot)
 
 
 def _polars_schema(schema: pa.Schema) -> pl.Schema:

@@ -81,15 +81,13 @@ def partials(
     scored: Frame,
     by: Sequence[str],
     metrics: Sequence[Metric],
-    *,
-    n_boot: int = stats.N_BOOT,
 ) -> pl.DataFrame:
     """Additive statistics of ``scored`` per group and metric (mergeable across batches)."""
     lf = frames.to_lazy(scored)
     parts = [
-        _column_partial(lf, by, m, i, n_boot)
+        _column_partial(lf, by, m, i)
         if isinstance(m, ColumnMetric)
-        else _corpus_partial(lf, by, m, i, n_boot)
+        else _corpus_partial(lf, by, m, i)
         for i, m in enumerate(metrics)
     ]
     if not parts:
@@ -112,29 +110,33 @@ def _group_index(df: pl.DataFrame, keys: list[str]) -> tuple[pl.DataFrame, np.nd
     return uniq.drop("__g"), idx["__g"].to_numpy()
 
 
-def _boot(
-    lf: pl.LazyFrame, keys: list[str], values: list[pl.Expr], valid: pl.Expr, n_boot: int
+def _buckets(
+    lf: pl.LazyFrame, keys: list[str], values: list[pl.Expr], valid: pl.Expr
 ) -> pl.DataFrame:
-    """Bootstrap sums per group: ``keys`` plus ``boot_wx`` and ``boot_w`` list columns."""
+    """Per group: the values' sums and the row counts in each hash bucket of the rows
+    (``keys`` plus ``bucket_sums`` and ``bucket_counts`` list columns). One Polars group-by;
+    the bootstrap itself runs on these sums in :func:`finalize`."""
     import numpy as np
 
-    # Only the group keys, the values and one 64-bit row hash are materialized.
-    data = (
+    bucket = (stats.row_key() % stats.BUCKETS).cast(pl.Int64).alias(_KEY)
+    agg = (
         lf.filter(valid)
-        .select(
-            *keys,
-            *(v.cast(pl.Float64).alias(f"__v{i}") for i, v in enumerate(values)),
-            stats.row_key().alias(_KEY),
+        .group_by(*keys, bucket)
+        .agg(
+            *(v.cast(pl.Float64).sum().alias(f"__v{i}") for i, v in enumerate(values)),
+            pl.len().alias("__n"),
         )
         .collect()
     )
-    keys_hash = data[_KEY].to_numpy().astype(np.uint64)
-    matrix = data.select(f"__v{i}" for i in range(len(values))).to_numpy().astype(np.float64)
-    uniq, groups = _group_index(data, keys)
-    wx, w = stats.bootstrap_sums(keys_hash, matrix, groups, uniq.height, n_boot)
+    uniq, groups = _group_index(agg, keys)
+    slots = agg[_KEY].to_numpy()
+    sums = np.zeros((uniq.height, stats.BUCKETS, len(values)))
+    counts = np.zeros((uniq.height, stats.BUCKETS))
+    sums[groups, slots, :] = agg.select(f"__v{i}" for i in range(len(values))).to_numpy()
+    counts[groups, slots] = agg["__n"].to_numpy()
     return uniq.with_columns(
-        pl.Series("boot_wx", [row.ravel() for row in wx], pl.List(pl.Float64)),
-        pl.Series("boot_w", list(w), pl.List(pl.Float64)),
+        pl.Series("bucket_sums", [row.ravel() for row in sums], pl.List(pl.Float64)),
+        pl.Series("bucket_counts", list(counts), pl.List(pl.Float64)),
     )
 
 
@@ -161,8 +163,8 @@ def _finish_partial(
         agg = agg.join(boot, on=keys, how="left", nulls_equal=True, maintain_order="left")
     else:
         agg = agg.with_columns(
-            pl.lit(None, pl.List(pl.Float64)).alias("boot_wx"),
-            pl.lit(None, pl.List(pl.Float64)).alias("boot_w"),
+            pl.lit(None, pl.List(pl.Float64)).alias("bucket_sums"),
+            pl.lit(None, pl.List(pl.Float64)).alias("bucket_counts"),
         )
     if "stats" not in agg.columns:
         agg = agg.with_columns(pl.lit(None, pl.List(pl.Float64)).alias("stats"))
@@ -173,12 +175,12 @@ def _finish_partial(
         pl.col("count").cast(pl.Int64),
         pl.col("skipped").cast(pl.Int64),
         pl.col("sum", "sumsq", "min", "max").cast(pl.Float64),
-        pl.col("stats", "boot_wx", "boot_w"),
+        pl.col("stats", "bucket_sums", "bucket_counts"),
     )
 
 
 def _column_partial(
-    lf: pl.LazyFrame, by: Sequence[str], m: ColumnMetric, order: int, n_boot: int
+    lf: pl.LazyFrame, by: Sequence[str], m: ColumnMetric, order: int
 ) -> pl.DataFrame:
     keys = _keys(by, m.split)
     work = _with_all(lf, by, m.split)
@@ -197,7 +199,7 @@ def _column_partial(
         )
         .collect()
     )
-    boot = None if m.binary else _boot(work, keys, [s], s.is_not_null(), n_boot)
+    boot = None if m.binary else _buckets(work, keys, [s], s.is_not_null())
     head, _, tail = m.metric.partition("{}")
     metric = (
         pl.concat_str(pl.lit(head), pl.col(m.split), pl.lit(tail)) if m.split else pl.lit(m.metric)
@@ -206,7 +208,7 @@ def _column_partial(
 
 
 def _corpus_partial(
-    lf: pl.LazyFrame, by: Sequence[str], m: CorpusMetric, order: int, n_boot: int
+    lf: pl.LazyFrame, by: Sequence[str], m: CorpusMetric, order: int
 ) -> pl.DataFrame:
     keys = _keys(by, None)
     work = _with_all(lf, by, None)
@@ -223,7 +225,7 @@ def _corpus_partial(
         .with_columns(*(pl.lit(None, pl.Float64).alias(c) for c in ("sum", "sumsq", "min", "max")))
         .collect()
     )
-    boot = _boot(work, keys, list(m.stats), valid, n_boot)
+    boot = _buckets(work, keys, list(m.stats), valid)
     return _finish_partial(agg, boot, keys, by, pl.lit(m.metric), order)
 
 
@@ -237,11 +239,12 @@ def merge_partials(parts: Sequence[pl.DataFrame]) -> pl.DataFrame:
         pl.col("min").min(),
         pl.col("max").max(),
         pl.col("stats"),
-        pl.col("boot_wx"),
-        pl.col("boot_w"),
+        pl.col("bucket_sums"),
+        pl.col("bucket_counts"),
     )
     lists = {
-        c: [_sum_lists(v) for v in merged[c].to_list()] for c in ("stats", "boot_wx", "boot_w")
+        c: [_sum_lists(v) for v in merged[c].to_list()]
+        for c in ("stats", "bucket_sums", "bucket_counts")
     }
     return merged.with_columns(
         pl.Series(c, values, pl.List(pl.Float64)) for c, values in lists.items()
@@ -256,9 +259,16 @@ def _sum_lists(values: list[list[float] | None]) -> list[float] | None:
 
 
 # --------------------------------------------------------------------------- step 3: finalize
-def finalize(partial: pl.DataFrame, metrics: Sequence[Metric]) -> pl.DataFrame:
-    """The report from merged statistics (one Python step per report row, not per data row)."""
+def finalize(
+    partial: pl.DataFrame, metrics: Sequence[Metric], *, n_boot: int = stats.N_BOOT
+) -> pl.DataFrame:
+    """The report from merged statistics (one Python step per report row, not per data row).
+
+    Bootstrap replicates weight each hash bucket of rows by Poisson(1) draws keyed by the
+    bucket and the replicate, so the same statistics always give the same interval.
+    """
     by = partial.columns[: partial.columns.index("metric")]
+    weights = stats.bucket_weights(n_boot)
     rows: list[dict[str, Any]] = []
     for row in partial.sort([*by, ORDER, "metric"], nulls_last=True).iter_rows(named=True):
         m = metrics[row[ORDER]]
@@ -269,9 +279,9 @@ def finalize(partial: pl.DataFrame, metrics: Sequence[Metric]) -> pl.DataFrame:
             "skipped": row["skipped"],
         }
         if isinstance(m, CorpusMetric):
-            out |= _corpus_row(m, row)
+            out |= _corpus_row(m, row, weights)
         else:
-            out |= _column_row(m, row)
+            out |= _column_row(m, row, weights)
         rows.append(out)
     schema = {c: partial.schema[c] for c in by} | {
         "metric": pl.String,
@@ -287,17 +297,18 @@ def finalize(partial: pl.DataFrame, metrics: Sequence[Metric]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
-def _column_row(m: ColumnMetric, row: dict[str, Any]) -> dict[str, Any]:
+def _column_row(m: ColumnMetric, row: dict[str, Any], weights: np.ndarray) -> dict[str, Any]:
     import numpy as np
 
     n = row["count"]
     mean = row["sum"] / n if n else None
     if m.binary:
         low, high = stats.wilson(row["sum"], n)
-    elif n and row["boot_w"] is not None:
-        w = np.asarray(row["boot_w"])
+    elif n and row["bucket_counts"] is not None:
+        counts = weights @ np.asarray(row["bucket_counts"])
+        sums = weights @ np.asarray(row["bucket_sums"])
         with np.errstate(invalid="ignore", divide="ignore"):
-            low, high = stats.percentile_interval(np.asarray(row["boot_wx"]) / w)
+            low, high = stats.percentile_interval(sums / counts)
     else:
         low = high = None
     return {
@@ -310,7 +321,7 @@ def _column_row(m: ColumnMetric, row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _corpus_row(m: CorpusMetric, row: dict[str, Any]) -> dict[str, Any]:
+def _corpus_row(m: CorpusMetric, row: dict[str, Any], weights: np.ndarray) -> dict[str, Any]:
     import numpy as np
 
     n = row["count"]
@@ -325,8 +336,8 @@ def _corpus_row(m: CorpusMetric, row: dict[str, Any]) -> dict[str, Any]:
         }
     total = np.asarray(row["stats"], dtype=np.float64)
     score = float(m.finalize(total[None, :])[0])
-    boot = np.asarray(row["boot_wx"], dtype=np.float64).reshape(-1, len(total))
-    replicates = m.finalize(boot)
+    buckets = np.asarray(row["bucket_sums"], dtype=np.float64).reshape(-1, len(total))
+    replicates = m.finalize(weights @ buckets)
     low, high = stats.percentile_interval(replicates)
     spread = float(np.std(replicates, ddof=1)) if len(replicates) > 1 else None
     return {
@@ -363,7 +374,7 @@ def report(
         raise ValueError(
             f"no score columns to report on; expected '<name>_score' columns, got {schema.names()}"
         )
-    return finalize(partials(lf, by, metrics, n_boot=n_boot), metrics)
+    return finalize(partials(lf, by, metrics), metrics, n_boot=n_boot)
 
 
 def report_metrics_of(evaluators: Sequence[BaseEvaluator], schema: pl.Schema) -> list[Metric]:
