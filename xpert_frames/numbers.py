@@ -2,8 +2,11 @@
 
 :func:`extract_number` finds the answer's number in free text and returns a struct
 ``{value: Float64, unit: String, rule: String}``; :func:`parse_number` reads a string that is
-exactly a number (with an optional unit). Both are vectorized: regexes, ``extract_groups`` and
-arithmetic on whole columns; Chinese numerals too (:mod:`xpert_frames.chinese_numerals`).
+exactly a number (with an optional unit). Both run as Polars operations on whole batches
+(``map_batches``, one call per batch; no Python per row or per string): regexes,
+``extract_groups`` and arithmetic, Chinese numerals included
+(:mod:`xpert_frames.chinese_numerals`). Inside a batch, a text that is one bare ASCII number is a
+cast, each rule runs only on the rows that can match it, and repeated texts are read once.
 
 Where the answer's number comes from (``rule``), in priority order:
 
@@ -77,12 +80,12 @@ def _to_expr(value: IntoExpr) -> pl.Expr:
 def _check_mode(mode: object) -> str:
     if not isinstance(mode, str):
         raise OptionTypeError(
-            f"option 'extract' must be one of {list(EXTRACT_MODES)}, got {mode!r} "
+            f"option 'mode' must be one of {list(EXTRACT_MODES)}, got {mode!r} "
             f"({type(mode).__name__})"
         )
     if mode not in EXTRACT_MODES:
         raise InvalidOptionError(
-            f"option 'extract' must be one of {list(EXTRACT_MODES)}, got {mode!r}. Hint: 'last' "
+            f"option 'mode' must be one of {list(EXTRACT_MODES)}, got {mode!r}. Hint: 'last' "
             "follows answer statements and takes the last number; 'first' is the seed's choice."
         )
     return mode
