@@ -57,9 +57,11 @@ def _digits_to_ascii(text: pl.Expr) -> pl.Expr:
     return text.str.replace_many(list(DIGITS), [str(v) for v in DIGITS.values()])
 
 
-def _section_value(groups: pl.Expr, tag: str) -> pl.Expr:
+def _section_value(tag: str) -> pl.Expr:
+    """Value of one section, from the fields of the ``extract_groups`` struct."""
+
     def g(name: str) -> pl.Expr:
-        return groups.struct.field(f"{tag}{name}")
+        return pl.field(f"{tag}{name}")
 
     tens = pl.when(g("m").is_not_null()).then(_digit(g("t")).fill_null(1)).otherwise(0)
     return (
@@ -67,26 +69,27 @@ def _section_value(groups: pl.Expr, tag: str) -> pl.Expr:
         + _digit(g("h")).fill_null(0) * 100
         + tens * 10
         + _digit(g("u")).fill_null(0)
-    )
+    ).cast(pl.Float64)
+
+
+_FIELDS = [f"{tag}{name}" for tag in "ywa" for name in "khtmu"]
 
 
 def chinese_integer(text: IntoExpr) -> pl.Expr:
-    """Value (Float64) of a Chinese integer such as ``一千零五十`` or ``二零二三``; else null."""
+    """Value (Float64) of a Chinese integer such as ``一千零五十`` or ``二零二三``; else null.
+
+    The anchored regex runs once per string; the sections are summed from its struct fields.
+    """
     expr = to_expr(text)
-    groups = expr.str.extract_groups(_INTEGER)
-    total = (
-        _section_value(groups, "y").cast(pl.Float64) * 1e8
-        + _section_value(groups, "w").cast(pl.Float64) * 1e4
-        + _section_value(groups, "a").cast(pl.Float64)
+    matched = pl.any_horizontal(pl.field(name).is_not_null() for name in _FIELDS)
+    total = _section_value("y") * 1e8 + _section_value("w") * 1e4 + _section_value("a")
+    value = (
+        expr.str.extract_groups(_INTEGER)
+        .struct.with_fields(pl.when(matched).then(total).alias("__value"))
+        .struct.field("__value")
     )
     sequence = _digits_to_ascii(expr).cast(pl.Float64, strict=False)
-    return (
-        pl.when(expr.str.contains(_SEQUENCE))
-        .then(sequence)
-        .when((expr.str.len_chars() > 0) & expr.str.contains(_INTEGER))
-        .then(total)
-        .otherwise(None)
-    )
+    return pl.when(expr.str.contains(_SEQUENCE)).then(sequence).otherwise(value)
 
 
 def chinese_number(text: IntoExpr) -> pl.Expr:

@@ -115,11 +115,10 @@ def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
     plain = df.filter(~f("__cn")).with_columns(v.alias(n) for n, v in ascii_values.items())
     df = df.filter(f("__cn"))
     need = pl.concat([df.select(f(n).alias("s")) for n in ops]).drop_nulls().unique()
-    table = need.with_columns(chinese_number("s").alias("v")).drop_nulls("v")
-    df = df.with_columns(
-        f(n).replace_strict(table["s"], table["v"], default=v, return_dtype=pl.Float64).alias(n)
-        for n, v in ascii_values.items()
-    )
+    table = need.with_columns(chinese_number("s").alias("__v")).drop_nulls("__v")
+    for n, v in ascii_values.items():
+        df = df.join(table, left_on=n, right_on="s", how="left")
+        df = df.with_columns(pl.coalesce(v, f("__v")).alias(n)).drop("__v")
     return pl.concat([plain, df]).drop("__cn")
 
 

@@ -103,8 +103,8 @@ def cn_integer(s: str) -> float | None:
         return float("".join(str(DIG[c]) for c in s))
     section = f"(?:({D})千)?零?(?:({D})百)?零?(?:({D})?(十))?零?({D})?"
     m = re.fullmatch(f"(?:{section}亿)?零?(?:{section}万)?零?{section}", s)
-    if not s or m is None:
-        return None
+    if not s or m is None or not any(m.groups()):
+        return None  # a numeral needs at least one digit or 十
     total = 0
     for k, scale in enumerate((10**8, 10**4, 1)):
         th, hu, te, ten, un = m.groups()[5 * k : 5 * k + 5]
