@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import functools
 from dataclasses import dataclass
-from importlib.resources import files
 
 import polars as pl
 
@@ -35,6 +34,8 @@ class UnitTable:
 @functools.cache
 def unit_table() -> UnitTable:
     """The shipped unit table (``xpert_frames/data/units.csv``)."""
+    from importlib.resources import files  # only on first use: keeps the import light
+
     text = files("xpert_frames").joinpath("data/units.csv").read_text(encoding="utf-8")
     canonical: dict[str, str] = {}
     dimension: dict[str, str] = {}
