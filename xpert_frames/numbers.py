@@ -247,30 +247,27 @@ def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
 
 
 def _read(df: pl.DataFrame, *, mode: str, normalize: bool) -> pl.DataFrame:
-    """``df`` (non-null texts ``t`` and any key columns) plus ``value``, ``unit``, ``rule``;
-    row order changes."""
+    """``df`` (non-null texts ``t`` and any key columns) plus ``value``, ``unit``, ``rule``,
+    in the same row order. The work frame carries only a row key and the normalized text."""
     g = grammar(normalize)
     f = pl.col
-    keep = [*df.columns, "value", "unit", "rule"]
+    work = df.select(f("t").alias("n")).with_row_index("k")
     if normalize:
         # Plain ASCII without LaTeX has nothing to fold.
-        df = _on_subset(
-            df.with_columns(f("t").alias("n")),
-            f("t").str.contains(r"[^\x00-\x7F]|[\\$]|\{,\}"),
+        work = _on_subset(
+            work,
+            f("n").str.contains(r"[^\x00-\x7F]|[\\$]|\{,\}"),
             lambda d: d.with_columns(fold_text(f("n")).alias("n")),
         )
-        df = _on_subset(
-            df,
+        work = _on_subset(
+            work,
             f("n").str.contains_any(list(REWRITE_TRIGGERS)),
             lambda d: d.with_columns(rewrite_text(f("n")).alias("n")),
         )
-    else:
-        df = df.with_columns(f("t").alias("n"))
-    df = _candidates(g, df, mode)
-    df = df.join(
-        _parse_frame(g, df["cand"], validated=True), left_on="cand", right_on="c", how="left"
-    )
-    return df.select(keep)
+    work = _candidates(g, work, mode).select("k", "cand", "rule")
+    parsed = _parse_frame(g, work["cand"], validated=True)
+    work = work.join(parsed, left_on="cand", right_on="c", how="left").sort("k")
+    return df.hstack(work.select("value", "unit", "rule"))
 
 
 #: Read distinct texts only (then join back) when at most this share of them is distinct.
