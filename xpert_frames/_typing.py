@@ -25,6 +25,9 @@ FuzzyNormalization: TypeAlias = Literal["case", "width", "whitespace", "punctuat
 #: Language choice of the BLEU evaluator.
 Language: TypeAlias = Literal["auto", "en", "zh"]
 
+#: Which number the math evaluator (and ``numbers.extract_number``) takes when no rule applies.
+MathExtract: TypeAlias = Literal["last", "first"]
+
 #: Sub-types of the TCM diagnosis evaluator.
 TcmEvalType: TypeAlias = Literal["syndrome", "disease", "treatment"]
 

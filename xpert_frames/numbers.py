@@ -39,11 +39,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from typing import Literal
 
 import polars as pl
 
-from xpert_frames._typing import IntoExpr
+from xpert_frames._typing import IntoExpr, MathExtract
 from xpert_frames.chinese_numerals import chinese_number
 from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
 from xpert_frames.number_grammar import (
@@ -55,7 +54,7 @@ from xpert_frames.number_grammar import (
     rewrite_text,
 )
 
-ExtractMode = Literal["last", "first"]
+ExtractMode = MathExtract
 EXTRACT_MODES: tuple[str, ...] = ("last", "first")
 RULES: tuple[str, ...] = ("boxed", "statement", "equals", "last", "first", "none")
 NUMBER_DTYPE = pl.Struct({"value": pl.Float64, "unit": pl.String, "rule": pl.String})

@@ -16,17 +16,16 @@ numbers only, units compared as written, a percentage only as its value (``50%``
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 import polars as pl
 
 from xpert_frames import frames
 from xpert_frames._options import check_bool, check_choice, check_float
+from xpert_frames._typing import MathExtract
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.numbers import EXTRACT_MODES, extract_number, parse_number_with_unit
 from xpert_frames.units import canonical_unit, unit_dimension, unit_factor
-
-MathExtract = Literal["last", "first"]
 
 
 def values_close(pred: pl.Expr, ref: pl.Expr, tolerance: float) -> pl.Expr:
@@ -47,6 +46,7 @@ class MathEvaluator(BaseEvaluator):
 
     key: ClassVar[str] = "math"
     metric: ClassVar[str] = "math_accuracy"
+    binary_score: ClassVar[bool] = True
     answer_types: ClassVar[tuple[str, ...]] = ("number",)
 
     def __init__(
