@@ -82,3 +82,16 @@ def test_failed_run_leaves_existing_output_untouched(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "cannot read Parquet" in proc.stderr
     assert out.read_bytes() == b"previous result"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.parquet", "scored.parquet"]
+
+
+def test_chunked_scoring_equals_one_pass(tmp_path: Path) -> None:
+    one = tmp_path / "one.parquet"
+    many = tmp_path / "many.parquet"
+    args = ["-e", "accuracy", "-e", "fuzzy", "-e", "math", "-q"]
+    assert run("score", str(SAMPLE), "-o", str(one), "--chunk-rows", "1000", *args).returncode == 0
+    assert run("score", str(SAMPLE), "-o", str(many), "--chunk-rows", "50", *args).returncode == 0
+    assert_frame_equal(pl.read_parquet(one), pl.read_parquet(many))
+    assert pl.read_parquet(many)["row_id"].to_list() == list(range(pl.read_parquet(SAMPLE).height))
+    import pyarrow.parquet as pq
+
+    assert pq.ParquetFile(many).metadata.num_row_groups == 6

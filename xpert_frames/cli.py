@@ -215,6 +215,13 @@ def cli() -> None:
     help="with --engine ray: the Ray cluster to join ('auto': the cluster this machine is "
     "part of); default: start Ray on this machine",
 )
+@click.option(
+    "--chunk-rows",
+    type=click.IntRange(min=1),
+    default=io.CHUNK_ROWS,
+    show_default=True,
+    help="rows scored at a time from Parquet inputs (bounds memory; one row group each)",
+)
 @click.option("-q", "--quiet", is_flag=True, help="print nothing but errors")
 @_role_options
 def score(
@@ -226,6 +233,7 @@ def score(
     row_id: str,
     engine: str,
     address: str | None,
+    chunk_rows: int,
     quiet: bool,
     **roles: Any,
 ) -> None:
@@ -272,11 +280,14 @@ def score(
             after_write=finish,
         )
     else:
-        bar = progress.bar(total=io.count_rows(inputs), disable=quiet)
-        scored = progress.track(scored, evaluators[0].score_column, bar)
+        total = io.count_rows(inputs)
+        bar = progress.bar(total=total, disable=quiet)
 
         def write(tmp: Path) -> None:
-            scored.sink_parquet(tmp)
+            if total is not None:  # Parquet: bounded chunks, whatever the plan holds in memory
+                io.sink_chunked(scored, tmp, total=total, chunk_rows=chunk_rows, advance=bar.update)
+            else:
+                progress.track(scored, evaluators[0].score_column, bar).sink_parquet(tmp)
             bar.close()
             finish(tmp)
 

@@ -14,6 +14,8 @@ import polars as pl
 from xpert_frames.exceptions import XpertFramesError
 
 SAMPLE = Path(__file__).parent / "data" / "sample.parquet"
+#: Rows scored at a time by :func:`sink_chunked`.
+CHUNK_ROWS = 500_000
 _PARQUET = (".parquet", ".pq")
 _JSONL = (".jsonl", ".ndjson", ".json")
 _CSV = (".csv", ".tsv")
@@ -156,3 +158,34 @@ def count_rows(inputs: Sequence[str | Path]) -> int | None:
 def load_sample() -> pl.DataFrame:
     """The bundled sample: several models answering the same questions (every answer type)."""
     return pl.read_parquet(SAMPLE)
+
+
+def sink_chunked(
+    plan: pl.LazyFrame,
+    path: Path,
+    *,
+    total: int,
+    chunk_rows: int = CHUNK_ROWS,
+    advance: Callable[[int], object] | None = None,
+) -> None:
+    """Write ``plan`` to one Parquet file, ``chunk_rows`` rows at a time (one row group each).
+
+    Each chunk is a slice of the plan, pushed down to the Parquet scan, collected with the
+    streaming engine and appended: peak memory follows the chunk size, not the table size, even
+    where an operation in the plan would hold a whole column (Polars 2.1 evaluates mapping
+    replacements such as ``replace_strict`` outside its streaming engine).
+    """
+    import pyarrow.parquet as pq
+
+    writer: pq.ParquetWriter | None = None
+    try:
+        for offset in range(0, max(total, 1), chunk_rows):
+            table = plan.slice(offset, chunk_rows).collect(engine="streaming").to_arrow()
+            if writer is None:
+                writer = pq.ParquetWriter(path, table.schema, compression="zstd")
+            writer.write_table(table)
+            if advance is not None:
+                advance(table.num_rows)
+    finally:
+        if writer is not None:
+            writer.close()
