@@ -49,20 +49,29 @@ def unit_table() -> UnitTable:
     return UnitTable(canonical, dimension, factor)
 
 
+def _lookup(
+    expr: pl.Expr, mapping: dict[str, str] | dict[str, float], dtype: pl.DataType
+) -> pl.Expr:
+    """``mapping[value]`` (null when absent), evaluated batch by batch: Polars 2.1 runs a mapping
+    ``replace_strict`` outside its streaming engine, holding the whole column in memory."""
+
+    def batch(values: pl.Series) -> pl.Series:
+        return values.replace_strict(mapping, default=None, return_dtype=dtype)
+
+    return expr.map_batches(batch, return_dtype=dtype, is_elementwise=True)
+
+
 def canonical_unit(unit: IntoExpr) -> pl.Expr:
     """The canonical spelling of a unit (``千克`` → ``kg``); unknown units are kept as written."""
     expr = to_expr(unit)
-    table = unit_table()
-    return expr.replace_strict(table.canonical, default=expr, return_dtype=pl.String)
+    return pl.coalesce(_lookup(expr, unit_table().canonical, pl.String), expr)
 
 
 def unit_dimension(canonical: IntoExpr) -> pl.Expr:
     """Dimension of a canonical unit (``length``, ``mass``, ``time`` ...), null if unknown."""
-    table = unit_table()
-    return to_expr(canonical).replace_strict(table.dimension, default=None, return_dtype=pl.String)
+    return _lookup(to_expr(canonical), unit_table().dimension, pl.String)
 
 
 def unit_factor(canonical: IntoExpr) -> pl.Expr:
     """Factor from a canonical unit to its dimension's base unit; null where none applies."""
-    table = unit_table()
-    return to_expr(canonical).replace_strict(table.factor, default=None, return_dtype=pl.Float64)
+    return _lookup(to_expr(canonical), unit_table().factor, pl.Float64)
