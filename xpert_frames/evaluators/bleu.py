@@ -16,18 +16,19 @@ import math
 from collections.abc import Sequence
 from functools import partial
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
 import polars as pl
 
 from xpert_frames import frames
 from xpert_frames._options import check_bool, check_choice, check_int
 from xpert_frames._typing import Language
-from xpert_frames.bleu_stats import EPSILON, bleu_numpy
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
 from xpert_frames.metrics import ColumnMetric, CorpusMetric
+
+if TYPE_CHECKING:  # numpy and the BLEU kernels load on first use, not with the package
+    import numpy as np
 
 LANGUAGES = ("auto", "en", "zh")
 MAX_N_GRAM = 16
@@ -76,6 +77,8 @@ def bleu_signature(
 ) -> str:
     """A reproducibility signature, like sacrebleu's: what produced a BLEU number."""
     ws = check_weights(weights, n_gram)
+    from xpert_frames.bleu_stats import EPSILON
+
     smooth = f"method1-eps{EPSILON}" if smoothing else "none"
     tok = f"en=nltk-{_dist('nltk')}:NLTKWordTokenizer,zh=jieba-{_dist('jieba')}:lcut"
     return (
@@ -166,6 +169,10 @@ def corpus_scores(
     sums: np.ndarray, *, n: int, weights: Sequence[float], smoothing: bool
 ) -> np.ndarray:
     """Corpus BLEU per row of summed statistics ``[matches..., denominators..., hyp, ref]``."""
+    import numpy as np
+
+    from xpert_frames.bleu_stats import bleu_numpy
+
     sums = np.asarray(sums, dtype=np.float64).reshape(-1, 2 * n + 2)
     return bleu_numpy(
         sums[:, :n],
