@@ -34,7 +34,7 @@ def test_score_sample_keeps_rows_and_columns(tmp_path: Path) -> None:
     assert scored.columns == [*source.columns, "row_id", "fuzzy_score", "fuzzy_match"]
     assert_frame_equal(scored.select(source.columns), source)
     assert scored["row_id"].to_list() == list(range(source.height))
-    report = json.loads(rep.read_text())
+    report = json.loads(rep.read_text())["report"]
     counts = {r["model"]: r["count"] + r["skipped"] for r in report if r["metric"] == "fuzzy"}
     assert counts == dict(source.group_by("model").len().iter_rows())
 
@@ -95,3 +95,14 @@ def test_chunked_scoring_equals_one_pass(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
     assert pq.ParquetFile(many).metadata.num_row_groups == 6
+
+
+def test_bleu_signature_is_printed_with_reports(tmp_path: Path) -> None:
+    out = tmp_path / "scored.parquet"
+    rep = tmp_path / "report.json"
+    proc = run("score", str(SAMPLE), "-o", str(out), "-e", "bleu", "--report", str(rep))
+    assert proc.returncode == 0, proc.stderr
+    assert "bleu signature: bleu|nrefs:var|lang:auto|tok:en=nltk-" in proc.stdout
+    assert json.loads(rep.read_text())["signatures"]["bleu"].startswith("bleu|")
+    md = run("report", str(out), "--format", "markdown")
+    assert "corpus_bleu" in md.stdout and "`bleu|" in md.stdout

@@ -74,7 +74,7 @@ def test_nested_reference_with_missing_values_keeps_rows(tmp_path: Path) -> None
     )
     assert proc.returncode == 0, proc.stderr
     assert pl.read_parquet(out)["fuzzy_score"].to_list() == [1.0, None, None]
-    rows = json.loads((tmp_path / "r.json").read_text())
+    rows = json.loads((tmp_path / "r.json").read_text())["report"]
     assert rows[0]["count"] == 1 and rows[0]["skipped"] == 2
 
 
@@ -108,7 +108,7 @@ def test_empty_input_gives_empty_output_and_zero_count(tmp_path: Path) -> None:
     proc = run("score", str(src), "-o", str(out), "-e", "fuzzy", "--report", str(rep))
     assert proc.returncode == 0, proc.stderr
     assert pl.read_parquet(out).height == 0
-    assert [r["count"] for r in json.loads(rep.read_text())] == [0, 0]
+    assert [r["count"] for r in json.loads(rep.read_text())["report"]] == [0, 0]
 
 
 def test_huge_strings_and_astral_characters_are_kept(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from xpert_frames import io, progress, registry
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import XpertFramesError
 from xpert_frames.frames import Columns
+from xpert_frames.report import detect_evaluators
 from xpert_frames.report import report as make_report
 from xpert_frames.scoring import plan
 
@@ -122,9 +123,13 @@ def _role_options(func: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- output
-def render(frame: pl.DataFrame, fmt: str) -> str:
+def render(frame: pl.DataFrame, fmt: str, evaluators: Sequence[BaseEvaluator] = ()) -> str:
+    """A report as text; table and Markdown end with the evaluators' signatures, JSON is
+    ``{"report": [...], "signatures": {...}}``."""
+    signatures = {ev.name: ev.signature for ev in evaluators if ev.signature}
     if fmt == "json":
-        return json.dumps(frame.to_dicts(), ensure_ascii=False, indent=2)
+        payload = {"report": frame.to_dicts(), "signatures": signatures}
+        return json.dumps(payload, ensure_ascii=False, indent=2)
     if fmt == "csv":
         return frame.write_csv()
     if fmt == "markdown":
@@ -137,15 +142,18 @@ def render(frame: pl.DataFrame, fmt: str) -> str:
             fmt_str_lengths=80,
             tbl_width_chars=10_000,
         ):
-            return str(frame)
+            text = str(frame)
+        return text + "".join(f"\n\n`{sig}`" for sig in signatures.values())
     with pl.Config(
         tbl_rows=-1,
         tbl_cols=-1,
         fmt_str_lengths=60,
         tbl_width_chars=200,
         tbl_hide_dataframe_shape=True,
+        tbl_hide_column_data_types=True,
     ):
-        return str(frame)
+        text = str(frame)
+    return text + "".join(f"\n{name} signature: {sig}" for name, sig in signatures.items())
 
 
 def _format_for(path: Path) -> str:
@@ -263,7 +271,7 @@ def score(
         # here leaves neither output nor report behind.
         holder["report"] = make_report(pl.scan_parquet(tmp), by=group, evaluators=evaluators)
         if report_path and fmt:
-            io.write_text_atomic(report_path, render(holder["report"], fmt))
+            io.write_text_atomic(report_path, render(holder["report"], fmt, evaluators))
 
     if engine == "ray":
         try:
@@ -303,7 +311,7 @@ def score(
             .item()
         )
         seconds = time.perf_counter() - started
-        click.echo(render(holder["report"], "table"))
+        click.echo(render(holder["report"], "table", evaluators))
         click.echo(
             f"scored {rows:,} rows ({skipped:,} skipped by at least one evaluator) in "
             f"{seconds:.2f} s ({rows / seconds if seconds else 0:,.0f} rows/s) -> {output}"
@@ -322,8 +330,9 @@ def score(
 )
 def report_cmd(scored: tuple[str, ...], by: str | None, fmt: str) -> None:
     """Report on already scored files."""
-    rep = make_report(io.scan(scored), by=_by(by))
-    click.echo(render(rep, fmt))
+    lf = io.scan(scored)
+    evaluators = detect_evaluators(lf.collect_schema())
+    click.echo(render(make_report(lf, by=_by(by), evaluators=evaluators), fmt, evaluators))
 
 
 @cli.command()

@@ -100,6 +100,12 @@ class BaseEvaluator:
     def output_names(self) -> list[str]:
         return [self.column(s) for s in self.output_suffixes()]
 
+    @property
+    def signature(self) -> str | None:
+        """A reproducibility signature of what produced the numbers (tokenizers and their
+        versions, options), as sacrebleu prints; ``None`` when the options say it all."""
+        return None
+
     def options(self) -> dict[str, Any]:
         """The evaluator's options and their current values (for repr, CLI, signatures)."""
         return {k: v for k, v in vars(self).items() if not k.startswith("_") and k != "name"}
