@@ -250,13 +250,14 @@ def score(
     evaluators = [parse_evaluator(s) for s in specs]
     fmt = _format_for(report_path) if report_path else None
     lf = io.scan(inputs)
-    scored = plan(lf, evaluators, _columns(roles))
+    scored = plan(lf, evaluators, _columns(roles))  # validates against the input as given
     if row_id and row_id not in lf.collect_schema():
+        # The row index goes on the scan, under the scoring: a chunk's slice then reaches the
+        # Parquet reader (a row index above the scoring would make every chunk start at row 0).
         inputs_cols = lf.collect_schema().names()
         outputs = [name for ev in evaluators for name in ev.output_names()]
-        scored = scored.with_row_index(row_id).select(
-            *inputs_cols, pl.col(row_id).cast(pl.Int64), *outputs
-        )
+        indexed = lf.with_row_index(row_id).with_columns(pl.col(row_id).cast(pl.Int64))
+        scored = plan(indexed, evaluators, _columns(roles)).select(*inputs_cols, row_id, *outputs)
     group = _by(by)
     schema = scored.collect_schema()
     missing = [c for c in group if c not in schema]
