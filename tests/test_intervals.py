@@ -16,11 +16,10 @@ from polars.testing import assert_frame_equal
 import xpert_frames as xf
 from xpert_frames import stats
 from xpert_frames.report import (
-    detect_evaluators,
     finalize,
     merge_partials,
     partials,
-    report_metrics_of,
+    report_plan,
 )
 
 
@@ -89,8 +88,7 @@ def test_bootstrap_interval_is_reproducible_and_close_to_normal_theory() -> None
 @given(st.lists(st.integers(0, 399), max_size=6, unique=True))
 def test_partials_of_any_split_merge_to_the_whole(cuts: list[int]) -> None:
     df = scored()
-    evs = detect_evaluators(df.collect_schema())
-    metrics = report_metrics_of(evs, df.collect_schema())
+    metrics = report_plan(df.collect_schema(), ["model"])
     bounds = [0, *sorted(cuts), df.height]
     parts = [
         partials(df.slice(a, b - a), ["model"], metrics) for a, b in itertools.pairwise(bounds)

@@ -30,14 +30,12 @@ import pyarrow.parquet as pq
 
 from xpert_frames import frames, io, stats
 from xpert_frames._options import check_int
-from xpert_frames.exceptions import ColumnNotFoundError
 from xpert_frames.report import (
     Metric,
-    detect_evaluators,
     finalize,
     merge_partials,
     partials,
-    report_metrics_of,
+    report_plan,
 )
 from xpert_frames.scoring import BatchScorer, EvaluatorLike, as_evaluators
 
@@ -139,29 +137,13 @@ def _arrow_schema(schema: ray.data.Schema | None) -> pa.Schema | None:
 
 
 # --------------------------------------------------------------------------- reports
-def _report_plan(
-    schema: pl.Schema, by: list[str], evaluators: Sequence[BaseEvaluator] | None
-) -> list[Metric]:
-    """The metrics ``xf.report`` computes on a table with ``schema`` (same checks, same order)."""
-    for column in by:
-        if column not in schema:
-            raise ColumnNotFoundError(column, "report group", schema.names())
-    evs = list(evaluators) if evaluators is not None else detect_evaluators(schema)
-    metrics = report_metrics_of(evs, schema)
-    if not metrics:
-        raise ValueError(
-            f"no score columns to report on; expected '<name>_score' columns, got {schema.names()}"
-        )
-    return metrics
-
-
 def _partials_of(
     batch: pa.Table,
     by: list[str],
     evaluators: list[BaseEvaluator] | None,
 ) -> pa.Table:
     """One batch's additive statistics, with the batch schema and metric names as metadata."""
-    metrics = _report_plan(frames.schema_of(batch), by, evaluators)
+    metrics = report_plan(frames.schema_of(batch), by, evaluators)
     out = partials(batch, by, metrics).to_arrow()
     return out.replace_schema_metadata(
         {
@@ -194,7 +176,7 @@ def report_dataset(
     n_boot = check_int("n_boot", n_boot, low=1)
     known = _known_schema(ds)
     if known is not None:  # fail on the driver, before any task starts
-        _report_plan(_polars_schema(known), group, evs)
+        report_plan(_polars_schema(known), group, evs)
     parts = ds.map_batches(
         _partials_of,
         fn_kwargs={"by": group, "evaluators": evs},
@@ -225,7 +207,7 @@ def _driver_metrics(
     schema = _polars_schema(
         pa.ipc.read_schema(pa.py_buffer(base64.b64decode(meta[0][_SCHEMA_KEY])))
     )
-    metrics = _report_plan(schema, by, evaluators)
+    metrics = report_plan(schema, by, evaluators)
     if json.dumps([m.metric for m in metrics]).encode() not in names:
         raise ValueError(
             "the Ray workers found different evaluators for the score columns than this process "
@@ -241,7 +223,7 @@ def _empty_report(
     if schema is None:
         raise ValueError("cannot report on an empty dataset whose schema Ray does not know")
     empty = schema.empty_table()
-    metrics = _report_plan(frames.schema_of(empty), by, evs)
+    metrics = report_plan(frames.schema_of(empty), by, evs)
     return finalize(partials(empty, by, metrics), metrics, n_boot=n_boot)
 
 

@@ -363,8 +363,16 @@ def report(
     Evaluators are found from ``<name>_score`` columns unless given.
     """
     lf = frames.to_lazy(scored)
-    schema = lf.collect_schema()
     by = [by] if isinstance(by, str) else list(by or [])
+    metrics = report_plan(lf.collect_schema(), by, evaluators)
+    return finalize(partials(lf, by, metrics), metrics, n_boot=n_boot)
+
+
+def report_plan(
+    schema: pl.Schema, by: Sequence[str], evaluators: Sequence[BaseEvaluator] | None = None
+) -> list[Metric]:
+    """The metrics ``report`` computes on a table with ``schema``, after checking the ``by``
+    columns; evaluators are found from ``<name>_score`` columns unless given."""
     for column in by:
         if column not in schema:
             raise ColumnNotFoundError(column, "report group", schema.names())
@@ -374,12 +382,7 @@ def report(
         raise ValueError(
             f"no score columns to report on; expected '<name>_score' columns, got {schema.names()}"
         )
-    return finalize(partials(lf, by, metrics), metrics, n_boot=n_boot)
-
-
-def report_metrics_of(evaluators: Sequence[BaseEvaluator], schema: pl.Schema) -> list[Metric]:
-    """The metrics ``report`` computes for ``evaluators`` on a table with ``schema``."""
-    return _metrics(evaluators, schema)
+    return metrics
 
 
 def to_seed_dict(report_frame: pl.DataFrame) -> dict[Any, Any]:
