@@ -17,7 +17,7 @@ import polars as pl
 if TYPE_CHECKING:  # numpy and rapidfuzz load on first use, not with the package
     import numpy as np
 
-CHUNK = 131_072
+CHUNK = 32_768
 
 
 def _kernel(a: list[str], b: list[str], workers: int) -> np.ndarray:
