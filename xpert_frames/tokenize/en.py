@@ -1,6 +1,6 @@
 """English tokenization with NLTK's ``NLTKWordTokenizer`` (the reference for the fast path).
 
-``word_tokenize(text)`` first splits sentences with the ``punkt`` model, which must be
+Plain ``word_tokenize`` first splits sentences with the ``punkt`` model, which must be
 downloaded and is not available offline; ``word_tokenize(text, preserve_line=True)`` skips that
 step and is exactly ``NLTKWordTokenizer().tokenize(text)``, which is what is used here.
 """
