@@ -21,7 +21,7 @@ from xpert_frames.exceptions import XpertFramesError
 from xpert_frames.frames import Columns
 from xpert_frames.report import detect_evaluators
 from xpert_frames.report import report as make_report
-from xpert_frames.scoring import plan
+from xpert_frames.scoring import as_evaluators, plan
 
 ROLE_FLAGS = (
     "prediction",
@@ -247,7 +247,7 @@ def score(
 ) -> None:
     """Score INPUTS (Parquet files, directories or globs; JSONL; CSV) into OUTPUT."""
     started = time.perf_counter()
-    evaluators = [parse_evaluator(s) for s in specs]
+    evaluators = as_evaluators([parse_evaluator(s) for s in specs])  # also: names must differ
     fmt = _format_for(report_path) if report_path else None
     lf = io.scan(inputs)
     scored = plan(lf, evaluators, _columns(roles))  # validates against the input as given

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -71,7 +72,6 @@ def compare(
     if baseline not in models:
         raise ValueError(f"baseline {baseline!r} not among the models {models}")
     base = data.filter(pl.col(model) == baseline).drop(model).rename({column: "__base"})
-    rng = np.random.default_rng(seed)
     rows = []
     for name in models:
         if name == baseline:
@@ -83,6 +83,7 @@ def compare(
         )
         a = pair[column].to_numpy()
         b = pair["__base"].to_numpy()
+        rng = np.random.default_rng([seed, zlib.crc32(name.encode())])  # per model: independent
         rows.append({"model": name, "baseline": baseline, **_paired(a, b, n_boot, rng)})
     schema_out = {
         "model": pl.String,

@@ -50,6 +50,10 @@ class DuplicateColumnError(XpertFramesError, ValueError):
     """Scoring would overwrite a column that is already in the input."""
 
 
+class NoScoresError(XpertFramesError, ValueError):
+    """A report was asked of a table without score columns."""
+
+
 class UnknownEvaluatorError(XpertFramesError, ValueError):
     """No evaluator is registered under this name."""
 

@@ -16,7 +16,7 @@ from typing import Any
 import polars as pl
 
 from xpert_frames._typing import Frame
-from xpert_frames.exceptions import ColumnNotFoundError, ColumnTypeError
+from xpert_frames.exceptions import ColumnNotFoundError, ColumnTypeError, DuplicateColumnError
 
 # Canonical internal columns, read by evaluators (never by users).
 PRED = "__xf_prediction"  #: String: the model's output.
@@ -117,12 +117,12 @@ def flatten_references(frame: Frame, column: str = "reference") -> Frame:
         name for name in ("answer", "answer_type", "choices", "tcm_eval_type") if name in schema
     ]
     if clash:
-        raise ValueError(f"flatten_references would overwrite existing column(s) {clash}")
+        raise DuplicateColumnError(f"flatten_references would overwrite existing column(s) {clash}")
     out = lf.with_columns(
         exprs[ANSWER].alias("answer"),
         exprs[ANSWER_TYPE].alias("answer_type"),
         exprs[CHOICES].alias("choices"),
-        exprs[TCM_TYPE].alias("tcm_eval_type"),
+        exprs.get(TCM_TYPE, pl.lit(None, pl.String)).alias("tcm_eval_type"),
     )
     return _like(frame, out)
 
@@ -150,9 +150,7 @@ def _reference_exprs(schema: pl.Schema, column: str) -> dict[str, pl.Expr]:
         CHOICES: _choices_expr(*choices, f"{column}.choices")
         if choices
         else pl.lit(None, CHOICE_DTYPE),
-        TCM_TYPE: _string_expr(*tcm, f"{column}.meta.tcm_eval_type")
-        if tcm
-        else pl.lit(None, pl.String),
+        **({TCM_TYPE: _string_expr(*tcm, f"{column}.meta.tcm_eval_type")} if tcm else {}),
     }
 
 
@@ -283,7 +281,7 @@ def prepare(lf: pl.LazyFrame, columns: Columns) -> pl.LazyFrame:
     schema = lf.collect_schema()
     clash = [name for name in CANONICAL if name in schema]
     if clash:
-        raise ValueError(f"input uses reserved internal column name(s) {clash}")
+        raise DuplicateColumnError(f"input uses reserved internal column name(s) {clash}")
     exprs = resolve(schema, columns)
     lf = lf.with_columns(expr.alias(name) for name, expr in exprs.items())
     answer_dtype = lf.collect_schema()[ANSWER]

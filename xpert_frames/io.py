@@ -85,10 +85,7 @@ def scan(inputs: Sequence[str | Path]) -> pl.LazyFrame:
         _check_utf8(name)
     sep = "\t" if names[0].lower().endswith(".tsv") else ","
     return pl.concat(
-        [
-            pl.scan_csv(n, separator=sep, infer_schema=False, empty_string_is_null=False)
-            for n in names
-        ],
+        [pl.scan_csv(n, separator=sep, infer_schema=False) for n in names],
         how="diagonal_relaxed",
     )
 
@@ -135,6 +132,9 @@ def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
     tmp = Path(tmp_name)
     try:
         write(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -307,7 +307,8 @@ def _read(files: list[Path]) -> ray.data.Dataset:
     if suffix in (".jsonl", ".ndjson", ".json"):
         # Arrow's JSON reader takes one object per line (``lines=True`` would go through pandas).
         return ray.data.read_json(names, file_extensions=None)
-    # As the in-process CLI: every CSV column is text, empty fields are empty strings.
+    # As the in-process CLI (Polars): every CSV column is text; an empty field is null, a quoted
+    # "" is an empty string.
     import pyarrow.csv as pacsv
 
     delimiter = "\t" if suffix == ".tsv" else ","
@@ -319,7 +320,12 @@ def _read(files: list[Path]) -> ray.data.Dataset:
         names,
         file_extensions=None,
         parse_options=pacsv.ParseOptions(delimiter=delimiter),
-        convert_options=pacsv.ConvertOptions(column_types=header, strings_can_be_null=False),
+        convert_options=pacsv.ConvertOptions(
+            column_types=header,
+            strings_can_be_null=True,
+            null_values=[""],
+            quoted_strings_can_be_null=False,
+        ),
     )
 
 

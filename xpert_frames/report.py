@@ -19,8 +19,20 @@ import polars as pl
 from xpert_frames import frames, stats
 from xpert_frames._typing import Frame
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.exceptions import ColumnNotFoundError
+from xpert_frames.exceptions import ColumnNotFoundError, DuplicateColumnError, NoScoresError
 from xpert_frames.report_steps import Metric, finalize, merge_partials, partials
+
+REPORT_COLUMNS = (
+    "metric",
+    "score",
+    "min",
+    "max",
+    "count",
+    "skipped",
+    "stderr",
+    "ci_low",
+    "ci_high",
+)
 
 __all__ = [
     "Metric",
@@ -35,15 +47,37 @@ __all__ = [
 
 
 def detect_evaluators(schema: pl.Schema) -> list[BaseEvaluator]:
-    """Evaluators whose ``<name>_score`` column is in ``schema`` (registry names, else generic)."""
-    from xpert_frames.registry import get_evaluator, list_evaluators
+    """Evaluators whose numeric ``<name>_score`` column is in ``schema``.
 
-    known = set(list_evaluators())
+    A registry name gives that evaluator (default options). Another prefix is matched to the
+    registered evaluator whose output columns it carries (``acc2_score``, ``acc2_extracted``,
+    ``acc2_rule``, ``acc2_type`` → accuracy named ``acc2``), else it is reported as a plain
+    score. Pass ``evaluators=`` for non-default options that change reports (BLEU's ``n_gram``).
+    """
+    from xpert_frames.registry import get_evaluator, records
+
+    recs = records()
+    known = {r.name: r for r in recs}
+    names = set(schema.names())
     found: list[BaseEvaluator] = []
     for column in schema.names():
-        if column.endswith("_score"):
-            prefix = column.removesuffix("_score")
-            found.append(get_evaluator(prefix) if prefix in known else _Generic(name=prefix))
+        dtype = schema[column]
+        if not column.endswith("_score") or not (dtype.is_numeric() or dtype == pl.Boolean):
+            continue
+        prefix = column.removesuffix("_score")
+        if prefix in known:
+            found.append(get_evaluator(prefix))
+            continue
+        best: BaseEvaluator = _Generic(name=prefix)
+        for record in recs:
+            try:
+                candidate = record.cls(name=prefix)
+            except Exception:  # an evaluator that cannot be built with defaults: not a match
+                continue
+            outputs = set(candidate.output_names())
+            if len(outputs) > len(best.output_names()) and outputs <= names:
+                best = candidate
+        found.append(best)
     return found
 
 
@@ -92,11 +126,18 @@ def report_plan(
     for column in by:
         if column not in schema:
             raise ColumnNotFoundError(column, "report group", schema.names())
+    clash = [c for c in by if c in REPORT_COLUMNS]
+    if clash:
+        raise DuplicateColumnError(
+            f"cannot group a report by {clash}: the report has columns of that name "
+            f"{list(REPORT_COLUMNS)}; rename them first, e.g. df.rename({{{clash[0]!r}: 'group'}})"
+        )
     evs = list(evaluators) if evaluators is not None else detect_evaluators(schema)
     metrics = _metrics(evs, schema)
     if not metrics:
-        raise ValueError(
-            f"no score columns to report on; expected '<name>_score' columns, got {schema.names()}"
+        raise NoScoresError(
+            f"no score columns to report on; expected numeric '<name>_score' columns, "
+            f"got {schema.names()}"
         )
     return metrics
 

@@ -48,7 +48,7 @@ def partials(
 
 
 def _keys(by: Sequence[str], split: str | None) -> list[str]:
-    keys = [*by, split] if split else list(by)
+    keys = [*by, split] if split and split not in by else list(by)
     return keys or [_ALL]
 
 
@@ -70,9 +70,10 @@ def _buckets(
     the bootstrap itself runs on these sums in :func:`finalize`."""
     import numpy as np
 
-    bucket = (stats.row_key() % stats.BUCKETS).cast(pl.Int64).alias(_KEY)
+    bucket = (stats.bucket_key(_KEY) % stats.BUCKETS).cast(pl.Int64).alias(_KEY)
     agg = (
         lf.filter(valid)
+        .with_columns(stats.row_key().alias(_KEY))
         .group_by(*keys, bucket)
         .agg(
             *(v.cast(pl.Float64).sum().alias(f"__v{i}") for i, v in enumerate(values)),
@@ -289,7 +290,8 @@ def _corpus_row(m: CorpusMetric, row: dict[str, Any], weights: np.ndarray) -> di
     total = np.asarray(row["stats"], dtype=np.float64)
     score = float(m.finalize(total[None, :])[0])
     buckets = np.asarray(row["bucket_sums"], dtype=np.float64).reshape(-1, len(total))
-    replicates = m.finalize(weights @ buckets)
+    drawn = weights @ np.asarray(row["bucket_counts"], dtype=np.float64) > 0
+    replicates = m.finalize(weights[drawn] @ buckets)  # a replicate that drew no row is dropped
     low, high = stats.percentile_interval(replicates)
     spread = float(np.std(replicates, ddof=1)) if len(replicates) > 1 else None
     return {

@@ -29,6 +29,15 @@ _POISSON_CDF = [sum(math.exp(-1) / math.factorial(i) for i in range(k + 1)) for 
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
+def bucket_key(row_hash: str) -> pl.Expr:
+    """The bucket hash of each row: its content hash, mixed with its occurrence number among
+    identical rows, so that duplicate rows spread over buckets like distinct rows do (else they
+    would be resampled as one cluster and widen the interval). Rows that occur once, the usual
+    case with an id or model column, get the same bucket however the table is split."""
+    occurrence = pl.int_range(pl.len(), dtype=pl.UInt64).over(row_hash)
+    return pl.struct(pl.col(row_hash), occurrence).hash(_SEED)
+
+
 def row_key() -> pl.Expr:
     """A 64-bit hash of each row's full content (all columns), deterministic across processes
     of the same Polars version."""
