@@ -106,3 +106,19 @@ def test_bleu_signature_is_printed_with_reports(tmp_path: Path) -> None:
     assert json.loads(rep.read_text())["signatures"]["bleu"].startswith("bleu|")
     md = run("report", str(out), "--format", "markdown")
     assert "corpus_bleu" in md.stdout and "`bleu|" in md.stdout
+
+
+def test_chunked_report_equals_whole_report(tmp_path: Path) -> None:
+    out = tmp_path / "scored.parquet"
+    rep = tmp_path / "report.json"
+    args = ["-e", "fuzzy", "-e", "bleu", "--by", "model", "--chunk-rows", "40", "-q"]
+    assert run("score", str(SAMPLE), "-o", str(out), "--report", str(rep), *args).returncode == 0
+    import xpert_frames as xf
+
+    whole = xf.report(
+        pl.read_parquet(out),
+        by="model",
+        evaluators=[xf.get_evaluator("fuzzy"), xf.get_evaluator("bleu")],
+    )
+    chunked = pl.DataFrame(json.loads(rep.read_text())["report"], schema=whole.schema)
+    assert_frame_equal(chunked, whole, check_exact=False, rel_tol=1e-12)

@@ -19,7 +19,7 @@ from xpert_frames import io, progress, registry
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import XpertFramesError
 from xpert_frames.frames import Columns
-from xpert_frames.report import detect_evaluators
+from xpert_frames.report import detect_evaluators, finalize, merge_partials, partials, report_plan
 from xpert_frames.report import report as make_report
 from xpert_frames.scoring import as_evaluators, plan
 
@@ -156,6 +156,21 @@ def render(frame: pl.DataFrame, fmt: str, evaluators: Sequence[BaseEvaluator] = 
     return text + "".join(f"\n{name} signature: {sig}" for name, sig in signatures.items())
 
 
+def report_file(
+    path: Path, by: list[str], evaluators: Sequence[BaseEvaluator], chunk_rows: int
+) -> pl.DataFrame:
+    """The report of a scored Parquet file, ``chunk_rows`` rows at a time: each slice is reduced
+    to the report's additive statistics and the parts are merged, so memory follows the chunk."""
+    lf = pl.scan_parquet(path)
+    metrics = report_plan(lf.collect_schema(), by, evaluators)
+    total = lf.select(pl.len()).collect().item()
+    parts = [
+        partials(lf.slice(offset, chunk_rows), by, metrics)
+        for offset in range(0, max(total, 1), chunk_rows)
+    ]
+    return finalize(merge_partials(parts), metrics)
+
+
 def _format_for(path: Path) -> str:
     suffix = path.suffix.lower()
     formats = {".json": "json", ".md": "markdown", ".markdown": "markdown", ".csv": "csv"}
@@ -270,7 +285,7 @@ def score(
     def finish(tmp: Path) -> None:
         # The report is made from the written file before it is renamed into place: a failure
         # here leaves neither output nor report behind.
-        holder["report"] = make_report(pl.scan_parquet(tmp), by=group, evaluators=evaluators)
+        holder["report"] = report_file(tmp, group, evaluators, chunk_rows)
         if report_path and fmt:
             io.write_text_atomic(report_path, render(holder["report"], fmt, evaluators))
 
