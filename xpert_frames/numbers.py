@@ -42,9 +42,10 @@ from collections.abc import Callable, Mapping
 
 import polars as pl
 
+from xpert_frames._options import check_bool, check_choice
 from xpert_frames._typing import IntoExpr, MathExtract
 from xpert_frames.chinese_numerals import chinese_number
-from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.exceptions import InvalidOptionError
 from xpert_frames.number_grammar import (
     REWRITE_TRIGGERS,
     Grammar,
@@ -53,6 +54,7 @@ from xpert_frames.number_grammar import (
     normalize_text,
     rewrite_text,
 )
+from xpert_frames.text import to_expr
 
 ExtractMode = MathExtract
 EXTRACT_MODES: tuple[str, ...] = ("last", "first")
@@ -71,31 +73,14 @@ __all__ = [
 ]
 
 
-def _to_expr(value: IntoExpr) -> pl.Expr:
-    """A column name, or an expression. (Literal text: pass ``pl.lit("...")``.)"""
-    return pl.col(value) if isinstance(value, str) else value
-
-
 def _check_mode(mode: object) -> str:
-    if not isinstance(mode, str):
-        raise OptionTypeError(
-            f"option 'mode' must be one of {list(EXTRACT_MODES)}, got {mode!r} "
-            f"({type(mode).__name__})"
-        )
-    if mode not in EXTRACT_MODES:
+    try:
+        return check_choice("mode", mode, EXTRACT_MODES)
+    except InvalidOptionError as exc:
         raise InvalidOptionError(
-            f"option 'mode' must be one of {list(EXTRACT_MODES)}, got {mode!r}. Hint: 'last' "
-            "follows answer statements and takes the last number; 'first' is the seed's choice."
-        )
-    return mode
-
-
-def _check_bool(option: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise OptionTypeError(
-            f"option {option!r} must be a bool, got {value!r} ({type(value).__name__})"
-        )
-    return value
+            f"{exc} Hint: 'last' follows answer statements and takes the last number; "
+            "'first' is the seed's choice."
+        ) from None
 
 
 # --------------------------------------------------------------------------- parsing
@@ -331,9 +316,9 @@ def extract_number(
     Polars expressions over each batch's distinct texts (no per-row Python).
     """
     mode = _check_mode(mode)  # type: ignore[assignment]
-    normalize = _check_bool("normalize", normalize)
+    normalize = check_bool("normalize", normalize)
     fn = functools.partial(_extract_series, mode=mode, normalize=normalize)
-    return _to_expr(text).map_batches(fn, return_dtype=NUMBER_DTYPE, is_elementwise=True)
+    return to_expr(text).map_batches(fn, return_dtype=NUMBER_DTYPE, is_elementwise=True)
 
 
 def parse_number(text: IntoExpr, *, normalize: bool = True) -> pl.Expr:
@@ -344,7 +329,7 @@ def parse_number(text: IntoExpr, *, normalize: bool = True) -> pl.Expr:
 
 def parse_number_with_unit(text: IntoExpr, *, normalize: bool = True) -> pl.Expr:
     """Struct ``{value, unit}`` of a string that is exactly one number (else both null)."""
-    normalize = _check_bool("normalize", normalize)
+    normalize = check_bool("normalize", normalize)
     fn = functools.partial(_parse_series, normalize=normalize)
     dtype = pl.Struct({"value": pl.Float64, "unit": pl.String})
-    return _to_expr(text).map_batches(fn, return_dtype=dtype, is_elementwise=True)
+    return to_expr(text).map_batches(fn, return_dtype=dtype, is_elementwise=True)
