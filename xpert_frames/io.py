@@ -132,15 +132,35 @@ def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
     tmp = Path(tmp_name)
     try:
         write(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
         raise
     return target
+
+
+def _umask() -> int:
+    """The process umask, read without changing it (``os.umask`` would set it for a moment,
+    racing with other threads creating files): from ``/proc`` on Linux; elsewhere, from the
+    mode of a file created here with ``0o666``."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
+    probe = Path(tempfile.mkdtemp(prefix=".xf-umask."))
+    try:
+        fd = os.open(probe / "f", os.O_CREAT | os.O_WRONLY, 0o666)
+        os.close(fd)
+        return 0o666 & ~os.stat(probe / "f").st_mode & 0o777
+    finally:
+        with contextlib.suppress(OSError):
+            (probe / "f").unlink()
+        probe.rmdir()
 
 
 def write_text_atomic(path: str | Path, text: str) -> Path:

@@ -9,6 +9,7 @@ kernel, so conversion and computation overlap.
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,17 @@ if TYPE_CHECKING:  # numpy and rapidfuzz load on first use, not with the package
     import numpy as np
 
 CHUNK = 32_768
+
+
+def default_workers() -> int:
+    """rapidfuzz threads: the cores this process may use (``os.sched_getaffinity``: a container's
+    or Ray actor's allotment), at most Polars' own pool size. ``workers=-1`` would start one
+    thread per machine core on top of Polars' pool (oversubscribed cores)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, pl.thread_pool_size()))
 
 
 def _kernel(a: list[str], b: list[str], workers: int) -> np.ndarray:
@@ -35,9 +47,16 @@ def _store(out: np.ndarray, idx: np.ndarray, start: int, future: object) -> None
     out[idx[start : start + len(chunk)]] = chunk
 
 
-def levenshtein_similarity(a: pl.Series, b: pl.Series, *, workers: int = -1) -> pl.Series:
-    """Normalized Levenshtein similarity of aligned string Series; null where either is null."""
+def levenshtein_similarity(
+    a: pl.Series, b: pl.Series, *, workers: int | None = None
+) -> pl.Series:
+    """Normalized Levenshtein similarity of aligned string Series; null where either is null.
+
+    ``workers``: rapidfuzz threads (default :func:`default_workers`)."""
     import numpy as np
+
+    if workers is None:
+        workers = default_workers()
 
     if len(a) != len(b):
         raise ValueError(f"series lengths differ: {len(a)} and {len(b)}")

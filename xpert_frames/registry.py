@@ -99,6 +99,13 @@ def _load_entry_points() -> None:
     _entry_points_loaded = True
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name in _REGISTRY:
+            warnings.warn(
+                f"evaluator plugin {ep.name!r} ({ep.value}) is ignored: the name is taken by "
+                f"{_REGISTRY[ep.name].cls.__module__}.{_REGISTRY[ep.name].cls.__qualname__}; "
+                "register the plugin under another name",
+                RuntimeWarning,
+                stacklevel=2,
+            )
             continue
         try:
             cls = ep.load()

@@ -297,6 +297,7 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
 
     def apply(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         col = self._col
+        schema_before = lf.collect_schema().names()
         kind = pl.col(frames.TCM_TYPE).fill_null(pl.lit(self.subtype_default))
         lf = lf.with_columns(kind.alias(self._tmp("kind")))
         lf = lf.with_columns(e.alias(self._tmp(k)) for k, e in self._texts().items())
@@ -311,7 +312,10 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             .then(col("p_dis").str.replace(_SUFFIX_RE, "${1}${2}")),
         )
         lf = lf.with_columns(sim.alias(self._tmp("sim")))
-        temps = [n for n in lf.collect_schema().names() if n.startswith(self._tmp(""))]
+        # Only the columns this method added: another evaluator's or a canonical column may share
+        # the prefix (an evaluator named ``tcm`` and ``__xf_tcm_eval_type``).
+        before = set(schema_before)
+        temps = [n for n in lf.collect_schema().names() if n not in before]
         return super().apply(lf).drop(temps)
 
     def outputs(self) -> dict[str, pl.Expr]:

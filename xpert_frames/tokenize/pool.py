@@ -92,7 +92,11 @@ class Pending:
         self._cut = 0
         if len(self._texts) >= MIN_PARALLEL:
             _lock.acquire()
-            self._worker = _start()
+            try:
+                self._worker = _start()
+            except BaseException:  # a worker that cannot start must not keep the lock held
+                _lock.release()
+                raise
             if self._worker is None:
                 _lock.release()
                 return
