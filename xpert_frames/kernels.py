@@ -47,9 +47,7 @@ def _store(out: np.ndarray, idx: np.ndarray, start: int, future: object) -> None
     out[idx[start : start + len(chunk)]] = chunk
 
 
-def levenshtein_similarity(
-    a: pl.Series, b: pl.Series, *, workers: int | None = None
-) -> pl.Series:
+def levenshtein_similarity(a: pl.Series, b: pl.Series, *, workers: int | None = None) -> pl.Series:
     """Normalized Levenshtein similarity of aligned string Series; null where either is null.
 
     ``workers``: rapidfuzz threads (default :func:`default_workers`)."""
