@@ -257,7 +257,16 @@ def resolve(schema: pl.Schema, columns: Columns) -> dict[str, pl.Expr]:
     optional("answer_type", ANSWER_TYPE, _string_expr, pl.lit(None, pl.String))
     optional("choices", CHOICES, _choices_expr, pl.lit(None, CHOICE_DTYPE))
     optional("tcm_eval_type", TCM_TYPE, _string_expr, pl.lit(None, pl.String))
+    for kind in (ANSWER_TYPE, TCM_TYPE):
+        out[kind] = subtype_expr(out[kind])
     return out
+
+
+def subtype_expr(expr: pl.Expr) -> pl.Expr:
+    """Sub-type values as evaluators read them: stripped and lower-cased (``" Choice"`` is
+    ``choice``); blank is null (the evaluator's default type)."""
+    cleaned = expr.str.strip_chars().str.to_lowercase()
+    return pl.when(cleaned.str.len_chars() > 0).then(cleaned)
 
 
 def _is_answer_struct(dtype: pl.DataType) -> bool:

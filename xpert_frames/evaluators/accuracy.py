@@ -274,9 +274,10 @@ class AccuracyEvaluator(BaseEvaluator):
             pl.when(valid).then(pl.col(tmp("result")).struct.field(s)).alias(self.column(s))
             for s in _RESULT
         ]
+        # The sub-type is known on invalid rows too: reports count them as that type's skipped.
         outputs.append(
-            pl.when(valid)
-            .then(pl.col(frames.ANSWER_TYPE).fill_null(pl.lit(self.subtype_default)))
+            pl.col(frames.ANSWER_TYPE)
+            .fill_null(pl.lit(self.subtype_default))
             .alias(self.column("type"))
         )
         temps = ["kind", "ref", "opt", "num", "tpred", "tref", "choice", "result"]

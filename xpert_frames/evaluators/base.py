@@ -3,7 +3,8 @@
 An evaluator turns the canonical columns of :mod:`xpert_frames.frames` into its own output
 columns, all named ``<name>_<suffix>``; ``<name>_score`` (Float64) is always one of them.
 Invalid rows (null prediction, missing or empty reference value) get null in every output
-column, so reports count them as skipped. A valid prediction that yields nothing is *wrong*
+column but ``<name>_type`` (their sub-type is known), so reports count them as skipped, overall and
+per sub-type. A valid prediction that yields nothing is *wrong*
 (score 0), never skipped.
 
 Subclasses implement :meth:`BaseEvaluator.outputs` (pure Polars expressions), or override
@@ -80,11 +81,10 @@ class BaseEvaluator:
             pl.when(valid).then(expr).otherwise(None).alias(self.column(suffix))
             for suffix, expr in self.outputs().items()
         ]
-        if self.subtype_column is not None:
+        if self.subtype_column is not None:  # known on invalid rows too: their type's skipped
             exprs.append(
-                pl.when(valid)
-                .then(pl.col(self.subtype_column).fill_null(pl.lit(self.subtype_default)))
-                .otherwise(None)
+                pl.col(self.subtype_column)
+                .fill_null(pl.lit(self.subtype_default))
                 .alias(self.column("type"))
             )
         return lf.with_columns(exprs)
@@ -163,7 +163,11 @@ class BaseEvaluator:
         from xpert_frames.report import report, to_seed_dict
 
         scored = self.score(frames.from_records(predictions, references))
-        return to_seed_dict(report(scored, evaluators=[self]))
+        rep = report(scored, evaluators=[self])
+        overall = [m.metric for m in self.report_metrics() if getattr(m, "split", None) is None]
+        # As the seed: sub-type metrics only for sub-types with scored rows.
+        rep = rep.filter(pl.col("metric").is_in(overall) | (pl.col("count") > 0))
+        return to_seed_dict(rep)
 
     def aggregate_scores(self, individual_scores: Sequence[float]) -> dict[str, float | int]:
         """The seed's aggregation: mean, min, max and count; empty gives zeros with count 0."""
