@@ -34,7 +34,7 @@ Metric = ColumnMetric | CorpusMetric
 ORDER = "__xf_order"
 HASH = "hash"
 N = "n"
-VALUES = "values"
+VALUE = "v{}"  #: value columns v0, v1, ...: the score, or a corpus metric's statistics
 _ALL = "__xf_all"
 _REPORT_SCHEMA = {
     "metric": pl.String,
@@ -56,14 +56,18 @@ def partials(
     metrics: Sequence[Metric],
 ) -> pl.DataFrame:
     """The mergeable state of ``scored`` per group and metric: columns ``by``, ``metric``,
-    ``__xf_order`` (index into ``metrics``), ``hash`` (null on the row counting skipped rows),
-    ``n`` (occurrences), ``skipped`` and ``values``."""
+    ``__xf_order`` (index into ``metrics``), ``hash`` (null on a row counting skipped rows),
+    ``n`` (occurrences), ``skipped`` and the values ``v0``, ``v1``, ... of each distinct row."""
     lf = frames.to_lazy(scored)
     if not metrics:
         raise ValueError("no metrics to report on")
-    return pl.concat(
-        [_partial(lf, by, m, i) for i, m in enumerate(metrics)], how="vertical_relaxed"
-    )
+    width = max(_width(m) for m in metrics)
+    plans = [q for i, m in enumerate(metrics) for q in _partial(lf, by, m, i, width)]
+    return pl.concat(pl.collect_all(plans), how="vertical_relaxed")
+
+
+def _width(m: Metric) -> int:
+    return 1 if isinstance(m, ColumnMetric) else len(m.stats)
 
 
 def _keys(by: Sequence[str], split: str | None) -> list[str]:
@@ -71,7 +75,9 @@ def _keys(by: Sequence[str], split: str | None) -> list[str]:
     return keys or [_ALL]
 
 
-def _partial(lf: pl.LazyFrame, by: Sequence[str], m: Metric, order: int) -> pl.DataFrame:
+def _partial(
+    lf: pl.LazyFrame, by: Sequence[str], m: Metric, order: int, width: int
+) -> list[pl.LazyFrame]:
     split = m.split if isinstance(m, ColumnMetric) else None
     keys = _keys(by, split)
     work = lf if (by or split) else lf.with_columns(pl.lit(0).alias(_ALL))
@@ -79,28 +85,45 @@ def _partial(lf: pl.LazyFrame, by: Sequence[str], m: Metric, order: int) -> pl.D
         work = work.filter(pl.col(split).is_not_null())
     s = pl.col(m.column)
     values = [s] if isinstance(m, ColumnMetric) else list(m.stats)
-    tally = work.group_by(keys).agg(s.null_count().cast(pl.Int64).alias("skipped"))
-    content = (
-        work.filter(s.is_not_null())
-        .with_columns(stats.row_key().alias(HASH))
-        .group_by(*keys, HASH)
-        .agg(
-            pl.len().cast(pl.Int64).alias(N),
-            pl.concat_list(v.cast(pl.Float64) for v in values).first().alias(VALUES),
-        )
-    )
+    names = [VALUE.format(j) for j in range(width)]
     head, _, tail = m.metric.partition("{}")
     metric = pl.concat_str(pl.lit(head), pl.col(split), pl.lit(tail)) if split else pl.lit(m.metric)
     columns = [*by, metric.cast(pl.String).alias("metric"), pl.lit(order, pl.Int64).alias(ORDER)]
-    tally = tally.select(
-        *columns,
-        pl.lit(None, pl.UInt64).alias(HASH),
-        pl.lit(0, pl.Int64).alias(N),
-        pl.col("skipped"),
-        pl.lit(None, pl.List(pl.Float64)).alias(VALUES),
+    # Skipped rows: one row per group that has any (a group exists through its other rows).
+    tally = (
+        work.group_by(keys)
+        .agg(s.null_count().cast(pl.Int64).alias("skipped"))
+        .filter(pl.col("skipped") > 0)
+        .select(
+            *columns,
+            pl.lit(None, pl.UInt64).alias(HASH),
+            pl.lit(0, pl.Int64).alias(N),
+            pl.col("skipped"),
+            *(pl.lit(None, pl.Float64).alias(name) for name in names),
+        )
     )
-    content = content.select(*columns, HASH, N, pl.lit(0, pl.Int64).alias("skipped"), VALUES)
-    return pl.concat(pl.collect_all([tally, content]), how="vertical_relaxed")
+    # A distinct row is keyed by a hash of its content; a 0/1 metric (no bootstrap) needs only
+    # the number of rows of each value, keyed by the value.
+    binary = isinstance(m, ColumnMetric) and m.binary
+    key = s.cast(pl.Float64).hash(stats.SEED) if binary else stats.row_key()
+    content = (
+        work.filter(s.is_not_null())
+        .with_columns(key.alias(HASH))
+        .group_by(*keys, HASH)
+        .agg(
+            pl.len().cast(pl.Int64).alias(N),
+            *(v.cast(pl.Float64).first().alias(names[j]) for j, v in enumerate(values)),
+        )
+        .select(
+            *columns,
+            HASH,
+            N,
+            pl.lit(0, pl.Int64).alias("skipped"),
+            *names[: len(values)],
+            *(pl.lit(None, pl.Float64).alias(name) for name in names[len(values) :]),
+        )
+    )
+    return [tally, content]
 
 
 # --------------------------------------------------------------------------- step 2: merge
@@ -108,9 +131,10 @@ def merge_partials(parts: Sequence[pl.DataFrame]) -> pl.DataFrame:
     """Add up the states of several parts of one table (any split)."""
     df = pl.concat(list(parts), how="vertical_relaxed")
     keys = [*df.columns[: df.columns.index(ORDER) + 1], HASH]
+    values = df.columns[df.columns.index("skipped") + 1 :]
     return (
         df.group_by(keys)
-        .agg(pl.col(N).sum(), pl.col("skipped").sum(), pl.col(VALUES).first())
+        .agg(pl.col(N).sum(), pl.col("skipped").sum(), *(pl.col(v).first() for v in values))
         .select(df.columns)
     )
 
@@ -125,7 +149,7 @@ def finalize(
     over whole arrays (no Python step per row or per group, except one per block of groups).
     """
     by = partial.columns[: partial.columns.index("metric")]
-    state = partial.sort([ORDER, *by, "metric", HASH], nulls_last=True)
+    state = partial.sort(ORDER)  # one integer key: cheap; rows are ordered per metric below
     bounds = state[ORDER].to_numpy()
     frames_out = []
     for i, m in enumerate(metrics):
@@ -154,20 +178,25 @@ def finalize(
 def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: int) -> pl.DataFrame:
     import numpy as np
 
-    gid = part.select(pl.struct(*by, "metric").rle_id()).to_series().to_numpy().astype(np.int64)
-    starts = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
-    n_groups = len(starts)
+    gid, heads = _group_ids(part, [*by, "metric"])
+    n_groups = len(heads)
     n = part[N].to_numpy().astype(np.int64)
-    count = np.add.reduceat(n, starts)
-    skipped = np.add.reduceat(part["skipped"].to_numpy().astype(np.int64), starts)
-    content = part[HASH].is_not_null().to_numpy()
+    count = np.bincount(gid, weights=n, minlength=n_groups).astype(np.int64)
+    skipped = np.bincount(gid, weights=part["skipped"].to_numpy(), minlength=n_groups)
+    skipped = skipped.astype(np.int64)
+    # Content rows in (group, hash) order: the sums below are then made in one order,
+    # whatever the order of the state's rows (how the table was split).
+    content = part.select(pl.arg_sort_by(HASH, nulls_last=True)).to_series().to_numpy()
+    content = content[: part.height - part[HASH].null_count()]
+    small = np.uint16 if n_groups < 1 << 16 else np.int64  # radix sort for few groups
+    content = content[np.argsort(gid[content].astype(small), kind="stable")]
     gc, nc = gid[content], n[content]
-    hc = part[HASH].filter(content).to_numpy()
+    hc = part[HASH].fill_null(0).to_numpy()[content]
     k = 1 if isinstance(m, ColumnMetric) else len(m.stats)
     values = (
-        part[VALUES].filter(content).explode().fill_null(0.0).to_numpy().reshape(-1, k)
-        if len(gc)
-        else np.zeros((0, k))
+        part.select(pl.col(VALUE.format(j)).fill_null(0.0) for j in range(k))
+        .to_numpy()
+        .reshape(-1, k)[content]
     )
     totals = np.zeros((n_groups, k))
     cstarts = np.flatnonzero(np.r_[True, gc[1:] != gc[:-1]]) if len(gc) else np.zeros(0, int)
@@ -207,13 +236,31 @@ def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: i
         cols["ci_low"], cols["ci_high"], cols["stderr"] = _bootstrap(
             gc, hc, nc, values, n_groups, corpus, n_boot
         )
-    head = part[starts.tolist()].select(*by, "metric")
+    head = part[heads.tolist()].select(*by, "metric")
     return head.with_columns(
         pl.Series(name, np.asarray(col)).fill_nan(None)
         if name not in ("count", "skipped")
         else pl.Series(name, col, pl.Int64)
         for name, col in cols.items()
     )
+
+
+def _group_ids(part: pl.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """A dense group number per row (0, 1, ... in order of first row) and each group's first
+    row, from one Polars window (no sort of the keys)."""
+    import numpy as np
+
+    first = (
+        part.with_row_index("__i")
+        .select(pl.col("__i").min().over(keys))
+        .to_series()
+        .to_numpy()
+        .astype(np.int64)
+    )
+    is_head = np.zeros(len(first), dtype=bool)
+    is_head[first] = True
+    dense = np.cumsum(is_head) - 1
+    return dense[first], np.flatnonzero(is_head)
 
 
 def _ratio(sums: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -33,7 +33,7 @@ N_BOOT = 1000
 BUCKETS = 1024
 Z95 = 1.959963984540054
 QUANTILES = (0.025, 0.975)
-_SEED = 0x5EED
+SEED = 0x5EED
 # CDF of Poisson(1) at 0..11; a uniform above the last step gets weight 12 (p < 1e-9).
 _POISSON_CDF = [sum(math.exp(-1) / math.factorial(i) for i in range(k + 1)) for k in range(12)]
 MAX_WEIGHT = len(_POISSON_CDF)
@@ -47,7 +47,7 @@ _BLOCK_GROUPS = 1024
 def row_key() -> pl.Expr:
     """A 64-bit hash of each row's full content (all columns), deterministic across processes
     of the same Polars version."""
-    return pl.struct(pl.all()).hash(_SEED)
+    return pl.struct(pl.all()).hash(SEED)
 
 
 def _splitmix64(x: np.ndarray) -> np.ndarray:
