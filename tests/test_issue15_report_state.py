@@ -27,6 +27,9 @@ PATTERNS = [
 ]
 
 
+EVALUATORS = [xf.get_evaluator("fuzzy"), xf.get_evaluator("bleu", weights=(0.1, 0.3, 0.5, 0.1))]
+
+
 @cache
 def table() -> pl.DataFrame:
     rng = random.Random(5)
@@ -41,7 +44,7 @@ def table() -> pl.DataFrame:
         },
         schema_overrides={"prediction": pl.String},
     )
-    return xf.score(df, ["fuzzy", "bleu"])
+    return xf.score(df, EVALUATORS)
 
 
 @settings(max_examples=25, deadline=None)
@@ -54,7 +57,7 @@ def test_any_split_any_order_merges_to_exactly_the_whole(
     by: list[str], parts: int, seed: int
 ) -> None:
     df = table()
-    metrics = report_plan(df.collect_schema(), by)
+    metrics = report_plan(df.collect_schema(), by, EVALUATORS)
     rng = np.random.default_rng(seed)
     assignment = rng.integers(0, parts, df.height)  # rows to parts at random, not slices
     pieces = [
@@ -64,7 +67,7 @@ def test_any_split_any_order_merges_to_exactly_the_whole(
     states = [partials(piece, by, metrics) for piece in pieces]
     # merged in any grouping: pairwise, then all
     merged = merge_partials([merge_partials(states[: parts // 2 + 1]), *states[parts // 2 + 1 :]])
-    whole = xf.report(df, by=by)
+    whole = xf.report(df, by=by, evaluators=EVALUATORS)
     assert_frame_equal(finalize(merged, metrics), whole, check_exact=True)
 
 

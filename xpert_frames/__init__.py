@@ -19,6 +19,7 @@ from xpert_frames.evaluators import (
 )
 from xpert_frames.frames import Columns, flatten_references, from_records
 from xpert_frames.io import load_sample
+from xpert_frames.provenance import write_scored
 from xpert_frames.report import report, to_seed_dict
 from xpert_frames.scoring import BatchScorer, score
 
@@ -49,4 +50,5 @@ __all__ = [
     "report",
     "score",
     "to_seed_dict",
+    "write_scored",
 ]

@@ -15,12 +15,21 @@ from typing import Any
 import click
 import polars as pl
 
-from xpert_frames import io, progress, registry
+from xpert_frames import io, progress, provenance, registry, safety
+from xpert_frames.cli_options import parse_evaluator
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import XpertFramesError
 from xpert_frames.frames import Columns
-from xpert_frames.report import detect_evaluators, finalize, merge_partials, partials, report_plan
+from xpert_frames.report import (
+    detect_evaluators,
+    finalize,
+    merge_partials,
+    partials,
+    refuse_unknown_options,
+    report_plan,
+)
 from xpert_frames.report import report as make_report
+from xpert_frames.safety import ReportFailedError
 from xpert_frames.scoring import as_evaluators, plan
 
 ROLE_FLAGS = (
@@ -32,75 +41,6 @@ ROLE_FLAGS = (
     "reference",
     "meta",
 )
-
-
-# --------------------------------------------------------------------------- option parsing
-def _convert(option: str, raw: str, default: Any) -> Any:
-    """Text from the command line, typed after the option's default."""
-    lowered = raw.strip().lower()
-    if isinstance(default, bool) or lowered in ("true", "false"):
-        if lowered in ("true", "1", "yes"):
-            return True
-        if lowered in ("false", "0", "no"):
-            return False
-        raise click.BadParameter(f"option {option!r} takes true/false, got {raw!r}")
-    if isinstance(default, list | tuple) or "|" in raw:
-        kind = type(default[0]) if isinstance(default, list | tuple) and default else None
-        return [_convert(option, part, kind() if kind else None) for part in raw.split("|") if part]
-    if isinstance(default, int) and not isinstance(default, bool):
-        try:
-            return int(raw)
-        except ValueError:
-            return float(raw) if _is_float(raw) else raw
-    if isinstance(default, float):
-        return float(raw) if _is_float(raw) else raw
-    if raw.startswith(("{", "[")):
-        try:
-            return json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise click.BadParameter(f"option {option!r}: invalid JSON {raw!r}: {exc}") from None
-    if default is None and _is_float(raw):
-        return float(raw)
-    return raw
-
-
-def _is_float(raw: str) -> bool:
-    try:
-        float(raw)
-    except ValueError:
-        return False
-    return True
-
-
-def parse_evaluator(spec: str) -> BaseEvaluator:
-    """``name`` or ``name:opt=value,opt=value`` (lists as ``a|b``, mappings as JSON)."""
-    name, _, rest = spec.partition(":")
-    record = registry.get_record(name.strip())
-    defaults = record.options()
-    options: dict[str, Any] = {}
-    for item in _split_options(rest):
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise click.BadParameter(f"expected opt=value in {spec!r}, got {item!r}")
-        options[key] = _convert(key, value, defaults.get(key))
-    return registry.get_evaluator(record.name, **options)
-
-
-def _split_options(text: str) -> list[str]:
-    """Split on commas that are not inside JSON brackets."""
-    parts, depth, current = [], 0, ""
-    for char in text:
-        depth += char in "[{"
-        depth -= char in "]}"
-        if char == "," and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    if current.strip():
-        parts.append(current)
-    return [p for p in parts if p.strip()]
 
 
 def _columns(kwargs: dict[str, Any]) -> Columns:
@@ -160,15 +100,16 @@ def report_file(
     path: Path, by: list[str], evaluators: Sequence[BaseEvaluator], chunk_rows: int
 ) -> pl.DataFrame:
     """The report of a scored Parquet file, ``chunk_rows`` rows at a time: each slice is reduced
-    to the report's additive statistics and the parts are merged, so memory follows the chunk."""
+    to the report's mergeable state, merged into the state so far (duplicates counted once)."""
     lf = pl.scan_parquet(path)
     metrics = report_plan(lf.collect_schema(), by, evaluators)
     total = lf.select(pl.len()).collect().item()
-    parts = [
-        partials(lf.slice(offset, chunk_rows), by, metrics)
-        for offset in range(0, max(total, 1), chunk_rows)
-    ]
-    return finalize(merge_partials(parts), metrics)
+    state: pl.DataFrame | None = None
+    for offset in range(0, max(total, 1), chunk_rows):
+        part = partials(lf.slice(offset, chunk_rows), by, metrics)
+        state = part if state is None else merge_partials([state, part])
+    assert state is not None  # at least one slice
+    return finalize(state, metrics)
 
 
 def _format_for(path: Path) -> str:
@@ -264,6 +205,7 @@ def score(
     started = time.perf_counter()
     evaluators = as_evaluators([parse_evaluator(s) for s in specs])  # also: names must differ
     fmt = _format_for(report_path) if report_path else None
+    safety.check_outputs(io.expand(inputs), output, report_path)
     lf = io.scan(inputs)
     scored = plan(lf, evaluators, _columns(roles))  # validates against the input as given
     if row_id and row_id not in lf.collect_schema():
@@ -280,15 +222,7 @@ def score(
         raise click.BadParameter(f"--by column(s) {missing} not in the input: {schema.names()}")
     if address is not None and engine != "ray":
         raise click.BadParameter("--address needs --engine ray", param_hint="'--address'")
-    holder: dict[str, pl.DataFrame] = {}
-
-    def finish(tmp: Path) -> None:
-        # The report is made from the written file before it is renamed into place: a failure
-        # here leaves neither output nor report behind.
-        holder["report"] = report_file(tmp, group, evaluators, chunk_rows)
-        if report_path and fmt:
-            io.write_text_atomic(report_path, render(holder["report"], fmt, evaluators))
-
+    meta = provenance.metadata(evaluators)  # the configuration travels with the scores
     if engine == "ray":
         try:
             from xpert_frames.ray import score_files
@@ -301,7 +235,6 @@ def score(
             _columns(roles),
             address=address,
             row_id=row_id or None,
-            after_write=finish,
         )
     else:
         total = io.count_rows(inputs)
@@ -309,13 +242,31 @@ def score(
 
         def write(tmp: Path) -> None:
             if total is not None:  # Parquet: bounded chunks, whatever the plan holds in memory
-                io.sink_chunked(scored, tmp, total=total, chunk_rows=chunk_rows, advance=bar.update)
+                io.sink_chunked(
+                    scored,
+                    tmp,
+                    total=total,
+                    chunk_rows=chunk_rows,
+                    advance=bar.update,
+                    metadata=meta,
+                )
             else:
-                progress.track(scored, evaluators[0].score_column, bar).sink_parquet(tmp)
+                tracked = progress.track(scored, evaluators[0].score_column, bar)
+                tracked.sink_parquet(tmp, metadata=meta)
             bar.close()
-            finish(tmp)
 
         io.write_atomic(output, write)
+    # The scored file is in place before the report is made: a report that fails (memory, a
+    # bad --by) loses nothing; it is reported as an error naming the kept output.
+    try:
+        made = report_file(output, group, evaluators, chunk_rows)
+        if report_path and fmt:
+            io.write_text_atomic(report_path, render(made, fmt, evaluators))
+    except Exception as exc:
+        raise ReportFailedError(
+            f"the scores were written to {output}, but the report failed: {exc}; retry with "
+            f"`xpert-frames report {output}`"
+        ) from exc
     if not quiet:
         result = pl.scan_parquet(output)
         rows = result.select(pl.len()).collect().item()
@@ -327,7 +278,7 @@ def score(
             .item()
         )
         seconds = time.perf_counter() - started
-        click.echo(render(holder["report"], "table", evaluators))
+        click.echo(render(made, "table", evaluators))
         click.echo(
             f"scored {rows:,} rows ({skipped:,} skipped by at least one evaluator) in "
             f"{seconds:.2f} s ({rows / seconds if seconds else 0:,.0f} rows/s) -> {output}"
@@ -345,9 +296,14 @@ def score(
     show_default=True,
 )
 def report_cmd(scored: tuple[str, ...], by: str | None, fmt: str) -> None:
-    """Report on already scored files."""
-    lf = io.scan(scored)
-    evaluators = detect_evaluators(lf.collect_schema())
+    """Report on already scored files (evaluators rebuilt from the configuration a scored
+    Parquet file records; else found from the score columns)."""
+    files = io.expand(scored)
+    lf = io.scan(files)
+    evaluators = provenance.read_evaluators(files) if io.kind(files[0]) == "parquet" else None
+    if evaluators is None:
+        evaluators = detect_evaluators(lf.collect_schema())
+        refuse_unknown_options(evaluators)
     click.echo(render(make_report(lf, by=_by(by), evaluators=evaluators), fmt, evaluators))
 
 
@@ -366,27 +322,42 @@ def evaluators() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code instead of raising for input errors."""
     try:
-        cli.main(
-            args=list(argv) if argv is not None else None,
-            prog_name="xpert-frames",
-            standalone_mode=False,
-        )
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        return 1
+        with safety.signals_as_exceptions():
+            cli.main(
+                args=list(argv) if argv is not None else None,
+                prog_name="xpert-frames",
+                standalone_mode=False,
+            )
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("interrupted", err=True)
+        return 130
+    except safety.Terminated as exc:
+        click.echo(f"terminated by {exc.name}", err=True)
+        return 128 + exc.signum
     except click.ClickException as exc:
         exc.show()
         return 2
     except (XpertFramesError, pl.exceptions.PolarsError, OSError) as exc:
+        if (signum := safety.received()) is not None:  # a signal wrapped by a library
+            return _signalled(signum)
         click.echo(f"error: {exc}", err=True)
         return 2
     except Exception as exc:  # unexpected: say so, keep the traceback for bug reports
+        if (signum := safety.received()) is not None:
+            return _signalled(signum)
         import traceback
 
         traceback.print_exc()
         click.echo(f"unexpected error: {type(exc).__name__}: {exc}", err=True)
         return 1
     return 0
+
+
+def _signalled(signum: int) -> int:
+    import signal
+
+    click.echo(f"stopped by {signal.Signals(signum).name}", err=True)
+    return 130 if signum == signal.SIGINT else 128 + signum
 
 
 if __name__ == "__main__":

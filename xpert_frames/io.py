@@ -46,13 +46,13 @@ def expand(inputs: Sequence[str | Path]) -> list[Path]:
             files.extend(found)
         else:
             raise InputError(f"input {text!r} does not exist")
-    kinds = {_kind(p) for p in files}
+    kinds = {kind(p) for p in files}
     if len(kinds) > 1:
         raise InputError(f"inputs mix file kinds {sorted(kinds)}; score each kind separately")
     return files
 
 
-def _kind(path: Path) -> str:
+def kind(path: Path) -> str:
     suffix = path.suffix.lower()
     if suffix in _PARQUET:
         return "parquet"
@@ -68,13 +68,13 @@ def _kind(path: Path) -> str:
 def scan(inputs: Sequence[str | Path]) -> pl.LazyFrame:
     """One LazyFrame over all inputs (Parquet, JSONL or CSV), in file order."""
     files = expand(inputs)
-    kind = _kind(files[0])
+    file_kind = kind(files[0])
     names = [str(p) for p in files]
-    if kind == "parquet":
+    if file_kind == "parquet":
         for name in names:
             _check_parquet(name)
         return pl.scan_parquet(names)
-    if kind == "jsonl":
+    if file_kind == "jsonl":
         for name in names:
             _check_utf8(name)
         lf = pl.concat(
@@ -170,7 +170,7 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
 def count_rows(inputs: Sequence[str | Path]) -> int | None:
     """Row count of Parquet inputs from their metadata (``None`` for other kinds)."""
     files = expand(inputs)
-    if _kind(files[0]) != "parquet":
+    if kind(files[0]) != "parquet":
         return None
     return int(pl.scan_parquet([str(p) for p in files]).select(pl.len()).collect().item())
 
@@ -187,6 +187,7 @@ def sink_chunked(
     total: int,
     chunk_rows: int = CHUNK_ROWS,
     advance: Callable[[int], object] | None = None,
+    metadata: dict[str, str] | None = None,
 ) -> None:
     """Write ``plan`` to one Parquet file, ``chunk_rows`` rows at a time (one row group each).
 
@@ -202,7 +203,10 @@ def sink_chunked(
         for offset in range(0, max(total, 1), chunk_rows):
             table = plan.slice(offset, chunk_rows).collect(engine="streaming").to_arrow()
             if writer is None:
-                writer = pq.ParquetWriter(path, table.schema, compression="zstd")
+                schema = table.schema.with_metadata(metadata) if metadata else table.schema
+                writer = pq.ParquetWriter(path, schema, compression="zstd")
+            if metadata:
+                table = table.replace_schema_metadata(writer.schema.metadata)
             writer.write_table(table)
             if advance is not None:
                 advance(table.num_rows)

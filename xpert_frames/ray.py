@@ -28,7 +28,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from xpert_frames import frames, io, stats
+from xpert_frames import frames, io, provenance, stats
 from xpert_frames._options import check_int
 from xpert_frames.report import (
     Metric,
@@ -143,8 +143,10 @@ def _partials_of(
     evaluators: list[BaseEvaluator] | None,
 ) -> pa.Table:
     """One batch's additive statistics, with the batch schema and metric names as metadata."""
+    if evaluators is None:  # as recorded with the scores (BatchScorer output, scored files)
+        evaluators = provenance.from_metadata(batch.schema.metadata, "a scored batch")
     metrics = report_plan(frames.schema_of(batch), by, evaluators)
-    out = partials(batch, by, metrics).to_arrow()
+    out = partials(batch.replace_schema_metadata(None), by, metrics).to_arrow()
     return out.replace_schema_metadata(
         {
             _SCHEMA_KEY: base64.b64encode(batch.schema.serialize().to_pybytes()),
@@ -175,6 +177,8 @@ def report_dataset(
     evs = as_evaluators(evaluators) if evaluators is not None else None
     n_boot = check_int("n_boot", n_boot, low=1)
     known = _known_schema(ds)
+    if evs is None and known is not None:
+        evs = provenance.from_metadata(known.metadata, "the dataset's schema")
     if known is not None:  # fail on the driver, before any task starts
         report_plan(_polars_schema(known), group, evs)
     parts = ds.map_batches(
@@ -204,10 +208,10 @@ def _driver_metrics(
             "batches of the dataset have different score columns, so their reports cannot be "
             f"merged: {sorted(n.decode() for n in names)}"
         )
-    schema = _polars_schema(
-        pa.ipc.read_schema(pa.py_buffer(base64.b64decode(meta[0][_SCHEMA_KEY])))
-    )
-    metrics = report_plan(schema, by, evaluators)
+    arrow = pa.ipc.read_schema(pa.py_buffer(base64.b64decode(meta[0][_SCHEMA_KEY])))
+    if evaluators is None:
+        evaluators = provenance.from_metadata(arrow.metadata, "a scored batch")
+    metrics = report_plan(_polars_schema(arrow), by, evaluators)
     if json.dumps([m.metric for m in metrics]).encode() not in names:
         raise ValueError(
             "the Ray workers found different evaluators for the score columns than this process "
@@ -270,7 +274,8 @@ def score_files(
         scored.context.execution_options.preserve_order = True
 
         def write(tmp: Path) -> None:
-            _write_parquet(scored, tmp, len(scorer.output_names()), row_id or None)
+            meta = provenance.metadata(scorer.evaluators)
+            _write_parquet(scored, tmp, len(scorer.output_names()), row_id or None, meta)
             if after_write is not None:
                 after_write(tmp)
 
@@ -329,7 +334,13 @@ def _read(files: list[Path]) -> ray.data.Dataset:
     )
 
 
-def _write_parquet(scored: ray.data.Dataset, path: Path, n_out: int, row_id: str | None) -> None:
+def _write_parquet(
+    scored: ray.data.Dataset,
+    path: Path,
+    n_out: int,
+    row_id: str | None,
+    metadata: dict[str, str] | None = None,
+) -> None:
     """Stream the dataset's batches, in order, into one Parquet file on this machine."""
     writer: pq.ParquetWriter | None = None
     offset = 0
@@ -340,6 +351,7 @@ def _write_parquet(scored: ray.data.Dataset, path: Path, n_out: int, row_id: str
                 numbers = pa.array(np.arange(offset, offset + batch.num_rows, dtype=np.int64))
                 batch = batch.add_column(n_in, row_id, numbers)
             offset += batch.num_rows
+            batch = batch.replace_schema_metadata(metadata)
             if writer is None:
                 writer = pq.ParquetWriter(path, batch.schema)
             elif batch.schema != writer.schema:
@@ -351,7 +363,7 @@ def _write_parquet(scored: ray.data.Dataset, path: Path, n_out: int, row_id: str
                 raise ValueError("the inputs hold no rows and Ray does not know their schema")
             if row_id is not None and row_id not in schema.names[: len(schema) - n_out]:
                 schema = schema.insert(len(schema) - n_out, pa.field(row_id, pa.int64()))
-            pq.write_table(schema.empty_table(), path)
+            pq.write_table(schema.empty_table().replace_schema_metadata(metadata), path)
     finally:
         if writer is not None:
             writer.close()

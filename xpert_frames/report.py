@@ -12,11 +12,12 @@ into ``a`` and ``b``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from xpert_frames import frames, stats
+from xpert_frames import frames, provenance, stats
 from xpert_frames._typing import Frame
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import ColumnNotFoundError, DuplicateColumnError, NoScoresError
@@ -102,7 +103,7 @@ def _metrics(evaluators: Sequence[BaseEvaluator], schema: pl.Schema) -> list[Met
 
 # --------------------------------------------------------------------------- public
 def report(
-    scored: Frame,
+    scored: Frame | str | Path,
     by: str | Sequence[str] | None = None,
     *,
     evaluators: Sequence[BaseEvaluator] | None = None,
@@ -110,12 +111,45 @@ def report(
 ) -> pl.DataFrame:
     """Scores grouped by ``by`` columns, one row per group and metric, with 95% intervals.
 
-    Evaluators are found from ``<name>_score`` columns unless given.
+    ``scored`` is a table or a scored Parquet path (file, directory or glob). Unless given,
+    evaluators are rebuilt from the scoring configuration the file or Arrow table records
+    (:mod:`xpert_frames.provenance`), else found from ``<name>_score`` columns; a metric that
+    depends on options the table does not record (BLEU's corpus score) is then refused.
     """
-    lf = frames.to_lazy(scored)
+    lf, evaluators = scored_input(scored, evaluators)
     by = [by] if isinstance(by, str) else list(by or [])
     metrics = report_plan(lf.collect_schema(), by, evaluators)
     return finalize(partials(lf, by, metrics), metrics, n_boot=n_boot)
+
+
+def scored_input(
+    scored: Frame | str | Path, evaluators: Sequence[BaseEvaluator] | None
+) -> tuple[pl.LazyFrame, Sequence[BaseEvaluator] | None]:
+    """The scored table as a LazyFrame, and the evaluators given or recorded with it."""
+    if isinstance(scored, str | Path):
+        from xpert_frames import io
+
+        files = io.expand([scored])
+        lf = io.scan(files)
+        if evaluators is None and io.kind(files[0]) == "parquet":
+            evaluators = provenance.read_evaluators(files)
+        return lf, evaluators
+    if evaluators is None and frames.is_arrow_table(scored):
+        evaluators = provenance.from_metadata(scored.schema.metadata, "the Arrow table")  # type: ignore[union-attr]
+    return frames.to_lazy(scored), evaluators
+
+
+def refuse_unknown_options(evaluators: Sequence[BaseEvaluator]) -> None:
+    """Raise for detected evaluators whose report metrics depend on unrecorded options."""
+    for ev in evaluators:
+        if ev.report_options:
+            raise provenance.ConfigurationError(
+                f"the report of {ev.name!r} ({type(ev).__name__}) depends on its options "
+                f"{list(ev.report_options)}, which this table does not record; pass the "
+                f"evaluators you scored with, e.g. xf.report(scored, evaluators=["
+                f"xf.get_evaluator({ev.key or ev.name!r}, n_gram=4, ...)]), or report on the "
+                "scored Parquet file the CLI or xf.write_scored wrote (it records them)"
+            )
 
 
 def report_plan(
@@ -132,7 +166,11 @@ def report_plan(
             f"cannot group a report by {clash}: the report has columns of that name "
             f"{list(REPORT_COLUMNS)}; rename them first, e.g. df.rename({{{clash[0]!r}: 'group'}})"
         )
-    evs = list(evaluators) if evaluators is not None else detect_evaluators(schema)
+    if evaluators is None:
+        evs = detect_evaluators(schema)
+        refuse_unknown_options(evs)
+    else:
+        evs = list(evaluators)
     metrics = _metrics(evs, schema)
     if not metrics:
         raise NoScoresError(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from xpert_frames import frames
+from xpert_frames import frames, provenance
 from xpert_frames._typing import FrameT
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.exceptions import ColumnTypeError, DuplicateColumnError
@@ -105,7 +105,8 @@ def _score_arrow(table: pa.Table, evs: list[BaseEvaluator], cols: frames.Columns
     new = plan(lf, evs, cols).select(outputs).collect().to_arrow()
     for name in outputs:
         table = table.append_column(new.schema.field(name), new.column(name))
-    return table
+    # The configuration travels with the scores (reports rebuild the evaluators from it).
+    return table.replace_schema_metadata(provenance.merge(table.schema.metadata, evs))
 
 
 class BatchScorer:

@@ -48,6 +48,9 @@ class BaseEvaluator:
     accepts_list_answer: ClassVar[bool] = False
     #: Scores are 0/1 (reports use a Wilson interval) rather than continuous (bootstrap).
     binary_score: ClassVar[bool] = False
+    #: Options that change report metrics beyond the score columns (BLEU's corpus score). A
+    #: report on a table that does not record them refuses to guess them.
+    report_options: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, *, name: str | None = None) -> None:
         self.name = check_name(name if name is not None else (self.key or type(self).__name__))

@@ -95,6 +95,7 @@ class BLEUEvaluator(BaseEvaluator):
     metric: ClassVar[str] = "bleu"
     answer_types: ClassVar[tuple[str, ...]] = ("text",)
     accepts_list_answer: ClassVar[bool] = True
+    report_options: ClassVar[tuple[str, ...]] = ("n_gram", "weights", "smoothing")
 
     def __init__(
         self,
