@@ -134,7 +134,6 @@ def test_similarity_expression() -> None:
 def test_bad_options(kwargs: dict, error: type[Exception]) -> None:
     with pytest.raises(error):
         FuzzyEvaluator(**kwargs)
-    assert issubclass(error, ValueError | TypeError)
 
 
 def test_unknown_option_is_an_error_with_hint() -> None:

@@ -25,14 +25,6 @@ class Exact(BaseEvaluator):
         return {"score": (pl.col(frames.PRED) == pl.col(frames.ANSWER)).cast(pl.Float64)}
 
 
-@pytest.fixture
-def clean_registry():
-    saved = dict(registry._REGISTRY)
-    yield
-    registry._REGISTRY.clear()
-    registry._REGISTRY.update(saved)
-
-
 def test_unknown_name_lists_available_and_hints() -> None:
     with pytest.raises(ValueError, match=r"available evaluators: .*fuzzy") as info:
         xf.get_evaluator("fuzy")

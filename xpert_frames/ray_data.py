@@ -182,7 +182,7 @@ def report_dataset(
     if known is not None:  # fail on the driver, before any task starts
         _plan(_polars_schema(known), group, evs)
     parts = ds.map_batches(
-        _partials_of,
+        _partials_of,  # type: ignore[arg-type]  # Ray types the batch as a union of formats
         fn_kwargs={"by": group, "evaluators": evs},
         batch_format="pyarrow",
         batch_size=check_int("batch_size", batch_size, low=1),

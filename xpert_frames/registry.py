@@ -95,7 +95,7 @@ _entry_points_loaded = False
 
 
 def evaluator_options(cls: type[BaseEvaluator]) -> dict[str, Any]:
-    params = inspect.signature(cls.__init__).parameters
+    params = inspect.signature(cls).parameters
     return {
         name: p.default
         for name, p in params.items()
@@ -215,7 +215,7 @@ def get_evaluators(evaluator_names: Iterable[str], **kwargs: Any) -> list[BaseEv
 
 
 def _accepts(cls: type, option: str) -> bool:
-    params = inspect.signature(cls.__init__).parameters
+    params = inspect.signature(cls).parameters
     return option in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 

@@ -85,7 +85,7 @@ def score(
     evs = check_names(evaluators)
     cols = frames.Columns.of(columns, **names)
     if frames.is_arrow_table(frame):
-        return _score_arrow(frame, evs, cols)  # type: ignore[arg-type]
+        return _score_arrow(frame, evs, cols)
     lazy = plan(frames.to_lazy(frame), evs, cols)
     if isinstance(frame, pl.LazyFrame):
         return lazy

@@ -143,7 +143,10 @@ def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
 
 
 def write_text_atomic(path: str | Path, text: str) -> Path:
-    return write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    def write(tmp: Path) -> None:
+        tmp.write_text(text, encoding="utf-8")
+
+    return write_atomic(path, write)
 
 
 def count_rows(inputs: Sequence[str | Path]) -> int | None:

@@ -8,6 +8,7 @@ import csv
 import importlib.util
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pyarrow as pa
@@ -123,7 +124,8 @@ def _write_parquet(scored: ray.data.Dataset, path: Path, n_out: int, row_id: str
     writer: pq.ParquetWriter | None = None
     offset = 0
     try:
-        for batch in scored.iter_batches(batch_format="pyarrow", batch_size=None):
+        for block in scored.iter_batches(batch_format="pyarrow", batch_size=None):
+            batch = cast(pa.Table, block)  # batch_format="pyarrow": a Table
             n_in = batch.num_columns - n_out
             if row_id is not None and row_id not in batch.column_names[:n_in]:
                 numbers = pa.array(np.arange(offset, offset + batch.num_rows, dtype=np.int64))

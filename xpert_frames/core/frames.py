@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 
@@ -97,7 +97,7 @@ def _struct_field(
     for name in path:
         if not isinstance(dtype, pl.Struct):
             return None
-        inner = {f.name: f.dtype for f in dtype.fields}
+        inner: dict[str, Any] = {f.name: f.dtype for f in dtype.fields}
         if name not in inner:
             return None
         expr, dtype = expr.struct.field(name), inner[name]
@@ -232,7 +232,9 @@ def resolve(schema: pl.Schema, columns: Columns) -> dict[str, pl.Expr]:
         root, dtype = pl.col(columns.answer), schema[columns.answer]
         value = _struct_field(root, dtype, "value")
         kind = _struct_field(root, dtype, "type")
-        out[ANSWER] = _answer_expr(*value, f"{columns.answer}.value")  # type: ignore[misc]
+        # _is_answer_struct checked that the "value" field is there.
+        value_expr, value_dtype = cast(tuple[pl.Expr, pl.DataType], value)
+        out[ANSWER] = _answer_expr(value_expr, value_dtype, f"{columns.answer}.value")
         if kind:
             nested[ANSWER_TYPE] = _string_expr(*kind, f"{columns.answer}.type")
     elif columns.answer in schema:

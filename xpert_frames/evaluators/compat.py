@@ -10,7 +10,7 @@ declares (the same numbers as ``to_seed_dict(report(...))``, which a test checks
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
@@ -40,13 +40,14 @@ class XpertEvalMixin:
     """``evaluate``, ``aggregate_scores`` and ``_is_valid_sample`` of the seed's evaluators."""
 
     def evaluate(
-        self: BaseEvaluator, predictions: Sequence[str | None], references: Sequence[Any]
+        self, predictions: Sequence[str | None], references: Sequence[Any]
     ) -> dict[str, Any]:
         """The seed API: ``{"<metric>": {"score", "min", "max", "count"}, ...}``."""
+        ev = cast("BaseEvaluator", self)
         records = frames.from_records(predictions, references)
-        scored = self.apply(frames.prepare(records.lazy(), frames.Columns())).collect()
+        scored = ev.apply(frames.prepare(records.lazy(), frames.Columns())).collect()
         out: dict[str, Any] = {}
-        for metric in self.report_metrics():
+        for metric in ev.report_metrics():
             out |= _seed_stats(scored, metric)
         return out
 

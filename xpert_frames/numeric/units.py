@@ -50,7 +50,9 @@ def unit_table() -> UnitTable:
 
 
 def _lookup(
-    expr: pl.Expr, mapping: dict[str, str] | dict[str, float], dtype: pl.DataType
+    expr: pl.Expr,
+    mapping: dict[str, str] | dict[str, float],
+    dtype: pl.DataType | type[pl.DataType],
 ) -> pl.Expr:
     """``mapping[value]`` (null when absent), evaluated batch by batch: Polars 2.1 runs a mapping
     ``replace_strict`` outside its streaming engine, holding the whole column in memory."""
