@@ -16,7 +16,8 @@ from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 
 import xpert_frames as xf
 from tests.test_cli import EXE, run
-from xpert_frames import cli, provenance
+from xpert_frames import provenance
+from xpert_frames.cli import main as cli
 
 # NLTK's corpus_bleu doctest.
 HYP1 = (
@@ -186,7 +187,7 @@ def test_report_failure_keeps_the_scored_file(
     def broken(*args: object, **kwargs: object) -> pl.DataFrame:
         raise MemoryError("out of memory in the report")
 
-    monkeypatch.setattr(cli, "report_file", broken)
+    monkeypatch.setattr(cli, "report_parquet", broken)
     code = cli.main(["score", str(src), "-o", str(out), "-e", "fuzzy", "-q"])
     assert code == 2
     assert pl.read_parquet(out)["fuzzy_score"].to_list() == [1.0]

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import xpert_frames as xf
-from xpert_frames import stats
-from xpert_frames.report import finalize, merge_partials, partials, report_plan
+from xpert_frames.reporting import intervals as stats
+from xpert_frames.reporting.report import report_plan
+from xpert_frames.reporting.steps import finalize, merge_partials, partials
 
 PATTERNS = [
     ("the cat sat on the mat", "the cat sat on a mat", "a"),
@@ -78,7 +79,7 @@ def test_duplicate_patterns_split_in_halves_equal_the_whole() -> None:
         {"prediction": [p for p, _ in pats] * 100, "answer": [a for _, a in pats] * 100}
     )
     scored = xf.score(df, "fuzzy")
-    metrics = report_plan(scored.collect_schema(), [])
+    metrics = report_plan(scored.collect_schema(), [], [xf.get_evaluator("fuzzy")])
     halves = [partials(scored.slice(0, 200), [], metrics), partials(scored.slice(200), [], metrics)]
     assert_frame_equal(finalize(merge_partials(halves), metrics), xf.report(scored))
     row = xf.report(scored).row(0, named=True)
@@ -92,7 +93,7 @@ def test_state_grows_with_rows_not_groups_times_buckets() -> None:
         {"id": range(n), "prediction": ["abc", "abd"] * (n // 2), "answer": ["abc"] * n}
     )
     scored = xf.score(df, "fuzzy")
-    metrics = report_plan(scored.collect_schema(), ["id"])
+    metrics = report_plan(scored.collect_schema(), ["id"], [xf.get_evaluator("fuzzy")])
     state = partials(scored, ["id"], metrics)
     assert state.height <= 2 * n * len(metrics)  # one content row + one tally row per group
     assert state.estimated_size() < 400 * n * len(metrics)

@@ -13,9 +13,11 @@ import polars as pl
 import pytest
 
 import xpert_frames as xf
-from xpert_frames import io, kernels, registry
-from xpert_frames.evaluators.tcm_diagnosis import TcmDiagnosisEvaluator
-from xpert_frames.tokenize import pool
+from xpert_frames import registry
+from xpert_frames.cli import files as io
+from xpert_frames.evaluators.fuzzy import kernel as kernels
+from xpert_frames.evaluators.tcm import TcmDiagnosisEvaluator
+from xpert_frames.tokens import pool
 
 ROOT = Path(__file__).resolve().parents[1]
 

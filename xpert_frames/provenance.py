@@ -20,21 +20,20 @@ from typing import Any
 
 import polars as pl
 
-from xpert_frames._typing import Frame
+from xpert_frames.core.aliases import Frame
+from xpert_frames.core.exceptions import ConfigurationError
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.exceptions import XpertFramesError
 
 METADATA_KEY = "xpert_frames.evaluators"
 _TYPE = "__xf_type__"
 
 
-class ConfigurationError(XpertFramesError, ValueError):
-    """The scoring configuration is unknown, unreadable or contradictory where it matters."""
+__all__ = ["METADATA_KEY", "ConfigurationError", "from_metadata", "metadata", "write_scored"]
 
 
 # --------------------------------------------------------------------------- encode
 def _encode(value: Any) -> Any:
-    from xpert_frames.tcm_terms import BUILTIN, TermTable
+    from xpert_frames.evaluators.tcm.terms import BUILTIN, TermTable
 
     if value is None or isinstance(value, bool | int | float | str):
         return value
@@ -108,7 +107,7 @@ def write_scored(
     """Write a scored table to Parquet with the configuration of ``evaluators`` in its metadata
     (``xf.report(path)`` and ``xpert-frames report`` then rebuild them). ``kwargs`` go to
     ``polars.DataFrame.write_parquet``."""
-    from xpert_frames.frames import to_lazy
+    from xpert_frames.core.frames import to_lazy
 
     target = Path(path)
     to_lazy(frame).collect().write_parquet(target, metadata=metadata(evaluators), **kwargs)

@@ -1,0 +1,309 @@
+"""The report's three mergeable steps, for engines that split a table.
+
+:func:`partials` reduces any part of a scored table to a mergeable state per group and metric:
+the number of skipped rows, and every *distinct* valid row (a 64-bit hash of all its columns)
+with its number of occurrences and its values (the score, or a corpus metric's statistics).
+:func:`merge_partials` adds states up (occurrence counts of the same content are summed),
+:func:`finalize` turns a state into report rows: counts, sums, min, max and the bootstrap are all
+computed there, from the state sorted by group and content hash.
+
+Guarantee: for ANY split of a table into parts (any rows, any order, duplicate rows anywhere),
+``finalize(merge_partials([partials(p) for p in parts]))`` is *exactly* (bit for bit)
+``finalize(partials(table))``: the merged state equals the state of the whole, row order never
+enters it, and finalize is a function of the state alone. The only exception is two different
+rows with the same 64-bit content hash in one group (about 1 in 10^7 for a million-row group),
+where the values of either may be kept. The state has one row per distinct valid row and per
+group (plus one per group for skipped rows): it grows with the table, not with groups × buckets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from xpert_frames.core import frames
+from xpert_frames.core.aliases import Frame
+from xpert_frames.core.metrics import ColumnMetric, CorpusMetric
+from xpert_frames.reporting import intervals
+
+if TYPE_CHECKING:
+    import numpy as np
+
+Metric = ColumnMetric | CorpusMetric
+ORDER = "__xf_order"
+HASH = "hash"
+N = "n"
+VALUE = "v{}"  #: value columns v0, v1, ...: the score, or a corpus metric's statistics
+_ALL = "__xf_all"
+_REPORT_SCHEMA = {
+    "metric": pl.String,
+    "score": pl.Float64,
+    "min": pl.Float64,
+    "max": pl.Float64,
+    "count": pl.Int64,
+    "skipped": pl.Int64,
+    "stderr": pl.Float64,
+    "ci_low": pl.Float64,
+    "ci_high": pl.Float64,
+}
+
+
+# --------------------------------------------------------------------------- step 1: partials
+def partials(
+    scored: Frame,
+    by: Sequence[str],
+    metrics: Sequence[Metric],
+) -> pl.DataFrame:
+    """The mergeable state of ``scored`` per group and metric: columns ``by``, ``metric``,
+    ``__xf_order`` (index into ``metrics``), ``hash`` (null on a row counting skipped rows),
+    ``n`` (occurrences), ``skipped`` and the values ``v0``, ``v1``, ... of each distinct row."""
+    lf = frames.to_lazy(scored)
+    if not metrics:
+        raise ValueError("no metrics to report on")
+    width = max(_width(m) for m in metrics)
+    plans = [q for i, m in enumerate(metrics) for q in _partial(lf, by, m, i, width)]
+    return pl.concat(pl.collect_all(plans), how="vertical_relaxed")
+
+
+def _width(m: Metric) -> int:
+    return 1 if isinstance(m, ColumnMetric) else len(m.stats)
+
+
+def _keys(by: Sequence[str], split: str | None) -> list[str]:
+    keys = [*by, split] if split and split not in by else list(by)
+    return keys or [_ALL]
+
+
+def _partial(
+    lf: pl.LazyFrame, by: Sequence[str], m: Metric, order: int, width: int
+) -> list[pl.LazyFrame]:
+    split = m.split if isinstance(m, ColumnMetric) else None
+    keys = _keys(by, split)
+    work = lf if (by or split) else lf.with_columns(pl.lit(0).alias(_ALL))
+    if split:  # rows without a sub-type are in the overall metric only
+        work = work.filter(pl.col(split).is_not_null())
+    s = pl.col(m.column)
+    values = [s] if isinstance(m, ColumnMetric) else list(m.stats)
+    names = [VALUE.format(j) for j in range(width)]
+    head, _, tail = m.metric.partition("{}")
+    metric = pl.concat_str(pl.lit(head), pl.col(split), pl.lit(tail)) if split else pl.lit(m.metric)
+    columns = [*by, metric.cast(pl.String).alias("metric"), pl.lit(order, pl.Int64).alias(ORDER)]
+    # Skipped rows: one row per group that has any (a group exists through its other rows).
+    tally = (
+        work.group_by(keys)
+        .agg(s.null_count().cast(pl.Int64).alias("skipped"))
+        .filter(pl.col("skipped") > 0)
+        .select(
+            *columns,
+            pl.lit(None, pl.UInt64).alias(HASH),
+            pl.lit(0, pl.Int64).alias(N),
+            pl.col("skipped"),
+            *(pl.lit(None, pl.Float64).alias(name) for name in names),
+        )
+    )
+    # A distinct row is keyed by a hash of its content; a 0/1 metric (no bootstrap) needs only
+    # the number of rows of each value, keyed by the value.
+    binary = isinstance(m, ColumnMetric) and m.binary
+    key = s.cast(pl.Float64).hash(intervals.SEED) if binary else intervals.row_key()
+    content = (
+        work.filter(s.is_not_null())
+        .with_columns(key.alias(HASH))
+        .group_by(*keys, HASH)
+        .agg(
+            pl.len().cast(pl.Int64).alias(N),
+            *(v.cast(pl.Float64).first().alias(names[j]) for j, v in enumerate(values)),
+        )
+        .select(
+            *columns,
+            HASH,
+            N,
+            pl.lit(0, pl.Int64).alias("skipped"),
+            *names[: len(values)],
+            *(pl.lit(None, pl.Float64).alias(name) for name in names[len(values) :]),
+        )
+    )
+    return [tally, content]
+
+
+# --------------------------------------------------------------------------- step 2: merge
+def merge_partials(parts: Sequence[pl.DataFrame]) -> pl.DataFrame:
+    """Add up the states of several parts of one table (any split)."""
+    df = pl.concat(list(parts), how="vertical_relaxed")
+    keys = [*df.columns[: df.columns.index(ORDER) + 1], HASH]
+    values = df.columns[df.columns.index("skipped") + 1 :]
+    return (
+        df.group_by(keys)
+        .agg(pl.col(N).sum(), pl.col("skipped").sum(), *(pl.col(v).first() for v in values))
+        .select(df.columns)
+    )
+
+
+# --------------------------------------------------------------------------- step 3: finalize
+def finalize(
+    partial: pl.DataFrame, metrics: Sequence[Metric], *, n_boot: int = intervals.N_BOOT
+) -> pl.DataFrame:
+    """The report from a state made by :func:`partials` or :func:`merge_partials`.
+
+    Everything is computed here from the state sorted by group and content hash, with numpy
+    over whole arrays (no Python step per row or per group, except one per block of groups).
+    """
+    by = partial.columns[: partial.columns.index("metric")]
+    state = partial.sort(ORDER)  # one integer key: cheap; rows are ordered per metric below
+    bounds = state[ORDER].to_numpy()
+    frames_out = []
+    for i, m in enumerate(metrics):
+        lo, hi = (int(x) for x in bounds.searchsorted([i, i + 1]))
+        part = state.slice(lo, hi - lo)
+        if part.height:
+            frames_out.append(
+                _finalize_metric(part, by, m, n_boot).with_columns(pl.lit(i, pl.Int64).alias(ORDER))
+            )
+        elif not by and not (isinstance(m, ColumnMetric) and m.split):
+            empty = {"metric": [m.metric], "count": [0], "skipped": [0]}
+            frames_out.append(
+                pl.DataFrame(
+                    empty, schema_overrides={"count": pl.Int64, "skipped": pl.Int64}
+                ).with_columns(pl.lit(i, pl.Int64).alias(ORDER))
+            )
+    schema = {c: partial.schema[c] for c in by} | _REPORT_SCHEMA
+    if not frames_out:
+        return pl.DataFrame(schema=schema)
+    out = pl.concat(frames_out, how="diagonal_relaxed")
+    out = out.sort([*by, ORDER, "metric"], nulls_last=True, maintain_order=True)
+    missing = [pl.lit(None, t).alias(c) for c, t in schema.items() if c not in out.columns]
+    return out.with_columns(missing).select(pl.col(c).cast(t) for c, t in schema.items())
+
+
+def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: int) -> pl.DataFrame:
+    import numpy as np
+
+    gid, heads = _group_ids(part, [*by, "metric"])
+    n_groups = len(heads)
+    n = part[N].to_numpy().astype(np.int64)
+    count = np.bincount(gid, weights=n, minlength=n_groups).astype(np.int64)
+    skipped = np.bincount(gid, weights=part["skipped"].to_numpy(), minlength=n_groups)
+    skipped = skipped.astype(np.int64)
+    # Content rows in (group, hash) order: the sums below are then made in one order,
+    # whatever the order of the state's rows (how the table was split).
+    content = part.select(pl.arg_sort_by(HASH, nulls_last=True)).to_series().to_numpy()
+    content = content[: part.height - part[HASH].null_count()]
+    small = np.uint16 if n_groups < 1 << 16 else np.int64  # radix sort for few groups
+    content = content[np.argsort(gid[content].astype(small), kind="stable")]
+    gc, nc = gid[content], n[content]
+    hc = part[HASH].fill_null(0).to_numpy()[content]
+    k = 1 if isinstance(m, ColumnMetric) else len(m.stats)
+    values = (
+        part.select(pl.col(VALUE.format(j)).fill_null(0.0) for j in range(k))
+        .to_numpy()
+        .reshape(-1, k)[content]
+    )
+    totals = np.zeros((n_groups, k))
+    cstarts = np.flatnonzero(np.r_[True, gc[1:] != gc[:-1]]) if len(gc) else np.zeros(0, int)
+    if len(gc):
+        totals[gc[cstarts]] = np.add.reduceat(nc[:, None] * values, cstarts, axis=0)
+    cols: dict[str, Any] = {"count": count, "skipped": skipped}
+    if isinstance(m, ColumnMetric):
+        v = values[:, 0]
+        low = np.full(n_groups, np.nan)
+        high = np.full(n_groups, np.nan)
+        sumsq = np.zeros(n_groups)
+        if len(gc):
+            sumsq[gc[cstarts]] = np.add.reduceat(nc * v * v, cstarts)
+            low[gc[cstarts]] = np.minimum.reduceat(v, cstarts)
+            high[gc[cstarts]] = np.maximum.reduceat(v, cstarts)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            cols |= {"score": totals[:, 0] / count, "min": low, "max": high}
+        cols["stderr"] = intervals.stderr_arrays(totals[:, 0], sumsq, count)
+        if m.binary:
+            cols["ci_low"], cols["ci_high"] = intervals.wilson_arrays(totals[:, 0], count)
+        else:
+            ci_low, ci_high, _ = _bootstrap(gc, hc, nc, values, n_groups, _ratio, n_boot)
+            # A weighted mean lies in [min, max]; clipping removes rounding (a constant group's
+            # interval is exactly its value).
+            cols["ci_low"], cols["ci_high"] = (
+                np.clip(ci_low, low, high),
+                np.clip(ci_high, low, high),
+            )
+    else:
+        finalize_fn = m.finalize
+
+        def corpus(sums: np.ndarray, rows: np.ndarray) -> np.ndarray:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.where(rows > 0, finalize_fn(sums), np.nan)  # no row drawn: dropped
+
+        cols["score"] = np.where(count > 0, finalize_fn(totals), np.nan)
+        cols["ci_low"], cols["ci_high"], cols["stderr"] = _bootstrap(
+            gc, hc, nc, values, n_groups, corpus, n_boot
+        )
+    head = part[heads.tolist()].select(*by, "metric")
+    return head.with_columns(
+        pl.Series(name, np.asarray(col)).fill_nan(None)
+        if name not in ("count", "skipped")
+        else pl.Series(name, col, pl.Int64)
+        for name, col in cols.items()
+    )
+
+
+def _group_ids(part: pl.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """A dense group number per row (0, 1, ... in order of first row) and each group's first
+    row, from one Polars window (no sort of the keys)."""
+    import numpy as np
+
+    first = (
+        part.with_row_index("__i")
+        .select(pl.col("__i").min().over(keys))
+        .to_series()
+        .to_numpy()
+        .astype(np.int64)
+    )
+    is_head = np.zeros(len(first), dtype=bool)
+    is_head[first] = True
+    dense = np.cumsum(is_head) - 1
+    return dense[first], np.flatnonzero(is_head)
+
+
+def _ratio(sums: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return sums[:, 0] / rows
+
+
+def _bootstrap(
+    group: np.ndarray,
+    hashes: np.ndarray,
+    counts: np.ndarray,
+    values: np.ndarray,
+    n_groups: int,
+    statistic: intervals.Replicate,
+    n_boot: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Occurrences to buckets, (group, bucket) cells summed, then :func:`intervals.bootstrap`."""
+    import numpy as np
+
+    owner, bucket = intervals.occurrence_buckets(hashes, counts)
+    cell = group[owner] * intervals.BUCKETS + bucket
+    cells, inverse = np.unique(cell, return_inverse=True)
+    sums = (
+        np.stack(
+            [
+                np.bincount(inverse, weights=values[owner, j], minlength=len(cells))
+                for j in range(values.shape[1])
+            ],
+            axis=-1,
+        )
+        if len(cells)
+        else np.zeros((0, values.shape[1]))
+    )
+    rows = np.bincount(inverse, minlength=len(cells)).astype(np.float64)
+    return intervals.bootstrap(
+        cells // intervals.BUCKETS,
+        cells % intervals.BUCKETS,
+        sums,
+        rows,
+        n_groups,
+        statistic,
+        n_boot,
+    )
