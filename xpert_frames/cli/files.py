@@ -11,17 +11,13 @@ from pathlib import Path
 
 import polars as pl
 
-from xpert_frames.core.exceptions import XpertFramesError
+from xpert_frames.core.exceptions import InputError
 
 #: Rows scored at a time by :func:`sink_chunked`.
 CHUNK_ROWS = 500_000
 _PARQUET = (".parquet", ".pq")
 _JSONL = (".jsonl", ".ndjson", ".json")
 _CSV = (".csv", ".tsv")
-
-
-class InputError(XpertFramesError, ValueError):
-    """An input path that cannot be read: missing, unsupported, or corrupt."""
 
 
 def expand(inputs: Sequence[str | Path]) -> list[Path]:
