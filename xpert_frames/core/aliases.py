@@ -16,9 +16,6 @@ Frame: TypeAlias = "pl.DataFrame | pl.LazyFrame | pa.Table"
 #: A column given by name or as an expression.
 IntoExpr: TypeAlias = str | pl.Expr
 
-#: Answer types of the XpertEval reference shape (``reference.answer.type``).
-AnswerType: TypeAlias = Literal["choice", "text", "number"]
-
 #: Text normalizations the fuzzy evaluator can apply before matching.
 FuzzyNormalization: TypeAlias = Literal["case", "width", "whitespace", "punctuation"]
 
@@ -27,9 +24,6 @@ Language: TypeAlias = Literal["auto", "en", "zh"]
 
 #: Which number the math evaluator (and ``numbers.extract_number``) takes when no rule applies.
 MathExtract: TypeAlias = Literal["last", "first"]
-
-#: Sub-types of the TCM diagnosis evaluator.
-TcmEvalType: TypeAlias = Literal["syndrome", "disease", "treatment"]
 
 #: Output formats of ``xpert-frames report``.
 ReportFormat: TypeAlias = Literal["table", "markdown", "json", "csv"]

@@ -11,11 +11,11 @@ import polars as pl
 from xpert_frames.core import frames
 from xpert_frames.core.aliases import Frame
 from xpert_frames.core.exceptions import ColumnNotFoundError, ColumnTypeError
+from xpert_frames.reporting import intervals
 
 if TYPE_CHECKING:
     import numpy as np
 
-N_BOOT = 2000
 _CHUNK = 100
 
 
@@ -36,7 +36,7 @@ def compare(
     *,
     on: str | Sequence[str] = "question_id",
     baseline: str | None = None,
-    n_boot: int = N_BOOT,
+    n_boot: int = intervals.N_BOOT,
     seed: int = 0,
 ) -> pl.DataFrame:
     """Each model against ``baseline`` on the items both answered (rows matched on ``on``).

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
 import polars as pl
+
+from xpert_frames.core.aliases import ReportFormat
 
 if TYPE_CHECKING:
     from xpert_frames.evaluators.base import BaseEvaluator
 
-#: Output formats of ``xpert-frames report`` (see ``core.aliases.ReportFormat``).
-FORMATS = ("table", "markdown", "json", "csv")
+#: Output formats of ``xpert-frames report``.
+FORMATS: tuple[ReportFormat, ...] = get_args(ReportFormat)
 
 
-def render(frame: pl.DataFrame, fmt: str, evaluators: Sequence[BaseEvaluator] = ()) -> str:
+def render(
+    frame: pl.DataFrame, fmt: ReportFormat | str, evaluators: Sequence[BaseEvaluator] = ()
+) -> str:
     """A report as text; table and Markdown end with the evaluators' signatures, JSON is
     ``{"report": [...], "signatures": {...}}``."""
     signatures = {ev.name: ev.signature for ev in evaluators if ev.signature}

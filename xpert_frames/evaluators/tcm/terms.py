@@ -28,7 +28,7 @@ from typing import Any
 
 import polars as pl
 
-from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.core.exceptions import OptionTypeError, TermTableError
 
 BUILTIN = ("default", "seed")
 TREATMENT = "treatment"
@@ -36,10 +36,6 @@ DEFAULT_CATEGORY = "syndrome"
 #: Characters the evaluator uses as term markers; not allowed inside terms.
 RESERVED = ("\x02", "\x03")
 _COLUMNS = ("canonical", "synonym", "category", "note")
-
-
-class TermTableError(InvalidOptionError):
-    """A synonym table is malformed or contradicts itself."""
 
 
 @dataclass(frozen=True)
