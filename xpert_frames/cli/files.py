@@ -72,9 +72,9 @@ def scan(inputs: Sequence[str | Path]) -> pl.LazyFrame:
     if file_kind == "jsonl":
         for name in names:
             _check_utf8(name)
-        lf = pl.concat(
-            [pl.scan_ndjson(n, infer_schema_length=None) for n in names], how="diagonal_relaxed"
-        )
+        from xpert_frames.cli.lines import scan_jsonl
+
+        lf = pl.concat([scan_jsonl(n) for n in names], how="diagonal_relaxed")
         return _drop_empty_structs(lf)
     for name in names:
         _check_utf8(name)

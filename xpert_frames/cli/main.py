@@ -17,7 +17,7 @@ import polars as pl
 
 from xpert_frames import provenance, registry
 from xpert_frames.api import refuse_unknown_options
-from xpert_frames.cli import files, progress, safety
+from xpert_frames.cli import files, lines, progress, safety
 from xpert_frames.core.exceptions import XpertFramesError
 from xpert_frames.core.frames import Columns
 from xpert_frames.evaluators.base import BaseEvaluator
@@ -270,7 +270,12 @@ def score(
                 tracked.sink_parquet(tmp, metadata=meta)
             bar.close()
 
-        files.write_atomic(output, write)
+        try:
+            files.write_atomic(output, write)
+        except pl.exceptions.PolarsError:
+            if total is None:  # a line format: name the file and line if one is the cause
+                lines.diagnose([str(p) for p in files.expand(inputs)])
+            raise
     # The scored file is in place before the report is made: a report that fails (memory, say)
     # loses nothing; the error names the kept output.
     try:

@@ -163,15 +163,32 @@ def _string_expr(expr: pl.Expr, dtype: pl.DataType, where: str) -> pl.Expr:
     raise ColumnTypeError(where, "text", "a string column", dtype, _NUMERIC_HINT)
 
 
-def _answer_expr(expr: pl.Expr, dtype: pl.DataType, where: str) -> pl.Expr:
-    """Reference values: strings; numbers are written as strings; lists of strings for
-    several references."""
-    if dtype.is_numeric():
+def number_text(expr: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """Numbers as users write them: an integer-valued float is ``"3"`` (a pandas integer column
+    with a missing value holds floats), other floats their shortest round-trip text, ±inf
+    ``"inf"``/``"-inf"``; NaN is no value (null: the row is invalid, skipped)."""
+    if not dtype.is_float():
         return expr.cast(pl.String)
+    x = expr.cast(pl.Float64)
+    integral = x.is_finite() & (x == x.floor()) & (x.abs() < 2.0**53)
+    return (
+        pl.when(x.is_nan())
+        .then(pl.lit(None, pl.String))
+        .when(integral)
+        .then(x.cast(pl.Int64).cast(pl.String))
+        .otherwise(expr.cast(pl.String))  # the column's own precision: Float32 0.1 is "0.1"
+    )
+
+
+def _answer_expr(expr: pl.Expr, dtype: pl.DataType, where: str) -> pl.Expr:
+    """Reference values: strings; numbers are written as strings (:func:`number_text`); lists
+    of strings for several references."""
+    if dtype.is_numeric():
+        return number_text(expr, dtype)
     if isinstance(dtype, pl.List) and (dtype.inner == pl.String or dtype.inner == pl.Null):
         return expr.cast(pl.List(pl.String))
     if isinstance(dtype, pl.List) and dtype.inner.is_numeric():
-        return expr.cast(pl.List(pl.String))
+        return expr.list.eval(number_text(pl.element(), dtype.inner)).cast(pl.List(pl.String))
     return _string_expr(expr, dtype, where)
 
 

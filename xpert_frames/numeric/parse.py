@@ -306,6 +306,30 @@ def _parse_series(texts: pl.Series, *, normalize: bool) -> pl.Series:
     return out.select(pl.struct("value", "unit").alias(texts.name)).to_series()
 
 
+#: A text that is exactly an infinity (``inf``, ``-Infinity``, ``+∞``): how float columns
+#: write their infinite values.
+_INFINITY = r"(?i)^\s*([+-]?)\s*(?:inf|infinity|∞)\s*$"
+
+
+def _with_infinity(texts: pl.Series, parsed: pl.Series) -> pl.Series:
+    """``parsed`` with ±inf where the text is exactly an infinity (the grammar has no word for
+    it), so that infinite references compare as infinities."""
+    sign = texts.cast(pl.String).str.extract(_INFINITY, 1)
+    if sign.null_count() == len(sign):
+        return parsed
+    value = pl.when(sign == "-").then(float("-inf")).otherwise(float("inf"))
+    fields = {"value": value, "unit": pl.lit(None, pl.String)}
+    if "rule" in [f.name for f in parsed.dtype.fields]:  # type: ignore[attr-defined]
+        fields["rule"] = pl.lit("last")
+    frame = pl.DataFrame({"sign": sign, "parsed": parsed})
+    out = (
+        pl.when(pl.col("sign").is_not_null())
+        .then(pl.struct(**fields).cast(parsed.dtype))
+        .otherwise(pl.col("parsed"))
+    )
+    return frame.select(out.alias(parsed.name)).to_series()
+
+
 # --------------------------------------------------------------------------- public
 def extract_number(
     text: IntoExpr, *, mode: ExtractMode = "last", normalize: bool = True
@@ -318,7 +342,11 @@ def extract_number(
     mode = _check_mode(mode)  # type: ignore[assignment]
     normalize = check_bool("normalize", normalize)
     fn = functools.partial(_extract_series, mode=mode, normalize=normalize)
-    return to_expr(text).map_batches(fn, return_dtype=NUMBER_DTYPE, is_elementwise=True)
+
+    def batch(texts: pl.Series) -> pl.Series:
+        return _with_infinity(texts, fn(texts))
+
+    return to_expr(text).map_batches(batch, return_dtype=NUMBER_DTYPE, is_elementwise=True)
 
 
 def parse_number(text: IntoExpr, *, normalize: bool = True) -> pl.Expr:
@@ -332,4 +360,8 @@ def parse_number_with_unit(text: IntoExpr, *, normalize: bool = True) -> pl.Expr
     normalize = check_bool("normalize", normalize)
     fn = functools.partial(_parse_series, normalize=normalize)
     dtype = pl.Struct({"value": pl.Float64, "unit": pl.String})
-    return to_expr(text).map_batches(fn, return_dtype=dtype, is_elementwise=True)
+
+    def batch(texts: pl.Series) -> pl.Series:
+        return _with_infinity(texts, fn(texts))
+
+    return to_expr(text).map_batches(batch, return_dtype=dtype, is_elementwise=True)

@@ -127,7 +127,7 @@ def number_match(
 def _number_outcome(found: pl.Expr, ref: pl.Expr, tol: float) -> pl.Expr:
     """Score, extracted and rule of a found-number struct against a reference value."""
     value = found.struct.field("value")
-    hit = (value - ref).abs() <= tol
+    hit = (value == ref) | ((value - ref).abs() <= tol)  # equal infinities match too
     score = pl.when(hit.fill_null(False)).then(1.0).otherwise(0.0)
     rule = pl.when(value.is_null()).then(pl.lit("none")).otherwise(found.struct.field("rule"))
     return _result(score, value.cast(pl.String), rule)

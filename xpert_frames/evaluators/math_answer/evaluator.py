@@ -35,7 +35,9 @@ def values_close(pred: pl.Expr, ref: pl.Expr, tolerance: float) -> pl.Expr:
     there and scored 0)."""
     diff = (pred - ref).abs()
     return (
-        pl.when(ref.abs() < tolerance)
+        pl.when(ref.is_infinite() | pred.is_infinite())
+        .then(pred == ref)  # infinities: equal or not (inf <= tol·inf would pass anything)
+        .when(ref.abs() < tolerance)
         .then(diff <= tolerance)
         .otherwise(diff <= tolerance * ref.abs())
     )
