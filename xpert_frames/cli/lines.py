@@ -79,8 +79,12 @@ def _check_kinds(name: str, column: str, kinds: list[tuple[int, str]]) -> bool:
     first_line, first = kinds[0]
     alone = {"boolean", "object"}  # kinds that cannot share a column with another kind
     line, other = next((n, k) for n, k in kinds if k != first and (k in alone or first in alone))
+
+    def a(kind: str) -> str:
+        return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
     raise InputError(
-        f"{name}:{line}: column {column!r} holds a {other} here but a {first} on line "
+        f"{name}:{line}: column {column!r} holds {a(other)} here but {a(first)} on line "
         f"{first_line}; a column holds text, numbers or lists of them, or else one kind of "
         "value throughout: fix the line or convert the column"
     )
@@ -92,9 +96,10 @@ def scan_jsonl(name: str) -> pl.LazyFrame:
     try:
         schema = lf.collect_schema()
         texts = [c for c, t in schema.items() if t == pl.String]
-        suspect = []
-        if texts:
-            flags = lf.select(
+        # Read once: a container or boolean column fails here if some line holds another kind.
+        others = [c for c, t in schema.items() if t.is_nested() or t == pl.Boolean]
+        flags = lf.select(
+            *(
                 (
                     pl.col(c).str.starts_with(_SUSPECT[0])
                     | pl.col(c).str.starts_with(_SUSPECT[1])
@@ -103,8 +108,10 @@ def scan_jsonl(name: str) -> pl.LazyFrame:
                 .any()
                 .alias(c)
                 for c in texts
-            ).collect()
-            suspect = [c for c in texts if flags[c].item()]
+            ),
+            *(pl.col(c).null_count().alias(c) for c in others),
+        ).collect()
+        suspect = [c for c in texts if flags[c].item()]
     except pl.exceptions.PolarsError as exc:
         # Polars could not read it: find the line (syntax, or kinds it cannot reconcile).
         for column, kinds in _kinds(name, None).items():
