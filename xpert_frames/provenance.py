@@ -150,7 +150,8 @@ def build(entry: Mapping[str, Any], where: str = "metadata") -> BaseEvaluator:
             )
         cls = registry.get_record(str(key)).cls
     try:
-        return cls(**options, name=name)  # type: ignore[no-any-return]
+        built: BaseEvaluator = cls(**options, name=name)
+        return built
     except (TypeError, ValueError) as exc:
         raise ConfigurationError(
             f"{where}: cannot rebuild evaluator {name!r} ({entry.get('class')}) with the recorded "

@@ -114,8 +114,8 @@ def scan_jsonl(name: str) -> pl.LazyFrame:
         suspect = [c for c in texts if flags[c].item()]
     except pl.exceptions.PolarsError as exc:
         # Polars could not read it: find the line (syntax, or kinds it cannot reconcile).
-        for column, kinds in _kinds(name, None).items():
-            _check_kinds(name, column, kinds)
+        for column, found in _kinds(name, None).items():
+            _check_kinds(name, column, found)
         raise InputError(f"cannot read JSONL file {name!r}: {exc}") from None
     if not suspect:
         return lf

@@ -188,7 +188,8 @@ def _answer_expr(expr: pl.Expr, dtype: pl.DataType, where: str) -> pl.Expr:
     if isinstance(dtype, pl.List) and (dtype.inner == pl.String or dtype.inner == pl.Null):
         return expr.cast(pl.List(pl.String))
     if isinstance(dtype, pl.List) and dtype.inner.is_numeric():
-        return expr.list.eval(number_text(pl.element(), dtype.inner)).cast(pl.List(pl.String))
+        inner = dtype.inner if isinstance(dtype.inner, pl.DataType) else dtype.inner()
+        return expr.list.eval(number_text(pl.element(), inner)).cast(pl.List(pl.String))
     return _string_expr(expr, dtype, where)
 
 
@@ -276,8 +277,8 @@ def resolve(schema: pl.Schema, columns: Columns) -> dict[str, pl.Expr]:
     optional("answer_type", ANSWER_TYPE, _string_expr, pl.lit(None, pl.String))
     optional("choices", CHOICES, _choices_expr, pl.lit(None, CHOICE_DTYPE))
     optional("tcm_eval_type", TCM_TYPE, _string_expr, pl.lit(None, pl.String))
-    for kind in (ANSWER_TYPE, TCM_TYPE):
-        out[kind] = subtype_expr(out[kind])
+    for canonical in (ANSWER_TYPE, TCM_TYPE):
+        out[canonical] = subtype_expr(out[canonical])
     return out
 
 

@@ -317,14 +317,14 @@ def _with_infinity(texts: pl.Series, parsed: pl.Series) -> pl.Series:
     sign = texts.cast(pl.String).str.extract(_INFINITY, 1)
     if sign.null_count() == len(sign):
         return parsed
-    value = pl.when(sign == "-").then(float("-inf")).otherwise(float("inf"))
-    fields = {"value": value, "unit": pl.lit(None, pl.String)}
+    value = pl.when(pl.col("sign") == "-").then(float("-inf")).otherwise(float("inf"))
+    fields = [value.alias("value"), pl.lit(None, pl.String).alias("unit")]
     if "rule" in [f.name for f in parsed.dtype.fields]:  # type: ignore[attr-defined]
-        fields["rule"] = pl.lit("last")
+        fields.append(pl.lit("last").alias("rule"))
     frame = pl.DataFrame({"sign": sign, "parsed": parsed})
     out = (
         pl.when(pl.col("sign").is_not_null())
-        .then(pl.struct(**fields).cast(parsed.dtype))
+        .then(pl.struct(fields).cast(parsed.dtype))
         .otherwise(pl.col("parsed"))
     )
     return frame.select(out.alias(parsed.name)).to_series()

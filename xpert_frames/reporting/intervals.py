@@ -250,7 +250,7 @@ def bootstrap(
         gid = group[idx]
         low[gid], high[gid], std[gid] = histogram_intervals(values, hist)
     many = np.flatnonzero(~single)
-    block: list[int] = []
+    block: list[int] = []  # indices into starts
     entries = 0
     for i in many:  # blocks of whole groups: bounded memory, numpy work per block
         if block and (entries + sizes[i] > _BLOCK_ENTRIES or len(block) >= _BLOCK_GROUPS):
@@ -269,7 +269,7 @@ def bootstrap(
                 std,
             )
             block, entries = [], 0
-        block.append(i)
+        block.append(int(i))
         entries += int(sizes[i])
     if block:
         _block(

@@ -89,7 +89,11 @@ def _partial(
     names = [VALUE.format(j) for j in range(width)]
     head, _, tail = m.metric.partition("{}")
     metric = pl.concat_str(pl.lit(head), pl.col(split), pl.lit(tail)) if split else pl.lit(m.metric)
-    columns = [*by, metric.cast(pl.String).alias("metric"), pl.lit(order, pl.Int64).alias(ORDER)]
+    columns: list[str | pl.Expr] = [
+        *by,
+        metric.cast(pl.String).alias("metric"),
+        pl.lit(order, pl.Int64).alias(ORDER),
+    ]
     # Skipped rows: one row per group that has any (a group exists through its other rows).
     tally = (
         work.group_by(keys)
