@@ -42,6 +42,8 @@ _OCCURRENCE = 0xD1B54A32D192ED03
 #: Bounds of one block of the replicate computation (``n_boot × entries`` floats at a time).
 _BLOCK_ENTRIES = 4096
 _BLOCK_GROUPS = 1024
+#: Groups held in one bucket computed at a time (13 replicate values each).
+_BLOCK_SINGLE = 1 << 16
 
 
 def row_key() -> pl.Expr:
@@ -239,9 +241,11 @@ def bootstrap(
     starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
     sizes = np.diff(np.r_[starts, len(group)])
     single = sizes == 1
-    if single.any():  # one bucket: replicate t·values for the 13 possible weights t
-        idx = starts[single]
-        t = np.arange(1, MAX_WEIGHT + 1, dtype=np.float64)
+    singles = starts[single]
+    t = np.arange(1, MAX_WEIGHT + 1, dtype=np.float64)
+    for first in range(0, len(singles), _BLOCK_SINGLE):
+        # One bucket: its replicates take 13 values, t·(the group's sums) for weights t.
+        idx = singles[first : first + _BLOCK_SINGLE]
         g, k = len(idx), sums.shape[1]
         scaled = (t[None, :, None] * sums[idx][:, None, :]).reshape(g * MAX_WEIGHT, k)
         n_scaled = (t[None, :] * counts[idx][:, None]).reshape(-1)

@@ -23,9 +23,10 @@ def render(
     """A report as text; table and Markdown end with the evaluators' signatures, JSON is
     ``{"report": [...], "signatures": {...}}``."""
     signatures = {ev.name: ev.signature for ev in evaluators if ev.signature}
-    if fmt == "json":
-        payload = {"report": frame.to_dicts(), "signatures": signatures}
-        return json.dumps(payload, ensure_ascii=False, indent=2)
+    if fmt == "json":  # rows written by Polars: no Python object per report row
+        sigs = json.dumps(signatures, ensure_ascii=False, indent=2)
+        return f'{{"report": {frame.write_json()},\n"signatures": {sigs}}}\n'
+
     if fmt == "csv":
         return frame.write_csv()
     if fmt == "markdown":

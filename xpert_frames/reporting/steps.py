@@ -154,12 +154,9 @@ def finalize(
     over whole arrays (no Python step per row or per group, except one per block of groups).
     """
     by = partial.columns[: partial.columns.index("metric")]
-    state = partial.sort(ORDER)  # one integer key: cheap; rows are ordered per metric below
-    bounds = state[ORDER].to_numpy()
     frames_out = []
     for i, m in enumerate(metrics):
-        lo, hi = (int(x) for x in bounds.searchsorted([i, i + 1]))
-        part = state.slice(lo, hi - lo)
+        part = partial.filter(pl.col(ORDER) == i)  # one metric at a time: bounded copies
         if part.height:
             frames_out.append(
                 _finalize_metric(part, by, m, n_boot).with_columns(pl.lit(i, pl.Int64).alias(ORDER))
@@ -174,8 +171,16 @@ def finalize(
     schema = {c: partial.schema[c] for c in by} | _REPORT_SCHEMA
     if not frames_out:
         return pl.DataFrame(schema=schema)
-    out = pl.concat(frames_out, how="diagonal_relaxed")
-    out = out.sort([*by, ORDER, "metric"], nulls_last=True, maintain_order=True)
+    return concat_reports(frames_out, by)
+
+
+def concat_reports(reports: Sequence[pl.DataFrame], by: Sequence[str]) -> pl.DataFrame:
+    """Reports of single metrics, in metric order, as one report sorted by group, then metric
+    order (a stable sort on the ``by`` columns alone: each part is sorted already)."""
+    schema = {c: reports[0].schema[c] for c in by} | _REPORT_SCHEMA
+    out = pl.concat(reports, how="diagonal_relaxed")
+    if by:
+        out = out.sort(list(by), nulls_last=True, maintain_order=True)
     missing = [pl.lit(None, t).alias(c) for c, t in schema.items() if c not in out.columns]
     return out.with_columns(missing).select(pl.col(c).cast(t) for c, t in schema.items())
 
@@ -241,13 +246,16 @@ def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: i
         cols["ci_low"], cols["ci_high"], cols["stderr"] = _bootstrap(
             gc, hc, nc, values, n_groups, corpus, n_boot
         )
-    head = part[heads.tolist()].select(*by, "metric")
-    return head.with_columns(
+    head = part.select(*by, "metric")[heads]
+    out = head.with_columns(
         pl.Series(name, np.asarray(col)).fill_nan(None)
         if name not in ("count", "skipped")
         else pl.Series(name, col, pl.Int64)
         for name, col in cols.items()
     )
+    split = isinstance(m, ColumnMetric) and m.split is not None
+    keys = [*by, "metric"] if split else list(by)
+    return out.sort(keys, nulls_last=True, maintain_order=True) if keys else out
 
 
 def _group_ids(part: pl.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
