@@ -22,7 +22,7 @@ from xpert_frames.core.exceptions import XpertFramesError
 from xpert_frames.core.frames import Columns
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.registry import detect_evaluators
-from xpert_frames.reporting.render import FORMATS, render
+from xpert_frames.reporting.render import FORMATS, render, write_report
 from xpert_frames.reporting.report import report as make_report
 from xpert_frames.reporting.report import report_parquet
 from xpert_frames.scoring import check_names, plan
@@ -278,10 +278,13 @@ def score(
             raise
     # The scored file is in place before the report is made: a report that fails (memory, say)
     # loses nothing; the error names the kept output.
+    made: pl.DataFrame | None = None
     try:
-        made = report_parquet(output, group, evaluators, chunk_rows)
-        if report_path and fmt:
-            files.write_text_atomic(report_path, render(made, fmt, evaluators))
+        if report_path or not quiet:  # nobody reads a report otherwise
+            made = report_parquet(output, group, evaluators, chunk_rows)
+        if report_path and fmt and made is not None:
+            report = made
+            files.write_atomic(report_path, lambda tmp: write_report(report, fmt, tmp, evaluators))
     except Exception as exc:
         raise safety.ReportFailedError(
             f"the scores were written to {output}, but the report failed: {exc}; retry with "
@@ -298,7 +301,8 @@ def score(
             .item()
         )
         seconds = time.perf_counter() - started
-        click.echo(render(made, "table", evaluators))
+        if made is not None:
+            click.echo(render(made, "table", evaluators))
         click.echo(
             f"scored {rows:,} rows ({skipped:,} skipped by at least one evaluator) in "
             f"{seconds:.2f} s ({rows / seconds if seconds else 0:,.0f} rows/s) -> {output}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
 import polars as pl
@@ -51,3 +52,26 @@ def render(
     ):
         text = str(frame)
     return text + "".join(f"\n{name} signature: {sig}" for name, sig in signatures.items())
+
+
+def write_report(
+    frame: pl.DataFrame,
+    fmt: ReportFormat | str,
+    path: str | Path,
+    evaluators: Sequence[BaseEvaluator] = (),
+) -> None:
+    """:func:`render` into a file; JSON and CSV rows are streamed by Polars (a report of a
+    million groups is never one Python string)."""
+    with open(path, "w", encoding="utf-8") as handle:
+        if fmt == "csv":
+            frame.write_csv(handle)
+        elif fmt == "json":
+            signatures = {ev.name: ev.signature for ev in evaluators if ev.signature}
+            handle.write('{"report": ')
+            handle.flush()
+            frame.write_json(handle)
+            handle.write(
+                f',\n"signatures": {json.dumps(signatures, ensure_ascii=False, indent=2)}}}\n'
+            )
+        else:
+            handle.write(render(frame, fmt, evaluators))
