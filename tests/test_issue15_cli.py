@@ -188,7 +188,19 @@ def test_report_failure_keeps_the_scored_file(
         raise MemoryError("out of memory in the report")
 
     monkeypatch.setattr(cli, "report_parquet", broken)
-    code = cli.main(["score", str(src), "-o", str(out), "-e", "fuzzy", "-q"])
+    code = cli.main(
+        [
+            "score",
+            str(src),
+            "-o",
+            str(out),
+            "-e",
+            "fuzzy",
+            "-q",
+            "--report",
+            str(tmp_path / "r.json"),
+        ]
+    )
     assert code == 2
     assert pl.read_parquet(out)["fuzzy_score"].to_list() == [1.0]
     err = capsys.readouterr().err

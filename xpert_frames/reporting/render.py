@@ -14,6 +14,7 @@ from xpert_frames.core.aliases import ReportFormat
 if TYPE_CHECKING:
     from xpert_frames.evaluators.base import BaseEvaluator
 
+_SLICE = 100_000
 #: Output formats of ``xpert-frames report``.
 FORMATS: tuple[ReportFormat, ...] = get_args(ReportFormat)
 
@@ -67,9 +68,11 @@ def write_report(
             frame.write_csv(handle)
         elif fmt == "json":
             signatures = {ev.name: ev.signature for ev in evaluators if ev.signature}
-            handle.write('{"report": ')
-            handle.flush()
-            frame.write_json(handle)
+            handle.write('{"report": [')
+            for start in range(0, frame.height, _SLICE):  # bounded text: a slice at a time
+                rows = frame.slice(start, _SLICE).write_json()[1:-1]
+                handle.write(("," if start else "") + rows)
+            handle.write("]")
             handle.write(
                 f',\n"signatures": {json.dumps(signatures, ensure_ascii=False, indent=2)}}}\n'
             )

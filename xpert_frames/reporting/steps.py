@@ -156,7 +156,8 @@ def finalize(
     by = partial.columns[: partial.columns.index("metric")]
     frames_out = []
     for i, m in enumerate(metrics):
-        part = partial.filter(pl.col(ORDER) == i)  # one metric at a time: bounded copies
+        # One metric at a time (a state of one metric is used as it is: no copy).
+        part = partial if len(metrics) == 1 else partial.filter(pl.col(ORDER) == i)
         if part.height:
             frames_out.append(
                 _finalize_metric(part, by, m, n_boot).with_columns(pl.lit(i, pl.Int64).alias(ORDER))
@@ -178,7 +179,9 @@ def concat_reports(reports: Sequence[pl.DataFrame], by: Sequence[str]) -> pl.Dat
     """Reports of single metrics, in metric order, as one report sorted by group, then metric
     order (a stable sort on the ``by`` columns alone: each part is sorted already)."""
     schema = {c: reports[0].schema[c] for c in by} | _REPORT_SCHEMA
-    out = pl.concat(reports, how="diagonal_relaxed")
+    out = pl.concat(reports, how="diagonal_relaxed", rechunk=False)
+    if isinstance(reports, list):
+        reports.clear()  # the parts live on only in ``out``: freed by the sort below
     if by:
         out = out.sort(list(by), nulls_last=True, maintain_order=True)
     missing = [pl.lit(None, t).alias(c) for c, t in schema.items() if c not in out.columns]
@@ -204,9 +207,9 @@ def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: i
     hc = part[HASH].fill_null(0).to_numpy()[content]
     k = 1 if isinstance(m, ColumnMetric) else len(m.stats)
     values = (
-        part.select(pl.col(VALUE.format(j)).fill_null(0.0) for j in range(k))
+        part.select(pl.col(VALUE.format(j)).fill_null(0.0) for j in range(k))[content]
         .to_numpy()
-        .reshape(-1, k)[content]
+        .reshape(-1, k)
     )
     totals = np.zeros((n_groups, k))
     cstarts = np.flatnonzero(np.r_[True, gc[1:] != gc[:-1]]) if len(gc) else np.zeros(0, int)
