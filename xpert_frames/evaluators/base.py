@@ -33,7 +33,8 @@ class BaseEvaluator:
     key: ClassVar[str] = ""
     #: Report metric of the overall score (the seed's dict key, e.g. ``"math_accuracy"``).
     metric: ClassVar[str] = ""
-    #: Answer types this evaluator is meant for (documentation and registry facts).
+    #: Answer types this evaluator scores (registry fact). When the table has answer types, rows
+    #: of other types are not applicable to it (:meth:`applicable`); ``()`` fits every row.
     answer_types: ClassVar[tuple[str, ...]] = ()
     #: Range of ``<name>_score``.
     score_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
@@ -88,6 +89,16 @@ class BaseEvaluator:
                 .alias(self.column("type"))
             )
         return lf.with_columns(exprs)
+
+    def applicable(self) -> pl.Expr | None:
+        """The rows this evaluator fits, as a Boolean expression over the canonical columns,
+        used when the table has answer types: by default the rows whose ``answer_type``
+        (trimmed, lower-case; null counts as ``text``) is one of :attr:`answer_types`.
+        ``None`` fits every row."""
+        if not self.answer_types:
+            return None
+        kind = pl.col(frames.ANSWER_TYPE).str.strip_chars().str.to_lowercase().fill_null("text")
+        return kind.is_in(list(self.answer_types))
 
     # ------------------------------------------------------------------ names
     def column(self, suffix: str) -> str:
@@ -147,13 +158,14 @@ class BaseEvaluator:
         frame: FrameT,
         *,
         columns: frames.Columns | Mapping[str, str] | None = None,
+        all_rows: bool = False,
         **names: str,
     ) -> FrameT:
-        """Score a DataFrame, LazyFrame or pyarrow Table; returns the same kind of table with
+        """Score a table (see :func:`xpert_frames.score`); returns the same kind of table with
         every input row and column in order, plus this evaluator's columns."""
         from xpert_frames.scoring import score
 
-        return score(frame, [self], columns=columns, **names)
+        return score(frame, [self], columns=columns, all_rows=all_rows, **names)
 
     # ------------------------------------------------------------------ seed API
     def evaluate(
@@ -162,7 +174,8 @@ class BaseEvaluator:
         """The seed API: ``{"<metric>": {"score", "min", "max", "count"}, ...}``."""
         from xpert_frames.report import report, to_seed_dict
 
-        scored = self.score(frames.from_records(predictions, references))
+        # The seed scored every valid row with every evaluator: so does its API.
+        scored = self.score(frames.from_records(predictions, references), all_rows=True)
         return to_seed_dict(report(scored, evaluators=[self]))
 
     def aggregate_scores(self, individual_scores: Sequence[float]) -> dict[str, float | int]:
