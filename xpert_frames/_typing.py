@@ -21,7 +21,9 @@ class ArrowStreamExportable(Protocol):
 #: A table the toolkit gives back in kind.
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame, "pa.Table", "pa.RecordBatch", "pd.DataFrame")
 #: Every table the toolkit accepts (other Arrow streams come back as a pyarrow Table).
-Frame: TypeAlias = "pl.DataFrame | pl.LazyFrame | pa.Table | pa.RecordBatch | pd.DataFrame | ArrowStreamExportable"  # noqa: E501
+Frame: TypeAlias = (
+    "pl.DataFrame | pl.LazyFrame | pa.Table | pa.RecordBatch | pd.DataFrame | ArrowStreamExportable"
+)
 
 #: A column given by name or as an expression.
 IntoExpr: TypeAlias = str | pl.Expr

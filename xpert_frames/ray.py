@@ -80,6 +80,7 @@ def score_dataset(
     columns: frames.Columns | Mapping[str, str] | None = None,
     actors: Actors = None,
     batch_size: int = BATCH_SIZE,
+    all_rows: bool = False,
     **names: str,
 ) -> ray.data.Dataset:
     """``ds`` with score columns appended, computed lazily by a pool of worker actors.
@@ -92,7 +93,7 @@ def score_dataset(
 
     >>> scored = score_dataset(ray.data.read_parquet("answers/"), ["fuzzy"])  # doctest: +SKIP
     """
-    scorer = BatchScorer(evaluators, columns=columns, **names)
+    scorer = BatchScorer(evaluators, columns=columns, all_rows=all_rows, **names)
     schema = _known_schema(ds)
     if schema is not None:  # fail on the driver, before any worker starts
         scorer(schema.empty_table())
@@ -243,6 +244,8 @@ def score_files(
     after_write: Callable[[Path], None] | None = None,
     actors: Actors = None,
     batch_size: int = BATCH_SIZE,
+    all_rows: bool = False,
+    quiet: bool = False,
 ) -> None:
     """Score Parquet/JSONL/CSV ``inputs`` through Ray Data into ONE Parquet file ``output``.
 
@@ -253,10 +256,13 @@ def score_files(
     untouched. ``address`` goes to ``ray.init`` (``"auto"`` joins a running cluster; ``None``
     starts Ray on this machine) unless this process is already connected to Ray, in which case
     it must be ``None``. A Ray instance started here is shut down before returning.
+    ``quiet`` silences Ray's own log lines and progress bars (errors still show).
     """
     files = io.expand(inputs)
-    scorer = BatchScorer(evaluators, columns=columns)
-    started = _connect(address)
+    scorer = BatchScorer(evaluators, columns=columns, all_rows=all_rows)
+    if quiet:
+        _silence()
+    started = _connect(address, quiet)
     try:
         ds = _read(files)
         # Ray reads at most the first block for this: column errors surface here, with a clean
@@ -265,12 +271,18 @@ def score_files(
         if schema is not None:
             scorer(schema.empty_table())
         scored = score_dataset(
-            ds, scorer.evaluators, columns=scorer.columns, actors=actors, batch_size=batch_size
+            ds,
+            scorer.evaluators,
+            columns=scorer.columns,
+            actors=actors,
+            batch_size=batch_size,
+            all_rows=all_rows,
         )
         scored.context.execution_options.preserve_order = True
+        n_out = len(scorer.output_names(schema))
 
         def write(tmp: Path) -> None:
-            _write_parquet(scored, tmp, len(scorer.output_names()), row_id or None)
+            _write_parquet(scored, tmp, n_out, row_id or None)
             if after_write is not None:
                 after_write(tmp)
 
@@ -280,7 +292,17 @@ def score_files(
             ray.shutdown()
 
 
-def _connect(address: str | None) -> bool:
+def _silence() -> None:
+    """Ray's log lines and Ray Data's progress bars off: errors only."""
+    import logging
+
+    for name in ("ray", "ray.data", "ray.data._internal"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    ray.data.DataContext.get_current().print_on_execution_start = False
+
+
+def _connect(address: str | None, quiet: bool = False) -> bool:
     if ray.is_initialized():
         if address is not None:
             raise ValueError(
@@ -288,7 +310,12 @@ def _connect(address: str | None) -> bool:
                 "used; pass address=None to use the current connection"
             )
         return False
-    ray.init(address=address)
+    if quiet:
+        import logging
+
+        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+    else:
+        ray.init(address=address)
     return True
 
 

@@ -100,6 +100,13 @@ class BaseEvaluator:
         kind = pl.col(frames.ANSWER_TYPE).str.strip_chars().str.to_lowercase().fill_null("text")
         return kind.is_in(list(self.answer_types))
 
+    @classmethod
+    def fits(cls) -> str:
+        """The rows :meth:`applicable` selects, in words (for listings and reports)."""
+        if not cls.answer_types:
+            return "every row"
+        return "rows whose answer_type is " + " / ".join(cls.answer_types)
+
     # ------------------------------------------------------------------ names
     def column(self, suffix: str) -> str:
         return f"{self.name}_{suffix}"

@@ -203,6 +203,10 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         (``tcm_eval_type`` or ``meta.tcm_eval_type``)."""
         return pl.col(frames.TCM_TYPE).is_not_null()
 
+    @classmethod
+    def fits(cls) -> str:
+        return "rows with a tcm_eval_type (syndrome / disease / treatment)"
+
     def __init__(
         self,
         *,
