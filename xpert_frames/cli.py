@@ -209,17 +209,18 @@ def score(
         except ImportError as exc:
             raise click.UsageError(str(exc)) from None
         holder["ready"] = time.perf_counter()
-        score_files(
-            inputs,
-            output,
-            evaluators,
-            columns,
-            address=address,
-            row_id=row_id or None,
-            after_write=finish,
-            all_rows=all_rows,
-            quiet=quiet,
-        )
+        with progress.held_stderr(quiet):  # Ray's C++ core and workers write to fd 2
+            score_files(
+                inputs,
+                output,
+                evaluators,
+                columns,
+                address=address,
+                row_id=row_id or None,
+                after_write=finish,
+                all_rows=all_rows,
+                quiet=quiet,
+            )
     else:
         total = io.count_rows(inputs)
         _warm_up(evaluators)

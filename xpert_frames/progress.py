@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+import tempfile
+from collections.abc import Iterator
 
 import polars as pl
 from tqdm import tqdm
@@ -33,3 +37,27 @@ def track(lf: pl.LazyFrame, column: str, progress: tqdm) -> pl.LazyFrame:
     return lf.with_columns(
         pl.col(column).map_batches(tick, return_dtype=dtype, is_elementwise=True)
     )
+
+
+@contextlib.contextmanager
+def held_stderr(hold: bool) -> Iterator[None]:
+    """With ``hold``, this process's stderr (file descriptor 2, where Ray's C++ core and the
+    processes it starts write their log lines) goes to a temporary file; it is shown only if
+    the block fails, so a quiet run prints nothing but errors."""
+    if not hold:
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        try:
+            yield
+        except BaseException:
+            os.dup2(saved, 2)
+            held.seek(0)
+            sys.stderr.write(held.read()[-20_000:].decode("utf-8", "replace"))
+            raise
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)

@@ -256,7 +256,8 @@ def score_files(
     untouched. ``address`` goes to ``ray.init`` (``"auto"`` joins a running cluster; ``None``
     starts Ray on this machine) unless this process is already connected to Ray, in which case
     it must be ``None``. A Ray instance started here is shut down before returning.
-    ``quiet`` silences Ray's own log lines and progress bars (errors still show).
+    ``quiet`` turns off Ray's Python log lines and Ray Data's progress bars (the CLI also holds
+    back the C++ core's lines, see :func:`xpert_frames.progress.held_stderr`).
     """
     files = io.expand(inputs)
     scorer = BatchScorer(evaluators, columns=columns, all_rows=all_rows)
@@ -276,7 +277,7 @@ def score_files(
             columns=scorer.columns,
             actors=actors,
             batch_size=batch_size,
-            all_rows=all_rows,
+            all_rows=scorer.all_rows,
         )
         scored.context.execution_options.preserve_order = True
         n_out = len(scorer.output_names(schema))
@@ -293,7 +294,7 @@ def score_files(
 
 
 def _silence() -> None:
-    """Ray's log lines and Ray Data's progress bars off: errors only."""
+    """Ray's Python log lines and Ray Data's progress bars off."""
     import logging
 
     for name in ("ray", "ray.data", "ray.data._internal"):
