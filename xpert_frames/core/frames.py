@@ -315,49 +315,46 @@ def from_records(predictions: Sequence[str | None], references: Sequence[Any]) -
     choices: list[list[dict[str, str | None]] | None] = []
     tcm: list[str | None] = []
     for ref in references:  # input conversion of Python objects, not a scoring loop
-        answer = ref.get("answer") if isinstance(ref, dict) else None
-        value = answer.get("value") if isinstance(answer, dict) else None
-        answers.append(value)
-        kind = answer.get("type") if isinstance(answer, dict) else None
-        types.append(None if kind is None else str(kind))
-        raw = ref.get("choices") if isinstance(ref, dict) else None
-        choices.append(
-            [
-                {"id": _str_or_none(c.get("id")), "content": _str_or_none(c.get("content"))}
-                for c in raw
-                if isinstance(c, dict)
-            ]
-            if isinstance(raw, list)
-            else None
-        )
-        meta = ref.get("meta") if isinstance(ref, dict) else None
+        record = ref if isinstance(ref, dict) else {}
+        answer = record.get("answer")
+        answer = answer if isinstance(answer, dict) else {}
+        answers.append(answer.get("value"))
+        types.append(_str_or_none(answer.get("type")))
+        choices.append(_record_choices(record.get("choices")))
+        meta = record.get("meta")
         tcm.append(_str_or_none(meta.get("tcm_eval_type")) if isinstance(meta, dict) else None)
-    if any(isinstance(a, list | tuple) for a in answers):
-        answer_col = pl.Series(
-            "answer",
-            [
-                None
-                if a is None
-                else [str(x) for x in a]
-                if isinstance(a, list | tuple)
-                else [str(a)]
-                for a in answers
-            ],
-            dtype=pl.List(pl.String),
-        )
-    else:
-        answer_col = pl.Series("answer", [_str_or_none(a) for a in answers], dtype=pl.String)
     return pl.DataFrame(
         [
             pl.Series(
                 "prediction", [None if p is None else str(p) for p in predictions], pl.String
             ),
-            answer_col,
+            _answer_series(answers),
             pl.Series("answer_type", types, pl.String),
             pl.Series("choices", choices, CHOICE_DTYPE),
             pl.Series("tcm_eval_type", tcm, pl.String),
         ]
     )
+
+
+def _record_choices(raw: Any) -> list[dict[str, str | None]] | None:
+    if not isinstance(raw, list):
+        return None
+    return [
+        {"id": _str_or_none(c.get("id")), "content": _str_or_none(c.get("content"))}
+        for c in raw
+        if isinstance(c, dict)
+    ]
+
+
+def _answer_series(answers: list[Any]) -> pl.Series:
+    """Reference values as strings, or lists of strings when any record holds several."""
+    if not any(isinstance(a, list | tuple) for a in answers):
+        return pl.Series("answer", [_str_or_none(a) for a in answers], dtype=pl.String)
+    lists = [
+        None if a is None else [str(x) for x in a] if isinstance(a, list | tuple) else [str(a)]
+        for a in answers
+    ]
+    return pl.Series("answer", lists, dtype=pl.List(pl.String))
 
 
 def _str_or_none(value: Any) -> str | None:
