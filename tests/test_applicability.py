@@ -93,7 +93,7 @@ def test_invalid_rows_are_skipped_not_not_applicable() -> None:
 
 
 def test_report_parts_add_up() -> None:
-    from xpert_frames.report import finalize, merge_partials, partials, report_plan
+    from xpert_frames.reporting.report import finalize, merge_partials, partials, report_plan
 
     scored = xf.score(xf.load_sample(), ["math", "fuzzy"])
     metrics = report_plan(scored.collect_schema(), ["model"])

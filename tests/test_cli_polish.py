@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from tests.test_cli import run
-from xpert_frames.io import SAMPLE
+from xpert_frames.api import SAMPLE
 
 
 def test_score_help_shows_an_option_example() -> None:

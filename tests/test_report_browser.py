@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 import xpert_frames as xf
-from xpert_frames.report_html import html_report
-from xpert_frames.report_svg import COLORS
+from xpert_frames.api import html_report
+from xpert_frames.reporting.svg import COLORS
 
 CHROMIUM = next(
     (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None

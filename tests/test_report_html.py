@@ -10,9 +10,8 @@ import pytest
 
 import xpert_frames as xf
 from tests.test_cli import run
-from xpert_frames.io import SAMPLE
-from xpert_frames.render import markdown
-from xpert_frames.report_html import html_report
+from xpert_frames.api import SAMPLE, html_report
+from xpert_frames.reporting.render import markdown
 
 HOSTILE_MODEL = '<script>alert("m")</script>'
 HOSTILE_PRED = "</td><img src=x onerror=alert(1)> & |pipe|"

@@ -7,43 +7,35 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from xpert_frames import frames
-from xpert_frames._typing import FrameT
+from xpert_frames.core import frames
+from xpert_frames.core.aliases import FrameT
+from xpert_frames.core.exceptions import ColumnTypeError, DuplicateColumnError
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.exceptions import ColumnTypeError, DuplicateColumnError
 
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-EvaluatorLike = str | BaseEvaluator
 
-
-def as_evaluators(evaluators: EvaluatorLike | Sequence[EvaluatorLike]) -> list[BaseEvaluator]:
-    """Names (looked up in the registry with default options) or instances, as instances."""
-    from xpert_frames.registry import get_evaluator
-
-    items = [evaluators] if isinstance(evaluators, str | BaseEvaluator) else list(evaluators)
-    if not items:
+def check_names(evaluators: Sequence[BaseEvaluator]) -> list[BaseEvaluator]:
+    """``evaluators`` as a list, after checking they are instances with distinct names."""
+    evs = list(evaluators)
+    if not evs:
         raise ValueError("no evaluators given; pass names such as ['fuzzy'] or instances")
-    out: list[BaseEvaluator] = []
-    for item in items:
-        if isinstance(item, BaseEvaluator):
-            out.append(item)
-        elif isinstance(item, str):
-            out.append(get_evaluator(item))
-        else:
+    for ev in evs:
+        if not isinstance(ev, BaseEvaluator):
             raise TypeError(
-                f"expected an evaluator name or BaseEvaluator instance, got {type(item).__name__}"
+                f"expected BaseEvaluator instances, got {type(ev).__name__}; "
+                "xpert_frames.score() also takes registry names"
             )
-    names = [ev.name for ev in out]
+    names = [ev.name for ev in evs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise DuplicateColumnError(
             f"two evaluators share the name(s) {dupes}; give one a different name, "
             "e.g. get_evaluator('fuzzy', threshold=0.8, name='fuzzy_strict')"
         )
-    return out
+    return evs
 
 
 def typed(schema: pl.Schema, columns: frames.Columns, all_rows: bool = False) -> bool:
@@ -76,6 +68,7 @@ def plan(
     rows it fits; the others get null in its columns and ``false`` in ``<name>_applicable``,
     which reports count as ``not_applicable`` (neither scored nor skipped).
     """
+    evaluators = check_names(evaluators)
     schema = lf.collect_schema()
     original = schema.names()
     rule = typed(schema, columns, all_rows)
@@ -113,26 +106,27 @@ def plan(
 
 def score(
     frame: FrameT,
-    evaluators: EvaluatorLike | Sequence[EvaluatorLike],
+    evaluators: Sequence[BaseEvaluator],
     *,
     columns: frames.Columns | Mapping[str, str] | None = None,
     all_rows: bool = False,
     **names: str,
 ) -> FrameT:
-    """Score ``frame`` with ``evaluators`` (names or instances) in one lazy plan.
+    """Score ``frame`` with evaluator instances in one lazy plan (:func:`xpert_frames.score`
+    also takes names).
 
     Returns the same kind of table with every input row and column in order, plus
     ``<name>_score`` and each evaluator's own columns: a Polars DataFrame or LazyFrame, a pyarrow
     Table or RecordBatch, a pandas DataFrame (input columns and index untouched; new columns
     with NaN/None for nulls). Any other object with ``__arrow_c_stream__`` (a RecordBatchReader,
     a DuckDB relation, ...) is read once and gives a pyarrow Table. Column roles are mapped with
-    keywords, e.g. ``score(df, "fuzzy", prediction="response", answer="gold")``.
+    keywords, e.g. ``score(df, evs, prediction="response", answer="gold")``.
 
     When the table has an ``answer_type`` column, each evaluator scores only the rows it fits
     (accuracy: choice/text/number/judge; math: number; BLEU and fuzzy: text; TCM: rows with a
     ``tcm_eval_type``); ``all_rows=True`` scores every row with every evaluator.
     """
-    evs = as_evaluators(evaluators)
+    evs = check_names(evaluators)
     cols = frames.Columns.of(columns, **names)
     if isinstance(frame, pl.DataFrame | pl.LazyFrame):
         lazy = plan(frame.lazy(), evs, cols, all_rows=all_rows)
@@ -193,13 +187,13 @@ class BatchScorer:
 
     def __init__(
         self,
-        evaluators: EvaluatorLike | Sequence[EvaluatorLike],
+        evaluators: Sequence[BaseEvaluator],
         *,
         columns: frames.Columns | Mapping[str, str] | None = None,
         all_rows: bool = False,
         **names: str,
     ) -> None:
-        self.evaluators = as_evaluators(evaluators)
+        self.evaluators = check_names(evaluators)
         self.columns = frames.Columns.of(columns, **names)
         self.all_rows = all_rows
 
