@@ -130,14 +130,14 @@ def score(
     cols = frames.Columns.of(columns, **names)
     if isinstance(frame, pl.DataFrame | pl.LazyFrame):
         lazy = plan(frame.lazy(), evs, cols, all_rows=all_rows)
-        return lazy if isinstance(frame, pl.LazyFrame) else lazy.collect()  # type: ignore[return-value]
+        return lazy if isinstance(frame, pl.LazyFrame) else lazy.collect()
     if frames.is_pandas(frame):
-        return _score_pandas(frame, evs, cols, all_rows)  # type: ignore[return-value]
+        return _score_pandas(frame, evs, cols, all_rows)
     if frames.is_record_batch(frame):
         out = _score_arrow(frames.to_arrow_table(frame), evs, cols, all_rows)
-        return _one_batch(out)  # type: ignore[return-value]
+        return _one_batch(out)
     if frames.is_arrow_table(frame) or hasattr(frame, "__arrow_c_stream__"):
-        return _score_arrow(frames.to_arrow_table(frame), evs, cols, all_rows)  # type: ignore[return-value]
+        return _score_arrow(frames.to_arrow_table(frame), evs, cols, all_rows)
     frames.to_lazy(frame)  # raises the TypeError that names what is accepted
     raise AssertionError("unreachable")
 

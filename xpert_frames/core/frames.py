@@ -110,7 +110,7 @@ def to_lazy(frame: Frame) -> pl.LazyFrame:
     if isinstance(frame, pl.DataFrame):
         return frame.lazy()
     if is_pandas(frame):
-        return pl.from_pandas(frame).lazy()  # type: ignore[arg-type]
+        return pl.from_pandas(frame).lazy()
     if is_arrow_table(frame) or hasattr(frame, "__arrow_c_stream__"):
         return pl.from_arrow(to_arrow_table(frame), rechunk=False).lazy()  # type: ignore[union-attr]
     raise TypeError(
