@@ -95,8 +95,9 @@ def test_invalid_rows_are_skipped_not_not_applicable() -> None:
 def test_report_parts_add_up() -> None:
     from xpert_frames.reporting.report import finalize, merge_partials, partials, report_plan
 
-    scored = xf.score(xf.load_sample(), ["math", "fuzzy"])
-    metrics = report_plan(scored.collect_schema(), ["model"])
+    evs = [xf.get_evaluator("math"), xf.get_evaluator("fuzzy")]
+    scored = xf.score(xf.load_sample(), evs)
+    metrics = report_plan(scored.collect_schema(), ["model"], evs)
     parts = [partials(scored.slice(i, 50), ["model"], metrics) for i in range(0, 287, 50)]
     whole = xf.report(scored, by="model")
     merged = finalize(merge_partials(parts), metrics)

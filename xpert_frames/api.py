@@ -91,11 +91,12 @@ def report(
     >>> xf.report(xf.score(df, "fuzzy"))["metric", "score", "count"].row(0)
     ('fuzzy', 0.5, 2)
     """
+    lf = frames.to_lazy(scored)  # once: a reader or a DuckDB relation can be read only once
     if evaluators is None:
-        evs = detect_evaluators(frames.schema_of(scored))
+        evs = detect_evaluators(lf.collect_schema())
     else:
         evs = resolve_evaluators(evaluators)
-    return reports.report(scored, by, evaluators=evs, n_boot=n_boot)
+    return reports.report(lf, by, evaluators=evs, n_boot=n_boot)
 
 
 class BatchScorer(scoring.BatchScorer):
@@ -135,11 +136,12 @@ def html_report(
     >>> xf.html_report(xf.score(df, "fuzzy")).startswith("<!DOCTYPE html>")
     True
     """
+    lf = frames.to_lazy(scored)  # once: a reader or a DuckDB relation can be read only once
     if evaluators is None:
-        evs = detect_evaluators(frames.schema_of(scored))
+        evs = detect_evaluators(lf.collect_schema())
     else:
         evs = resolve_evaluators(evaluators)
-    return html.html_report(scored, by, evaluators=evs, baseline=baseline, **options)
+    return html.html_report(lf, by, evaluators=evs, baseline=baseline, **options)
 
 
 def load_sample() -> pl.DataFrame:
