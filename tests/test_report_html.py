@@ -110,3 +110,18 @@ def test_cli_writes_html_and_markdown(tmp_path: Path) -> None:
     assert md.stdout.startswith("# xpert-frames report\n") and md.stdout.endswith("|\n")
     proc = run("report", str(out), "--format", "html")
     assert proc.returncode == 2 and "-o report.html" in proc.stderr
+
+
+def test_unknown_baseline_is_a_clear_error(tmp_path: Path, scored: pl.DataFrame) -> None:
+    from xpert_frames.core.exceptions import InvalidOptionError
+
+    with pytest.raises(InvalidOptionError, match="Did you mean 'glm-4-9b-chat'"):
+        html_report(scored.with_columns(pl.lit("glm-4-9b-chat").alias("model")), baseline="glm-4")
+    out = tmp_path / "scored.parquet"
+    assert run("score", str(SAMPLE), "-o", str(out), "-e", "fuzzy", "-q").returncode == 0
+    page = tmp_path / "r.html"
+    proc = run("report", str(out), "--format", "html", "-o", str(page), "--baseline", "gml-4")
+    assert proc.returncode == 2 and "not a value of column 'model'" in proc.stderr
+    assert not page.exists()
+    proc = run("report", str(out), "--baseline", "glm-4-9b-chat")
+    assert proc.returncode == 2 and "--baseline is for HTML reports" in proc.stderr

@@ -169,6 +169,8 @@ def score(
             format_for(report_path)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="'--report'") from None
+    if baseline is not None and not (report_path and format_for(report_path) == "html"):
+        raise click.BadParameter("--baseline is for HTML reports: add --report report.html")
     columns = columns_from(roles)
     lf = files.scan(inputs)
     in_schema = lf.collect_schema()
@@ -288,6 +290,8 @@ def report_cmd(
         fmt = format_for(output) if output is not None else "table"
     if fmt == "html" and output is None:
         raise click.BadParameter("--format html writes a file: add -o report.html")
+    if baseline is not None and fmt != "html":
+        raise click.BadParameter("--baseline is for HTML reports: add --format html")
     lf = files.scan(scored)
     evaluators = detect_evaluators(lf.collect_schema())
     rep = make_report(lf, by=_by(by), evaluators=evaluators)

@@ -16,6 +16,7 @@ import polars as pl
 
 from xpert_frames.core import frames
 from xpert_frames.core.aliases import Frame
+from xpert_frames.core.exceptions import InvalidOptionError, did_you_mean
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.reporting.compare import compare
 from xpert_frames.reporting.report import report
@@ -69,6 +70,8 @@ def html_report(
     rep = report_frame if report_frame is not None else report(lf, group, evaluators=evs)
     if model is None:
         model = group[0] if group else ("model" if "model" in schema else None)
+    if baseline is not None:
+        _check_baseline(lf, schema, model, baseline)
     cols = frames.Columns.of(columns)
     rows = lf.select(pl.len()).collect().item()
     body = [
@@ -100,6 +103,21 @@ def html_report(
 
 
 # --------------------------------------------------------------------------- helpers
+def _check_baseline(lf: pl.LazyFrame, schema: pl.Schema, model: str | None, baseline: str) -> None:
+    if model is None or model not in schema:
+        raise InvalidOptionError(
+            f"baseline {baseline!r} needs a model column; group by it (by='model') or name it "
+            "with model=..."
+        )
+    models = lf.select(pl.col(model).cast(pl.String).drop_nulls().unique()).collect()[model]
+    names = sorted(models.to_list())
+    if baseline not in names:
+        raise InvalidOptionError(
+            f"baseline {baseline!r} is not a value of column {model!r}; expected one of "
+            f"{names}.{did_you_mean(baseline, names)}"
+        )
+
+
 def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f'<td class="n">{value:.4f}</td>'
