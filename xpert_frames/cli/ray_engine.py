@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import cast
 
@@ -146,9 +146,9 @@ def _read(files: list[Path]) -> ray.data.Dataset:
 
 def _write_parquet(scored: ray.data.Dataset, path: Path, n_out: int, row_id: str | None) -> None:
     """Stream the dataset's batches, in order, into one Parquet file on this machine."""
-    writer: pq.ParquetWriter | None = None
-    offset = 0
-    try:
+
+    def batches() -> Iterator[pa.Table]:
+        offset = 0
         for block in scored.iter_batches(batch_format="pyarrow", batch_size=None):
             batch = cast(pa.Table, block)  # batch_format="pyarrow": a Table
             n_in = batch.num_columns - n_out
@@ -156,18 +156,12 @@ def _write_parquet(scored: ray.data.Dataset, path: Path, n_out: int, row_id: str
                 numbers = pa.array(np.arange(offset, offset + batch.num_rows, dtype=np.int64))
                 batch = batch.add_column(n_in, row_id, numbers)
             offset += batch.num_rows
-            if writer is None:
-                writer = pq.ParquetWriter(path, batch.schema)
-            elif batch.schema != writer.schema:
-                batch = batch.cast(writer.schema)
-            writer.write_table(batch)
-        if writer is None:  # no rows: an empty file with the scored schema
-            schema = arrow_schema(scored.schema())
-            if schema is None:
-                raise ValueError("the inputs hold no rows and Ray does not know their schema")
-            if row_id is not None and row_id not in schema.names[: len(schema) - n_out]:
-                schema = schema.insert(len(schema) - n_out, pa.field(row_id, pa.int64()))
-            pq.write_table(schema.empty_table(), path)
-    finally:
-        if writer is not None:
-            writer.close()
+            yield batch
+
+    if files.write_tables(path, batches()) == 0:  # no rows: an empty file, scored schema
+        schema = arrow_schema(scored.schema())
+        if schema is None:
+            raise ValueError("the inputs hold no rows and Ray does not know their schema")
+        if row_id is not None and row_id not in schema.names[: len(schema) - n_out]:
+            schema = schema.insert(len(schema) - n_out, pa.field(row_id, pa.int64()))
+        pq.write_table(schema.empty_table(), path)
