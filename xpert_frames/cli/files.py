@@ -6,12 +6,16 @@ import contextlib
 import glob
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from xpert_frames.core.exceptions import InputError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 #: Rows scored at a time by :func:`sink_chunked`.
 CHUNK_ROWS = 500_000
@@ -41,13 +45,13 @@ def expand(inputs: Sequence[str | Path]) -> list[Path]:
             files.extend(found)
         else:
             raise InputError(f"input {text!r} does not exist")
-    kinds = {kind(p) for p in files}
+    kinds = {_kind(p) for p in files}
     if len(kinds) > 1:
         raise InputError(f"inputs mix file kinds {sorted(kinds)}; score each kind separately")
     return files
 
 
-def kind(path: Path) -> str:
+def _kind(path: Path) -> str:
     suffix = path.suffix.lower()
     if suffix in _PARQUET:
         return "parquet"
@@ -63,18 +67,18 @@ def kind(path: Path) -> str:
 def scan(inputs: Sequence[str | Path]) -> pl.LazyFrame:
     """One LazyFrame over all inputs (Parquet, JSONL or CSV), in file order."""
     files = expand(inputs)
-    file_kind = kind(files[0])
+    kind = _kind(files[0])
     names = [str(p) for p in files]
-    if file_kind == "parquet":
+    if kind == "parquet":
         for name in names:
             _check_parquet(name)
         return pl.scan_parquet(names)
-    if file_kind == "jsonl":
+    if kind == "jsonl":
         for name in names:
             _check_utf8(name)
-        from xpert_frames.cli.lines import scan_jsonl
-
-        lf = pl.concat([scan_jsonl(n) for n in names], how="diagonal_relaxed")
+        lf = pl.concat(
+            [pl.scan_ndjson(n, infer_schema_length=None) for n in names], how="diagonal_relaxed"
+        )
         return _drop_empty_structs(lf)
     for name in names:
         _check_utf8(name)
@@ -127,35 +131,15 @@ def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
     tmp = Path(tmp_name)
     try:
         write(tmp)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
         raise
     return target
-
-
-def _umask() -> int:
-    """The process umask, read without changing it (``os.umask`` would set it for a moment,
-    racing with other threads creating files): from ``/proc`` on Linux; elsewhere, from the
-    mode of a file created here with ``0o666``."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except OSError:
-        pass
-    probe = Path(tempfile.mkdtemp(prefix=".xf-umask."))
-    try:
-        fd = os.open(probe / "f", os.O_CREAT | os.O_WRONLY, 0o666)
-        os.close(fd)
-        return 0o666 & ~os.stat(probe / "f").st_mode & 0o777
-    finally:
-        with contextlib.suppress(OSError):
-            (probe / "f").unlink()
-        probe.rmdir()
 
 
 def write_text_atomic(path: str | Path, text: str) -> Path:
@@ -168,9 +152,35 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
 def count_rows(inputs: Sequence[str | Path]) -> int | None:
     """Row count of Parquet inputs from their metadata (``None`` for other kinds)."""
     files = expand(inputs)
-    if kind(files[0]) != "parquet":
+    if _kind(files[0]) != "parquet":
         return None
     return int(pl.scan_parquet([str(p) for p in files]).select(pl.len()).collect().item())
+
+
+def write_tables(
+    path: Path, tables: Iterable[pa.Table], metadata: dict[str, str] | None = None
+) -> int:
+    """Append ``tables`` (one row group each) to one new Parquet file; later tables are cast to
+    the first one's schema. ``metadata`` goes into the file's key-value metadata (the scoring
+    configuration). Returns the number of tables written (0: no file was created)."""
+    import pyarrow.parquet as pq
+
+    writer: pq.ParquetWriter | None = None
+    count = 0
+    try:
+        for table in tables:
+            if metadata is not None:
+                table = table.replace_schema_metadata(metadata)
+            if writer is None:
+                writer = pq.ParquetWriter(path, table.schema, compression="zstd")
+            elif table.schema != writer.schema:
+                table = table.cast(writer.schema)
+            writer.write_table(table)
+            count += 1
+    finally:
+        if writer is not None:
+            writer.close()
+    return count
 
 
 def sink_chunked(
@@ -189,20 +199,12 @@ def sink_chunked(
     where an operation in the plan would hold a whole column (Polars 2.1 evaluates mapping
     replacements such as ``replace_strict`` outside its streaming engine).
     """
-    import pyarrow.parquet as pq
 
-    writer: pq.ParquetWriter | None = None
-    try:
+    def chunks() -> Iterator[pa.Table]:
         for offset in range(0, max(total, 1), chunk_rows):
             table = plan.slice(offset, chunk_rows).collect(engine="streaming").to_arrow()
-            if writer is None:
-                schema = table.schema.with_metadata(metadata) if metadata else table.schema
-                writer = pq.ParquetWriter(path, schema, compression="zstd")
-            if metadata:
-                table = table.replace_schema_metadata(writer.schema.metadata)
-            writer.write_table(table)
+            yield table
             if advance is not None:
                 advance(table.num_rows)
-    finally:
-        if writer is not None:
-            writer.close()
+
+    write_tables(path, chunks(), metadata)

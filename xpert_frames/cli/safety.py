@@ -106,3 +106,11 @@ def signals_as_exceptions() -> Iterator[None]:
     finally:
         for s, old in previous.items():
             signal.signal(s, old)
+
+
+def stopped(signum: int) -> int:
+    """Say which signal stopped the run; its exit code (130 for SIGINT, else 128 + signal)."""
+    import sys
+
+    print(f"stopped by {signal.Signals(signum).name}", file=sys.stderr)
+    return 130 if signum == signal.SIGINT else 128 + signum

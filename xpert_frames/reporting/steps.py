@@ -44,6 +44,7 @@ _REPORT_SCHEMA = {
     "max": pl.Float64,
     "count": pl.Int64,
     "skipped": pl.Int64,
+    "not_applicable": pl.Int64,
     "stderr": pl.Float64,
     "ci_low": pl.Float64,
     "ci_high": pl.Float64,
@@ -71,6 +72,15 @@ def _width(m: Metric) -> int:
     return 1 if isinstance(m, ColumnMetric) else len(m.stats)
 
 
+def _nulls(score: pl.Expr, applicable: str | None) -> tuple[pl.Expr, pl.Expr]:
+    """Null scores split in two: ``skipped`` (invalid rows) and ``not_applicable`` (rows the
+    evaluator does not fit; their score is null too)."""
+    if applicable is None:
+        return score.null_count().alias("skipped"), pl.lit(0).alias("not_applicable")
+    outside = pl.col(applicable).not_().sum()
+    return (score.null_count() - outside).alias("skipped"), outside.alias("not_applicable")
+
+
 def _keys(by: Sequence[str], split: str | None) -> list[str]:
     keys = [*by, split] if split and split not in by else list(by)
     return keys or [_ALL]
@@ -94,16 +104,17 @@ def _partial(
         metric.cast(pl.String).alias("metric"),
         pl.lit(order, pl.Int64).alias(ORDER),
     ]
-    # Skipped rows: one row per group that has any (a group exists through its other rows).
+    # Null scores: one row per group that has any (a group exists through its other rows).
     tally = (
         work.group_by(keys)
-        .agg(s.null_count().cast(pl.Int64).alias("skipped"))
-        .filter(pl.col("skipped") > 0)
+        .agg(*_nulls(s, m.applicable))
+        .filter((pl.col("skipped") > 0) | (pl.col("not_applicable") > 0))
         .select(
             *columns,
             pl.lit(None, pl.UInt64).alias(HASH),
             pl.lit(0, pl.Int64).alias(N),
-            pl.col("skipped"),
+            pl.col("skipped").cast(pl.Int64),
+            pl.col("not_applicable").cast(pl.Int64),
             *(pl.lit(None, pl.Float64).alias(name) for name in names),
         )
     )
@@ -124,6 +135,7 @@ def _partial(
             HASH,
             N,
             pl.lit(0, pl.Int64).alias("skipped"),
+            pl.lit(0, pl.Int64).alias("not_applicable"),
             *names[: len(values)],
             *(pl.lit(None, pl.Float64).alias(name) for name in names[len(values) :]),
         )
@@ -136,12 +148,9 @@ def merge_partials(parts: Sequence[pl.DataFrame]) -> pl.DataFrame:
     """Add up the states of several parts of one table (any split)."""
     df = pl.concat(list(parts), how="vertical_relaxed")
     keys = [*df.columns[: df.columns.index(ORDER) + 1], HASH]
-    values = df.columns[df.columns.index("skipped") + 1 :]
-    return (
-        df.group_by(keys)
-        .agg(pl.col(N).sum(), pl.col("skipped").sum(), *(pl.col(v).first() for v in values))
-        .select(df.columns)
-    )
+    values = df.columns[df.columns.index("not_applicable") + 1 :]
+    counts = (pl.col(c).sum() for c in (N, "skipped", "not_applicable"))
+    return df.group_by(keys).agg(*counts, *(pl.col(v).first() for v in values)).select(df.columns)
 
 
 # --------------------------------------------------------------------------- step 3: finalize
@@ -163,10 +172,11 @@ def finalize(
                 _finalize_metric(part, by, m, n_boot).with_columns(pl.lit(i, pl.Int64).alias(ORDER))
             )
         elif not by and not (isinstance(m, ColumnMetric) and m.split):
-            empty = {"metric": [m.metric], "count": [0], "skipped": [0]}
+            empty = {"metric": [m.metric], "count": [0], "skipped": [0], "not_applicable": [0]}
             frames_out.append(
                 pl.DataFrame(
-                    empty, schema_overrides={"count": pl.Int64, "skipped": pl.Int64}
+                    empty,
+                    schema_overrides={c: pl.Int64 for c in ("count", "skipped", "not_applicable")},
                 ).with_columns(pl.lit(i, pl.Int64).alias(ORDER))
             )
     schema = {c: partial.schema[c] for c in by} | _REPORT_SCHEMA
@@ -197,6 +207,7 @@ def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: i
     count = np.bincount(gid, weights=n, minlength=n_groups).astype(np.int64)
     skipped = np.bincount(gid, weights=part["skipped"].to_numpy(), minlength=n_groups)
     skipped = skipped.astype(np.int64)
+    outside = np.bincount(gid, weights=part["not_applicable"].to_numpy(), minlength=n_groups)
     # Content rows in (group, hash) order: the sums below are then made in one order,
     # whatever the order of the state's rows (how the table was split).
     content = part.select(pl.arg_sort_by(HASH, nulls_last=True)).to_series().to_numpy()
@@ -215,7 +226,11 @@ def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: i
     cstarts = np.flatnonzero(np.r_[True, gc[1:] != gc[:-1]]) if len(gc) else np.zeros(0, int)
     if len(gc):
         totals[gc[cstarts]] = np.add.reduceat(nc[:, None] * values, cstarts, axis=0)
-    cols: dict[str, Any] = {"count": count, "skipped": skipped}
+    cols: dict[str, Any] = {
+        "count": count,
+        "skipped": skipped,
+        "not_applicable": outside.astype(np.int64),
+    }
     if isinstance(m, ColumnMetric):
         v = values[:, 0]
         low = np.full(n_groups, np.nan)
@@ -252,7 +267,7 @@ def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: i
     head = part.select(*by, "metric")[heads]
     out = head.with_columns(
         pl.Series(name, np.asarray(col)).fill_nan(None)
-        if name not in ("count", "skipped")
+        if name not in ("count", "skipped", "not_applicable")
         else pl.Series(name, col, pl.Int64)
         for name, col in cols.items()
     )
