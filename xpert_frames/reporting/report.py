@@ -149,6 +149,7 @@ def report_parquet(
     metrics = report_plan(lf.collect_schema(), by, evaluators)
     total = lf.select(pl.len()).collect().item()
     reports = []
+    _release_memory()  # what the scoring freed, before the states are built
     for metric in metrics:  # one metric at a time: only its state is held
         state: pl.DataFrame | None = None
         for offset in range(0, max(total, 1), chunk_rows):

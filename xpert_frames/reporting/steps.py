@@ -185,17 +185,29 @@ def finalize(
     return concat_reports(frames_out, by)
 
 
-def concat_reports(reports: Sequence[pl.DataFrame], by: Sequence[str]) -> pl.DataFrame:
+def concat_reports(reports: list[pl.DataFrame], by: Sequence[str]) -> pl.DataFrame:
     """Reports of single metrics, in metric order, as one report sorted by group, then metric
-    order (a stable sort on the ``by`` columns alone: each part is sorted already)."""
+    order. The list is emptied: the result is built a column at a time (concatenated, then
+    gathered in the order of a stable sort of the group keys), each dropped from the parts
+    once copied, so a report of a million groups is held about once, not three times."""
     schema = {c: reports[0].schema[c] for c in by} | _REPORT_SCHEMA
-    out = pl.concat(reports, how="diagonal_relaxed", rechunk=False)
-    if isinstance(reports, list):
-        reports.clear()  # the parts live on only in ``out``: freed by the sort below
-    if by:
-        out = out.sort(list(by), nulls_last=True, maintain_order=True)
-    missing = [pl.lit(None, t).alias(c) for c, t in schema.items() if c not in out.columns]
-    return out.with_columns(missing).select(pl.col(c).cast(t) for c, t in schema.items())
+    parts = [
+        r.with_columns(
+            pl.lit(None, t).alias(c) for c, t in schema.items() if c not in r.columns
+        ).select(pl.col(c).cast(t) for c, t in schema.items())
+        for r in reports
+    ]
+    reports.clear()
+    if not by:
+        return pl.concat(parts)
+    keys = pl.concat([p.select(by) for p in parts])
+    order = keys.select(pl.arg_sort_by(list(by), nulls_last=True, maintain_order=True))
+    del keys
+    columns = []
+    for name in schema:
+        columns.append(pl.concat([p[name] for p in parts]).gather(order.to_series()))
+        parts = [p.drop(name) for p in parts]
+    return pl.DataFrame(columns)
 
 
 def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: int) -> pl.DataFrame:
