@@ -45,10 +45,7 @@ def _english_vocab(rng: random.Random, size: int = 6000) -> list[str]:
 def _zh_vocab(size: int = 20000) -> list[str]:
     from xpert_frames.tokenize import zh
 
-    zh.tokenize("")
-    import jieba
-
-    words = sorted(w for w, f in jieba.dt.FREQ.items() if f > 50 and len(w) <= 4)
+    words = sorted(w for w, f in zh.jieba_tokenizer().FREQ.items() if f > 50 and len(w) <= 4)
     return random.Random(3).sample(words, min(size, len(words)))
 
 

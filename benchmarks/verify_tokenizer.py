@@ -193,11 +193,8 @@ def verify_english(n: int) -> None:
 def chinese_corpus(n: int, seed: int = 1) -> list[str]:
     from xpert_frames.tokenize import zh
 
-    zh.tokenize("初始化")
-    import jieba
-
     rng = random.Random(seed)
-    words = [w for w, f in jieba.dt.FREQ.items() if f > 0]
+    words = [w for w, f in zh.jieba_tokenizer().FREQ.items() if f > 0]
     cjk = [chr(c) for c in range(0x4E00, 0x4E00 + 4000)]
     other = [
         *list("abcXYZ019 .,!?，。！？、；：“”‘’（）《》\t\n-_%$#@&*'\"…—·"),

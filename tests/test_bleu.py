@@ -77,6 +77,7 @@ def test_signature() -> None:
     sig = BLEUEvaluator(n_gram=2, smoothing=False).signature
     assert sig.startswith("bleu|nrefs:var|lang:auto|tok:en=nltk-")
     assert "zh=jieba-" in sig and "|n:2|w:0.5,0.5|smooth:none|" in sig
+    assert "rjieba-0.2.2:blocks-without-_.-" in sig
     assert "smooth:method1-eps0.1" in bleu_signature()
 
 
@@ -304,8 +305,9 @@ def test_worker_process_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pool, "MIN_PARALLEL", 4)
     monkeypatch.setattr(bleu_batch, "TOKENIZE_CHUNK", 5)
     cache.clear()
-    preds = [f"第{i}个句子很长，我们去公园。" for i in range(12)] + ["the cat sat", "It's 3.5."]
-    answers = [f"第{i % 3}个句子，我们去北京。" for i in range(12)] + ["a cat sat", "It is 3.5"]
+    # Blocks with "_.-" go to jieba (and so to the worker), the rest to rjieba.
+    preds = [f"第{i}个句子很长，我们去公园3.5km。" for i in range(12)] + ["the cat sat", "It's 3.5."]
+    answers = [f"第{i % 3}个句子，我们去北京_{i}。" for i in range(12)] + ["a cat sat", "It is 3.5"]
     frame = pl.DataFrame({"prediction": preds, "answer": answers})
     try:
         got = xf.score(frame.lazy(), [BLEUEvaluator()]).collect(engine="in-memory")

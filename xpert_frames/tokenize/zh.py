@@ -41,6 +41,9 @@ PIECE = r"(?s)" + BLOCK_CHAR + r"+|\r\n|."
 #: Blocks containing one of these characters are segmented by jieba, not rjieba.
 JIEBA_ONLY = r"[_.\-]"
 
+#: rjieba versions whose routed blocks were proven identical to jieba (others are not used).
+PROVEN_RJIEBA = ("0.2.2",)
+
 _jieba: Any = None
 _rjieba: Any = None
 _rjieba_missing = False
@@ -77,9 +80,13 @@ def _get() -> Any:
 
 
 def _get_rjieba() -> Any:
-    """A private ``rjieba.Jieba`` (default dictionary), or None when rjieba is not installed."""
+    """A private ``rjieba.Jieba`` (default dictionary), or None when rjieba is not installed
+    or not of a :data:`PROVEN_RJIEBA` version."""
     global _rjieba, _rjieba_missing
     if _rjieba is None and not _rjieba_missing:
+        if _dist("rjieba") not in PROVEN_RJIEBA:
+            _rjieba_missing = True
+            return None
         try:
             import rjieba
         except ImportError:
@@ -87,6 +94,11 @@ def _get_rjieba() -> Any:
         else:
             _rjieba = rjieba.Jieba()
     return _rjieba
+
+
+def jieba_tokenizer() -> Any:
+    """The private ``jieba.Tokenizer`` used here (its ``FREQ`` is the default dictionary)."""
+    return _get()
 
 
 def tokenize(text: str) -> list[str]:
@@ -125,6 +137,6 @@ def segmenter() -> str:
     """Which segmenter produces the Chinese tokens, for signatures (no library is imported)."""
     name = f"jieba-{_dist('jieba')}:lcut"
     rj = _dist("rjieba")
-    if rj == "unknown" or _rjieba_missing:
+    if rj not in PROVEN_RJIEBA or _rjieba_missing:
         return name
     return f"{name}(rjieba-{rj}:blocks-without-_.-)"
