@@ -35,7 +35,7 @@ _PUNCT = [",", ".", ";", ":", "?", "!", "(", ")", '"', "--"]
 
 def _english_vocab(rng: random.Random, size: int = 6000) -> list[str]:
     letters = "etaoinshrdlucmfwypvbgkqjxz"
-    words = set()
+    words: set[str] = set()
     while len(words) < size:
         w = "".join(rng.choice(letters[: rng.randint(8, 26)]) for _ in range(rng.randint(1, 9)))
         words.add(w + rng.choice(_EN_SUFFIX))

@@ -97,10 +97,8 @@ def generated(n: int, words: list[str], seed: int = 7) -> list[str]:
         style = rng.random()
         for _ in range(rng.randint(0, 25)):
             r = rng.random()
-            if style < 0.5:  # mostly words: Chinese as written
-                cut = (0.75, 0.85, 0.92)
-            else:  # noisy: everything mixed
-                cut = (0.35, 0.6, 0.8)
+            # Mostly words (Chinese as written) or noisy (everything mixed).
+            cut = (0.75, 0.85, 0.92) if style < 0.5 else (0.35, 0.6, 0.8)
             if r < cut[0]:
                 parts.append(rng.choice(words))
             elif r < cut[1]:

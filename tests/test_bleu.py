@@ -306,8 +306,10 @@ def test_worker_process_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bleu_batch, "TOKENIZE_CHUNK", 5)
     cache.clear()
     # Blocks with "_.-" go to jieba (and so to the worker), the rest to rjieba.
-    preds = [f"第{i}个句子很长，我们去公园3.5km。" for i in range(12)] + ["the cat sat", "It's 3.5."]
-    answers = [f"第{i % 3}个句子，我们去北京_{i}。" for i in range(12)] + ["a cat sat", "It is 3.5"]
+    preds = [f"第{i}个句子很长，我们去公园3.5km。" for i in range(12)]
+    preds += ["the cat sat", "It's 3.5."]
+    answers = [f"第{i % 3}个句子，我们去北京_{i}。" for i in range(12)]
+    answers += ["a cat sat", "It is 3.5"]
     frame = pl.DataFrame({"prediction": preds, "answer": answers})
     try:
         got = xf.score(frame.lazy(), [BLEUEvaluator()]).collect(engine="in-memory")

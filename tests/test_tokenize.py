@@ -195,7 +195,8 @@ def test_available_cores(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # jieba's block characters, the joiners rjieba treats differently, whitespace (\r\n is one
 # token), CJK outside jieba's block range, punctuation, other scripts.
-ZH_ALPHABET = "我们北京天安门中华人民共和国的了是在有個aZ09+#&._%-_ \r\n\t\u3000。，！：“\u9fd6\u3400Ａあ😀"
+ZH_ALPHABET = "我们北京天安门中华人民共和国的了是在有個aZ09+#&._%-_ \r\n\t\u3000。，！：“"
+ZH_ALPHABET += "\u9fd6\u3400Ａあ😀"
 
 
 @settings(max_examples=300, deadline=None)

@@ -2,7 +2,8 @@
 
 Every unique (string, language) of the batch (predictions and references together) is tokenized
 once, in chunks (references through the per-process token cache); tokens become integer ids (a
-Polars categorical local to the batch) and only the ids are kept. Statistics are then counted by :mod:`xpert_frames.bleu_stats`.
+Polars categorical local to the batch) and only the ids are kept. Statistics are then counted by
+:mod:`xpert_frames.bleu_stats`.
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ def _ray_cpus() -> float | None:
         if context.get_task_id() is None and context.get_actor_id() is None:
             return None  # the driver: not limited by an allotment
         cpus = context.get_assigned_resources().get("CPU")
-    except Exception:  # noqa: BLE001 - any Ray-internal failure means "unknown"
+    except Exception:  # any Ray-internal failure means "unknown"
         return None
     return float(cpus) if cpus is not None else None
 

@@ -30,7 +30,8 @@ import logging
 import os
 import tempfile
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version as dist_version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as dist_version
 from pathlib import Path
 from typing import Any
 
