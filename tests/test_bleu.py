@@ -21,6 +21,7 @@ import xpert_frames as xf
 from tests.helpers import score_all_paths
 from tests.oracles import bleu as oracle
 from xpert_frames import bleu_batch, bleu_stats
+from xpert_frames._typing import Language
 from xpert_frames.bleu_stats import Tokens, bleu_numpy, bleu_python, count_stats
 from xpert_frames.evaluators.bleu import BLEUEvaluator, bleu_signature
 from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
@@ -211,7 +212,7 @@ any_sentence = st.one_of(sentence(EN_WORDS), zh_sentence(), sentence(EN_WORDS + 
     st.sampled_from(["auto", "en", "zh"]),
     st.booleans(),
 )
-def test_evaluator_equals_oracle(rows: list, language: str, smoothing: bool) -> None:
+def test_evaluator_equals_oracle(rows: list, language: Language, smoothing: bool) -> None:
     preds = [p for p, _ in rows]
     refs = [[r] if isinstance(r, str) else r for _, r in rows]
     refs = [[x if x.strip() else "x" for x in r] for r in refs]  # keep every row valid
@@ -259,6 +260,7 @@ def test_mixed_batch_with_chunks_and_duplicates(monkeypatch: pytest.MonkeyPatch)
     ev = BLEUEvaluator()
     got = scores(frame, ev)
     for p, a, g in zip(preds, answers, got, strict=True):
+        assert g is not None
         assert abs(g - oracle.bleu(p, a)) <= 1e-9
     rep = xf.report(xf.score(frame, [ev]), "model", evaluators=[ev])
     for model, part in frame.group_by("model"):
