@@ -78,7 +78,7 @@ def test_signature() -> None:
     sig = BLEUEvaluator(n_gram=2, smoothing=False).signature
     assert sig.startswith("bleu|nrefs:var|lang:auto|tok:en=nltk-")
     assert "zh=jieba-" in sig and "|n:2|w:0.5,0.5|smooth:none|" in sig
-    assert "rjieba-0.2.2:blocks-without-_.-" in sig
+    assert "rjieba-0.2.2:blocks-without-_.-except-decimals" in sig
     assert "smooth:method1-eps0.1" in bleu_signature()
 
 

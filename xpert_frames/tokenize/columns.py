@@ -69,7 +69,7 @@ def segment_blocks(blocks: pl.Series) -> pl.Series:
     from xpert_frames.tokenize import pool, zh
 
     frame = pl.DataFrame({"b": blocks}).with_row_index("i")
-    jieba_only = pl.col("b").str.contains(zh.JIEBA_ONLY)
+    jieba_only = zh.needs_jieba(pl.col("b"))
     fast = frame.filter(~jieba_only)
     fast_tok = zh.rjieba_many(fast["b"].to_list()) if len(fast) else []
     if fast_tok is None:  # rjieba not installed
