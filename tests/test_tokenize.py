@@ -224,6 +224,17 @@ def test_zh_examples_and_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     assert tokenize_unique(pl.Series(texts), "zh").to_list() == expected
 
 
+def test_needs_jieba_routing() -> None:
+    blocks = ["北京", "答案是0.75", "是0.75和1.5", "12.5克", "0.75", "a_1", "x-1", "3.5mg"]
+    blocks += ["1.2.3", "是0.75.3", "0.75%", "x1.5", "3."]
+    got = pl.select(zh.needs_jieba(pl.lit(pl.Series(blocks)))).to_series().to_list()
+    assert got == [False] * 5 + [True] * 8
+    import jieba
+
+    expected = [jieba.lcut(b) for b in blocks]
+    assert tokenize_unique(pl.Series(blocks), "zh").to_list() == expected
+
+
 def test_private_segmenters_ignore_user_words() -> None:
     import jieba
 
