@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -91,6 +92,24 @@ def test_unsafe_characters() -> None:
     unsafe = {chr(c) for c in cps[bad]}
     assert {"İ", "ı", "²", "\x1c", "\ue000"} <= unsafe
     assert not unsafe & set("abcXYZ019 '\".,:;!?()[]{}<>-\n\t中文“”’")
+
+
+def test_unsafe_class_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from xpert_frames.tokenize import _charsets
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(_charsets, "_class", None)
+    computed = _charsets._compute()
+    assert _charsets.unsafe_class() == computed  # computed and written
+    path = _charsets._cache_file()
+    assert path.read_text() == computed and path.parent == tmp_path / "xpert_frames"
+    monkeypatch.setattr(_charsets, "_compute", lambda: pytest.fail("not read from the cache"))
+    monkeypatch.setattr(_charsets, "_class", None)
+    assert _charsets.unsafe_class() == computed
+    path.write_text("garbage")  # a damaged file is recomputed
+    monkeypatch.setattr(_charsets, "_compute", lambda: computed)
+    monkeypatch.setattr(_charsets, "_class", None)
+    assert _charsets.unsafe_class() == computed
 
 
 def test_zh_callable_is_jieba() -> None:

@@ -15,7 +15,6 @@ from typing import Literal
 
 import numpy as np
 import polars as pl
-import pyarrow as pa
 
 from xpert_frames._typing import IntoExpr
 from xpert_frames.text import to_expr
@@ -34,14 +33,25 @@ def is_chinese(text: IntoExpr) -> pl.Expr:
     return (total > 0) & (cjk.cast(pl.Float64) / total.cast(pl.Float64) > CJK_SHARE)
 
 
+def from_offsets(offsets: np.ndarray, flat: pl.Series) -> pl.Series:
+    """A ``List(String)`` Series: list ``i`` is ``flat[offsets[i]:offsets[i + 1]]``.
+
+    The offsets go to Arrow as a raw buffer: ``pyarrow.array`` would import pandas (~1 s)."""
+    import pyarrow as pa
+
+    offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+    arrow_offsets = pa.Array.from_buffers(pa.int64(), len(offsets), [None, pa.py_buffer(offsets)])
+    array = pa.LargeListArray.from_arrays(arrow_offsets, flat.cast(pl.String).to_arrow())
+    return pl.Series(array).cast(TOKENS)
+
+
 def from_lists(lists: Sequence[Sequence[str]]) -> pl.Series:
     """A ``List(String)`` Series from Python token lists, via flat tokens + offsets."""
     lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
     offsets = np.zeros(len(lists) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    flat = [tok for toks in lists for tok in toks]
-    array = pa.LargeListArray.from_arrays(pa.array(offsets), pa.array(flat, pa.large_string()))
-    return pl.Series(array).cast(TOKENS)
+    flat = pl.Series([tok for toks in lists for tok in toks], dtype=pl.String)
+    return from_offsets(offsets, flat)
 
 
 def _english(unique: pl.Series) -> pl.Series:
@@ -56,11 +66,6 @@ def _english(unique: pl.Series) -> pl.Series:
     slow_tok = from_lists(en.tokenize_many(slow["t"].to_list())).alias("tok")
     both = pl.concat([fast, slow.select("i", slow_tok)])
     return both.sort("i")["tok"]
-
-
-def _from_offsets(offsets: np.ndarray, flat: pl.Series) -> pl.Series:
-    array = pa.LargeListArray.from_arrays(pa.array(offsets), flat.cast(pl.String).to_arrow())
-    return pl.Series(array).cast(TOKENS)
 
 
 def segment_blocks(blocks: pl.Series) -> pl.Series:
@@ -105,7 +110,7 @@ def _chinese(unique: pl.Series) -> pl.Series:
     np.cumsum(tok.list.len().to_numpy(), out=token_ends[1:])
     offsets = np.zeros(len(unique) + 1, dtype=np.int64)
     offsets[1:] = token_ends[piece_ends]
-    return _from_offsets(offsets, tok.explode(empty_as_null=False))
+    return from_offsets(offsets, tok.explode(empty_as_null=False))
 
 
 def tokenize_unique(unique: pl.Series, language: Literal["en", "zh"]) -> pl.Series:
