@@ -44,7 +44,7 @@ def _english_vocab(rng: random.Random, size: int = 6000) -> list[str]:
 
 
 def _zh_vocab(size: int = 20000) -> list[str]:
-    from xpert_frames.tokenize import zh
+    from xpert_frames.tokens import zh
 
     words = sorted(w for w, f in zh.jieba_tokenizer().FREQ.items() if f > 50 and len(w) <= 4)
     return random.Random(3).sample(words, min(size, len(words)))
@@ -124,7 +124,7 @@ def _sacrebleu(frame: pl.DataFrame) -> list[float]:
 
 def _xpert(frame: pl.DataFrame) -> list[float]:
     import xpert_frames as xf
-    from xpert_frames.evaluators.bleu import BLEUEvaluator
+    from xpert_frames.evaluators.bleu.evaluator import BLEUEvaluator
 
     return xf.score(frame, [BLEUEvaluator()])["bleu_score"].to_list()
 
@@ -142,7 +142,7 @@ def _child(contender: str, path: str, rows: int, out: str) -> None:
     scores = fn(frame)
     seconds = time.perf_counter() - start
     if contender == "xpert_frames":  # its jieba workers' CPU time counts once they have exited
-        from xpert_frames.tokenize import pool
+        from xpert_frames.tokens import pool
 
         pool.shutdown()
     cpu = _cpu() - cpu_start

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m benchmarks.verify_segmenter [--n 2000000] [--chunk 200000]
 
-The production path (:func:`xpert_frames.tokenize.columns.tokenize_unique` with ``"zh"``: jieba's
+The production path (:func:`xpert_frames.tokens.columns.tokenize_unique` with ``"zh"``: jieba's
 blocks split with Polars, each unique block segmented once, by rjieba on blocks without ``_.-``
 but for decimal points, by jieba elsewhere) must give exactly ``jieba.lcut(text)`` (the global
 jieba, default dictionary) for every string of:
@@ -167,7 +167,7 @@ def real(n: int, seed: int = 11) -> list[str]:
 
 def corpus(n: int) -> list[str]:
     """``n`` unique strings: half generated, half real (as far as real text allows)."""
-    from xpert_frames.tokenize import zh
+    from xpert_frames.tokens import zh
 
     words = [w for w, f in zh.jieba_tokenizer().FREQ.items() if f > 0]
     seen: dict[str, None] = {}
@@ -187,8 +187,8 @@ def verify(n: int, chunk: int) -> int:
     import jieba
     import rjieba
 
-    from xpert_frames.tokenize import zh
-    from xpert_frames.tokenize.columns import tokenize_unique
+    from xpert_frames.tokens import zh
+    from xpert_frames.tokens.columns import tokenize_unique
 
     jieba.initialize()
     texts = corpus(n)

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from nltk.tokenize import NLTKWordTokenizer
 
 from benchmarks.verify_tokenizer import english_corpus
-from xpert_frames.tokenize import en, en_fast, is_chinese, tokenize_series, zh
-from xpert_frames.tokenize._charsets import unsafe_mask
-from xpert_frames.tokenize.columns import from_lists, tokenize_unique
+from xpert_frames.tokens import en, en_fast, is_chinese, tokenize_series, zh
+from xpert_frames.tokens._charsets import unsafe_mask
+from xpert_frames.tokens.columns import from_lists, tokenize_unique
 
 NLTK = NLTKWordTokenizer()
 # Characters that exercise every rule: quotes, apostrophes, contractions' letters, dots,
@@ -95,7 +95,7 @@ def test_unsafe_characters() -> None:
 
 
 def test_unsafe_class_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from xpert_frames.tokenize import _charsets
+    from xpert_frames.tokens import _charsets
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(_charsets, "_class", None)
@@ -147,7 +147,7 @@ def test_from_lists() -> None:
 
 
 def test_zh_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    from xpert_frames.tokenize import pool
+    from xpert_frames.tokens import pool
 
     monkeypatch.setattr(pool, "MIN_PARALLEL", 10)
     texts = [f"第{i}个 句子很长，测试分词。" for i in range(40)]
@@ -192,7 +192,7 @@ class _FakeRay:
 def test_available_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    from xpert_frames.tokenize import pool
+    from xpert_frames.tokens import pool
 
     monkeypatch.setitem(sys.modules, "ray", None)
     monkeypatch.setattr(pool.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 4, 5})
@@ -230,7 +230,7 @@ def test_zh_blocks_equal_jieba(texts: list[str]) -> None:
 def test_zh_examples_and_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     import jieba
 
-    from xpert_frames.tokenize import columns
+    from xpert_frames.tokens import columns
 
     texts = ["", "我们 在\r\n这里\r\r\n", "a_1 中文-测试3.5mg", "  ", "Hello 世界!", "中\u3000文"]
     expected = [jieba.lcut(t) for t in texts]
@@ -268,7 +268,7 @@ def test_private_segmenters_ignore_user_words() -> None:
 
 
 def test_token_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    from xpert_frames.tokenize import cache
+    from xpert_frames.tokens import cache
 
     monkeypatch.setattr(cache, "MAX_STRINGS", 3)
     cache.clear()

@@ -1,0 +1,164 @@
+"""jieba over large batches in worker processes (as many as the cores this process may use).
+
+jieba is pure Python (~5-20k strings/s per core), so a large batch of strings that need jieba
+(most Chinese goes to rjieba, see :mod:`xpert_frames.tokens.zh`) is split: worker processes
+tokenize parts while this process tokenizes its own part. A worker is a plain
+``python -m xpert_frames.tokens._worker`` subprocess talking pickles over pipes (not
+``multiprocessing``, whose spawn/forkserver start methods re-import the caller's ``__main__`` and
+fail in scripts without an ``if __name__ == "__main__"`` guard). Workers are started on first
+need and kept for the life of the process. Small batches stay in this process: below
+:data:`MIN_PARALLEL` strings, starting workers and pickling cost more than they save.
+
+The number of workers is :func:`available_cores` minus one (this process): the CPUs of the
+affinity mask, capped by Polars' thread pool size and, inside a Ray task or actor, by its CPU
+allotment, so that jieba never runs more processes than the cores the caller was given.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import pickle
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from xpert_frames.tokens import zh
+
+#: Strings from which worker processes are used.
+MIN_PARALLEL = 20_000
+#: Upper bound on worker processes.
+MAX_WORKERS = 8
+#: Share of a batch per part, relative to this process's (which also builds the result).
+WORKER_WEIGHT = 0.8
+_workers: list[subprocess.Popen[bytes]] = []
+_lock = threading.Lock()
+
+
+def _ray_cpus() -> float | None:
+    """The CPUs Ray assigned to the current task or actor (None outside Ray, or if unknown).
+    Ray is never imported here: only a Ray that the caller already runs is asked."""
+    ray = sys.modules.get("ray")
+    if ray is None:
+        return None
+    try:
+        if not ray.is_initialized():
+            return None
+        context = ray.get_runtime_context()
+        if context.get_task_id() is None and context.get_actor_id() is None:
+            return None  # the driver: not limited by an allotment
+        cpus = context.get_assigned_resources().get("CPU")
+    except Exception:  # any Ray-internal failure means "unknown"
+        return None
+    return float(cpus) if cpus is not None else None
+
+
+def available_cores() -> int:
+    """CPUs this process may use: the affinity mask (``os.sched_getaffinity``), capped by
+    Polars' thread pool size and by Ray's CPU allotment inside a Ray task or actor."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    polars = sys.modules.get("polars")
+    if polars is not None:
+        cores = min(cores, polars.thread_pool_size())
+    ray_cpus = _ray_cpus()
+    if ray_cpus is not None:
+        cores = min(cores, max(1, int(ray_cpus)))
+    return max(1, cores)
+
+
+def worker_count() -> int:
+    """Worker processes to use next to this one."""
+    return min(MAX_WORKERS, available_cores() - 1)
+
+
+def _spawn() -> subprocess.Popen[bytes]:
+    # The worker imports this very package, wherever it was imported from.
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return subprocess.Popen(
+        [sys.executable, "-m", "xpert_frames.tokens._worker"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env,
+    )
+
+
+def _start(count: int) -> list[subprocess.Popen[bytes]]:
+    """``count`` running workers (started or restarted as needed); the caller holds ``_lock``."""
+    global _workers
+    alive = [w for w in _workers if w.poll() is None]
+    if not _workers:
+        atexit.register(shutdown)
+    while len(alive) < count:
+        alive.append(_spawn())
+    _workers = alive
+    return alive[:count]
+
+
+def shutdown() -> None:
+    """Stop the worker processes (they are restarted on demand)."""
+    global _workers
+    for worker in _workers:
+        if worker.stdin is not None:
+            worker.stdin.close()
+    for worker in _workers:
+        worker.wait(timeout=10)
+        if worker.stdout is not None:
+            worker.stdout.close()
+    _workers = []
+
+
+def send(pipe: Any, obj: Any) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    pipe.write(len(data).to_bytes(8, "little"))
+    pipe.write(data)
+    pipe.flush()
+
+
+def receive(pipe: Any) -> Any:
+    head = pipe.read(8)
+    if len(head) < 8:
+        raise EOFError("tokenizer worker closed its pipe")
+    return pickle.loads(pipe.read(int.from_bytes(head, "little")))
+
+
+def _bounds(size: int, workers: int) -> list[int]:
+    """Cut points of ``size`` texts into ``workers`` parts of weight :data:`WORKER_WEIGHT`
+    followed by this process's part of weight 1."""
+    total = workers * WORKER_WEIGHT + 1
+    return [round(size * WORKER_WEIGHT * k / total) for k in range(workers + 1)]
+
+
+def tokenize_zh(texts: Sequence[str]) -> list[list[str]]:
+    """``jieba.lcut`` of every text, in order; with at least :data:`MIN_PARALLEL` texts and
+    more than one available core, worker processes take parts of them."""
+    count = worker_count() if len(texts) >= MIN_PARALLEL else 0
+    if count < 1:
+        return zh.tokenize_many(texts)
+    texts = list(texts)
+    with _lock:
+        workers = _start(count)
+        cuts = _bounds(len(texts), len(workers))
+        # Write from threads: a pipe blocks until its worker reads.
+        writers = [
+            threading.Thread(target=send, args=(w.stdin, texts[cuts[k] : cuts[k + 1]]))
+            for k, w in enumerate(workers)
+        ]
+        for writer in writers:
+            writer.start()
+        try:
+            own = zh.tokenize_many(texts[cuts[-1] :])
+        finally:
+            # Always drain every answer, so that the next batch does not read this one's.
+            out: list[list[str]] = []
+            for writer, worker in zip(writers, workers, strict=True):
+                writer.join()
+                out += receive(worker.stdout)
+        return out + own
