@@ -5,7 +5,8 @@
 English: every string of a generated corpus (words, quotes, contractions, dashes, brackets,
 numbers, unicode punctuation, random characters) is tokenized by ``NLTKWordTokenizer`` and by
 the Polars fast path; every string the fast path accepts must give identical tokens.
-Chinese: ``rjieba.cut`` (if installed) against ``jieba.lcut`` on generated text.
+Chinese: ``rjieba.cut`` on whole strings against ``jieba.lcut`` on generated text (what the
+BLEU path does instead, per block and routed, is verified by ``benchmarks/verify_segmenter.py``).
 """
 
 from __future__ import annotations
