@@ -164,6 +164,28 @@ def test_zh_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
     assert pool._workers == []
 
 
+def test_rjieba_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    import jieba
+
+    from xpert_frames.tokens import columns, pool
+
+    monkeypatch.setattr(pool, "MIN_PARALLEL_RJIEBA", 10)
+    monkeypatch.setattr(pool, "MIN_PARALLEL", 3)
+    monkeypatch.setattr(pool, "worker_count", lambda: 1)
+    blocks = [f"第{i}个句子很长测试分词" for i in range(30)] + ["a_1", "x-2", "v1.2.3"]
+    try:
+        # Both kinds of request on the same worker, in either order.
+        got = columns.segment_blocks(pl.Series(blocks)).to_list()
+        assert got == [jieba.lcut(b) for b in blocks]
+        assert len(pool._workers) == 1
+        assert pool.rjieba_zh(blocks[:30]) == [jieba.lcut(b) for b in blocks[:30]]
+        assert pool.tokenize_zh(blocks[:30]) == [jieba.lcut(b) for b in blocks[:30]]
+    finally:
+        pool.shutdown()
+    monkeypatch.setattr(zh, "rjieba_many", lambda texts: None)  # rjieba missing
+    assert pool.rjieba_zh(blocks) is None
+
+
 class _FakeContext:
     def __init__(self, task: str | None, cpus: float) -> None:
         self.task, self.cpus = task, cpus

@@ -70,13 +70,13 @@ def _english(unique: pl.Series) -> pl.Series:
 
 def segment_blocks(blocks: pl.Series) -> pl.Series:
     """``jieba.lcut`` of each block (strings of jieba's block characters), same order: rjieba
-    where proven identical, jieba (in worker processes too when many) elsewhere."""
+    where proven identical, jieba elsewhere (in worker processes too when many)."""
     from xpert_frames.tokens import pool, zh
 
     frame = pl.DataFrame({"b": blocks}).with_row_index("i")
     jieba_only = zh.needs_jieba(pl.col("b"))
     fast = frame.filter(~jieba_only)
-    fast_tok = zh.rjieba_many(fast["b"].to_list()) if len(fast) else []
+    fast_tok = pool.rjieba_zh(fast["b"].to_list())
     if fast_tok is None:  # rjieba not installed
         return from_lists(pool.tokenize_zh(blocks.to_list()))
     slow = frame.filter(jieba_only)
