@@ -32,7 +32,7 @@ from xpert_frames.tokens import zh
 #: Strings from which worker processes are used for jieba ...
 MIN_PARALLEL = 20_000
 #: ... and blocks from which they are used for rjieba (~13x faster: pickling weighs more).
-MIN_PARALLEL_RJIEBA = 50_000
+MIN_PARALLEL_RJIEBA = 20_000
 JIEBA = "jieba"
 RJIEBA = "rjieba"
 #: Upper bound on worker processes.
