@@ -31,8 +31,10 @@ from xpert_frames.tokens import zh
 
 #: Strings from which worker processes are used for jieba ...
 MIN_PARALLEL = 20_000
-#: ... and blocks from which they are used for rjieba (~13x faster: pickling weighs more).
-MIN_PARALLEL_RJIEBA = 20_000
+#: ... and blocks from which they are used for rjieba (~13x faster: pickling weighs more, and
+#: with the streaming engine the other batch's Polars work already overlaps this one's rjieba;
+#: on a loaded 2-core machine 20k showed no gain, so only very large batches are split).
+MIN_PARALLEL_RJIEBA = 100_000
 JIEBA = "jieba"
 RJIEBA = "rjieba"
 #: Upper bound on worker processes.
