@@ -160,10 +160,10 @@ def _parse_frame(g: Grammar, candidates: pl.Series, *, validated: bool) -> pl.Da
         (f("pc").is_not_null() if g.chinese else pl.lit(False)).alias("pc"),
         f("unit"),
     )
-    df = df.with_columns(pl.col("b").is_not_null().alias("has_b"))
+    df = df.with_columns(f("b").is_not_null().alias("has_b"), f("w").is_not_null().alias("has_w"))
     df = _operands(g, df, ["a", "b", "w"])
     mult = f("mult").replace_strict({"万": 1e4, "亿": 1e8}, default=1.0, return_dtype=pl.Float64)
-    fraction = f("w").fill_null(0.0) + f("a") / f("b")
+    fraction = pl.when(f("has_w")).then(f("w") + f("a") / f("b")).otherwise(f("a") / f("b"))
     value = pl.when(f("has_b")).then(fraction).otherwise(f("a") * mult)
     negative = f("sign").is_in(["-", "负"]).fill_null(False)
     unit = pl.when(f("pc")).then(pl.lit("%")).otherwise(f("unit"))

@@ -73,7 +73,7 @@ def prediction_span(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
 
 def _math_form(span: pl.Expr) -> pl.Expr:
     """The span folded (LaTeX spellings, ``\\text{}`` wrappers) and without ``\\frac``."""
-    return rewrite_text(fold_text(span)).str.replace_all(r"\\frac", "", literal=True)
+    return rewrite_text(fold_text(span)).str.replace_all("\\frac", "", literal=True)
 
 
 def is_symbolic(span: pl.Expr, *, strong_only: pl.Expr | bool = False) -> pl.Expr:
