@@ -324,7 +324,7 @@ def score(
     av = p["approx"]
     decimal_ref = r["text"] is not None and re.search(r"[0-9]\.[0-9]", r["text"]) is not None
     if not ok and av is not None and rv is not None and decimal_ref and rv != round(rv):
-        ok = _units_and_values(av, pu, rv, ru, tolerance, normalize, require_units)
+        ok = close(av, rv, tolerance)
     return {
         "score": 1.0 if ok else 0.0,
         "value": pv,

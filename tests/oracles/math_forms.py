@@ -90,7 +90,6 @@ BOXED3 = re.compile(
 )
 MARKERS = "最终答案|答案是|答案为|答案[:：]|答[:：]|结果是|结果为|所以|因此|故"
 MARKERS += r"|(?i:the answer is)|(?i:final answer)|(?i:answer\s*[:：])|####"
-DELIMS = re.compile(r"^[\s$]*(?:\\\(|\\\[)?|(?:\\\)|\\\])?[\s$]*[.。]?[\s$]*\Z")
 STRONG = re.compile(r"\\[a-zA-Z]+|[\^_√π∞≤≥≠±∪∩∈]|[(\[][^()\[\]]*,[^()\[\]]*[)\]]|[0-9]!")
 WEAK = re.compile(
     r"[=<>]|(?:^|[^a-zA-Z\\])[a-zA-Z](?:[^a-zA-Z]|\Z)|[0-9a-zA-Z)}]\s*,\s*[-+0-9a-zA-Z(\\{]"
@@ -100,7 +99,10 @@ PROSE = re.compile(r"[\u3400-\u9fff]|(?:^|[^a-zA-Z\\])[a-zA-Z]{3,}")
 
 
 def strip_delims(s: str) -> str:
-    return DELIMS.sub("", s).strip()
+    space = " \t\n\r$"
+    s = s.strip(space).removeprefix("\\(").removeprefix("\\[")
+    s = s.rstrip(space + ".。").removesuffix("\\)").removesuffix("\\]")
+    return s.strip(space)
 
 
 def boxed(text: str) -> str | None:

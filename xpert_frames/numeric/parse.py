@@ -223,10 +223,16 @@ def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -
     work = candidates(g, work, mode)
     approx = pl.when(f("exact") == f("cand")).then(f("approx"))
     work = work.select("k", "cand", "rule", approx.alias("approx"))
-    parsed = _parse_frame(g, pl.concat([work["cand"], work["approx"]]), validated=True)
+    has_approx = work["approx"].null_count() < work.height
+    texts = pl.concat([work["cand"], work["approx"]]) if has_approx else work["cand"]
+    parsed = _parse_frame(g, texts, validated=True)
     work = work.join(parsed, left_on="cand", right_on="c", how="left")
-    approx_value = parsed.select("c", f("value").alias("approx_value"))
-    work = work.join(approx_value, left_on="approx", right_on="c", how="left").sort("k")
+    if has_approx:
+        approx_value = parsed.select("c", f("value").alias("approx_value"))
+        work = work.join(approx_value, left_on="approx", right_on="c", how="left")
+    else:
+        work = work.with_columns(pl.lit(None, pl.Float64).alias("approx_value"))
+    work = work.sort("k")
     return df.hstack(
         work.select("value", "unit", "rule", f("cand").alias("text"), f("approx_value"))
     )

@@ -27,8 +27,13 @@ def on_subset(
     """``fn`` on the rows where ``cond`` holds; the other rows get null ``added`` columns.
     Row order changes (callers join or sort afterwards)."""
     mask = df.select(cond.fill_null(False)).to_series()
-    hit = fn(df.filter(mask))
     nulls = [pl.lit(None, dt).alias(k) for k, dt in (added or {}).items()]
+    hits = mask.sum()
+    if hits == df.height:  # no copy when all or no rows match
+        return fn(df)
+    if hits == 0:
+        return df.with_columns(nulls).select(fn(df.head(0)).columns)
+    hit = fn(df.filter(mask))
     miss = df.filter(~mask).with_columns(nulls)
     return pl.concat([hit, miss.select(hit.columns)])
 
@@ -41,9 +46,12 @@ def _words_fallback(g: Grammar, df: pl.DataFrame, target: str, source: pl.Expr) 
     """Fill null ``target`` from English number words in ``source`` (rows with such words)."""
     if not g.chinese:  # the words are part of the normalize=True grammar
         return df
-    cond = pl.col(target).is_null() & source.str.contains(ENGLISH_WORD)
     words = last_candidate(g, english_numbers(source)).alias(target)
-    return on_subset(df, cond, lambda d: d.with_columns(words))
+
+    def fill(d: pl.DataFrame) -> pl.DataFrame:
+        return on_subset(d, source.str.contains(ENGLISH_WORD), lambda e: e.with_columns(words))
+
+    return on_subset(df, pl.col(target).is_null() & source.is_not_null(), fill)
 
 
 def _statement(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:

@@ -151,18 +151,18 @@ class MathEvaluator(BaseEvaluator):
         )
         p_text, r_text = pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)
         rule = pl.col(pred).struct.field("rule")
-        lf = lf.with_columns(
-            sym.prediction_span(p_text, rule).alias(t("pspan")),
-            sym.reference_span(r_text).alias(t("rspan")),
-        )
-        if self.normalize and not self.strict_format:
-            symbolic = sym.is_symbolic(pl.col(t("rspan"))) | sym.is_symbolic(
-                pl.col(t("pspan")), strong_only=rule == "statement"
-            )
+        classify = self.normalize and not self.strict_format
+        pspan, rspan = sym.answer_spans(p_text, r_text, rule)
+        lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
+        if classify:
+            known = [
+                (c.struct.field("text") == pl.col(span)) & c.struct.field("value").is_not_null()
+                for c, span in ((pl.col(pred), t("pspan")), (pl.col(ref), t("rspan")))
+            ]
+            symbolic = sym.symbolic_rows(pl.col(t("pspan")), pl.col(t("rspan")), rule, *known)
         else:
             symbolic = pl.lit(False)
-        valid = pl.col(frames.VALID)
-        lf = lf.with_columns((symbolic & valid).alias(t("sym")))
+        lf = lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("sym")))
         compared = pl.coalesce(pl.lit("$") + pl.col(t("pspan")) + pl.lit("$"), p_text)
         outcome = sym.symbolic_outcome(
             compared,
@@ -190,7 +190,7 @@ class MathEvaluator(BaseEvaluator):
         approx = pred.struct.field("approx")
         ref_text = ref.struct.field("text")
         decimal_ref = ref_text.str.contains(r"[0-9]\.[0-9]") & (rv.round(0) != rv)
-        by_approx = decimal_ref & self._correct(approx, pu, rv, ru)
+        by_approx = approx.is_not_null() & decimal_ref & values_close(approx, rv, self.tolerance)
         numeric = numeric.fill_null(False) | by_approx.fill_null(False)
         method = sym.method_name(self.symbolic)
         suffix = (

@@ -28,6 +28,7 @@ import polars as pl
 from xpert_frames.evaluators.math_answer import verify_pool as math_verify_pool
 from xpert_frames.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
 from xpert_frames.numeric.parse import parse_number
+from xpert_frames.numeric.rules import on_subset
 
 SYMBOLIC_MODES: tuple[str, ...] = ("auto", "math_verify", "latex")
 _BOXED = r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*)\}"
@@ -36,7 +37,7 @@ _MARKERS = "|".join(
 )
 _THROUGH_MARKER = f"(?s)^.*(?:{_MARKERS})"
 _SENTENCE_END = r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$"
-_DELIMITERS = r"^[\s$]*(?:\\\(|\\\[)?|(?:\\\)|\\\])?[\s$]*[.。]?[\s$]*$"
+_SPACE = " \t\n\r$"
 
 _STRONG = r"\\[a-zA-Z]+|[\^_√π∞≤≥≠±∪∩∈]|[(\[][^()\[\]]*,[^()\[\]]*[)\]]|[0-9]!"
 _WEAK = (
@@ -53,23 +54,17 @@ def boxed_content(text: pl.Expr) -> pl.Expr:
 
 def strip_delimiters(span: pl.Expr) -> pl.Expr:
     """A span without ``$``, ``\\(``/``\\)``, ``\\[``/``\\]`` around it or a final period."""
-    return span.str.replace_all(_DELIMITERS, "").str.strip_chars()
+    out = span.str.strip_chars(_SPACE).str.strip_prefix("\\(").str.strip_prefix("\\[")
+    out = out.str.strip_chars_end(_SPACE + ".。").str.strip_suffix("\\)").str.strip_suffix("\\]")
+    return out.str.strip_chars(_SPACE)
 
 
-def reference_span(reference: pl.Expr) -> pl.Expr:
-    """The reference's answer: its last box's content, else the whole reference."""
-    return strip_delimiters(pl.coalesce(boxed_content(reference), reference))
-
-
-def prediction_span(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
-    """The prediction's answer span for the rule that found its number (see module docs)."""
-    sentence = (
+def _sentence(prediction: pl.Expr) -> pl.Expr:
+    """The sentence after the prediction's last answer statement."""
+    return (
         prediction.str.replace(_THROUGH_MARKER, "")
         .str.strip_chars_start(" \t:,，：")
         .str.replace(_SENTENCE_END, "")
-    )
-    return strip_delimiters(
-        pl.when(rule == "statement").then(sentence).otherwise(boxed_content(prediction))
     )
 
 
@@ -78,14 +73,100 @@ def _math_form(span: pl.Expr) -> pl.Expr:
     return rewrite_text(fold_text(span)).str.replace_all("\\frac", "", literal=True)
 
 
-def is_symbolic(span: pl.Expr, *, strong_only: pl.Expr | bool = False) -> pl.Expr:
-    """Whether a span is symbolic (module docs); null span: False."""
-    form = _math_form(span)
-    weak = form.str.contains(_WEAK) & ~form.str.contains(_PROSE)
-    only = pl.lit(strong_only) if isinstance(strong_only, bool) else strong_only
-    looks = form.str.contains(_STRONG) | (~only & weak)
-    plain = parse_number(pl.when(looks).then(span)).is_not_null()
-    return (looks & ~plain).fill_null(False)
+#: Spans of digits, points, spaces, percent signs and CJK text only are never symbolic, nor
+#: is a plain decimal or a fraction of two with a non-zero denominator (both read as numbers).
+_SCREEN = r"[^0-9.\s%‰\p{Han}]"
+_SIMPLE = r"^[-+]?[0-9]+(?:\.[0-9]+)?(?:\s*/\s*[1-9][0-9]*(?:\.[0-9]+)?)?%?$"
+
+
+def _screen(span: pl.Expr) -> pl.Expr:
+    return span.str.contains(_SCREEN) & ~span.str.contains(_SIMPLE)
+
+
+def _classify(spans: pl.DataFrame) -> pl.DataFrame:
+    """``{s, strong, sym}`` for distinct spans ``s`` (``strong``: only the strong markers
+    count). Only spans that pass the screen are folded and matched; only those that look
+    symbolic are parsed as numbers."""
+    f = pl.col
+    spans = spans.unique()
+
+    def looks(d: pl.DataFrame) -> pl.DataFrame:
+        form = _math_form(f("s"))
+        weak = form.str.contains(_WEAK) & ~form.str.contains(_PROSE)
+        return d.with_columns((form.str.contains(_STRONG) | (~f("strong") & weak)).alias("sym"))
+
+    spans = on_subset(spans, _screen(f("s")), looks, {"sym": pl.Boolean})
+
+    def not_plain(d: pl.DataFrame) -> pl.DataFrame:
+        return d.with_columns(parse_number(f("s")).is_null().alias("sym"))
+
+    spans = on_subset(spans, f("sym"), not_plain)
+    return spans.with_columns(f("sym").fill_null(False))
+
+
+def _classify_rows(df: pl.DataFrame) -> pl.DataFrame:
+    """Add ``rsym`` and ``psym`` (each distinct span classified once)."""
+    f = pl.col
+    statement = (f("rule") == "statement").fill_null(False)
+    spans = pl.concat(
+        [
+            df.select(f("rspan").alias("s"), pl.lit(False).alias("strong")),
+            df.select(f("pspan").alias("s"), statement.alias("strong")),
+        ]
+    ).drop_nulls()
+    table = _classify(spans)
+    r_sym = table.filter(~f("strong")).select(f("s").alias("rspan"), f("sym").alias("rsym"))
+    p_sym = table.select(f("s").alias("pspan"), f("strong").alias("__st"), f("sym").alias("psym"))
+    df = df.join(r_sym, on="rspan", how="left").with_columns(statement.alias("__st"))
+    return df.join(p_sym, on=["pspan", "__st"], how="left").drop("__st")
+
+
+SPANS_DTYPE = pl.Struct({"pspan": pl.String, "rspan": pl.String, "sym": pl.Boolean})
+
+
+def _classify_batch(batch: pl.Series) -> pl.Series:
+    """The batch behind :func:`symbolic_rows`."""
+    f = pl.col
+    df = batch.struct.unnest()
+    screen = (_screen(f("rspan")) | _screen(f("pspan"))).fill_null(False)
+    mask = df.select(screen).to_series()
+    out = pl.Series(batch.name, [False], dtype=pl.Boolean).extend_constant(False, len(df) - 1)
+    if not mask.any():
+        return out
+    rows = df.with_row_index("i").filter(mask)
+    rows = _classify_rows(rows).sort("i")
+    sym = rows.select(f("rsym").fill_null(False) | f("psym").fill_null(False)).to_series()
+    return out.scatter(rows["i"], sym)
+
+
+def answer_spans(prediction: pl.Expr, reference: pl.Expr, rule: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """The answer spans of prediction and reference (module docs). Their regexes start with a
+    literal (``boxed``, the statement markers), so rows without one are skipped fast."""
+    statement = (rule == "statement").fill_null(False)
+    # Regexes run on nulls for free: each runs only where it can change something.
+    rspan = pl.coalesce(boxed_content(reference), reference)
+    fence = rspan.str.contains(r"^[\s$\\]|[$)\]。.\s]$")
+    rspan = pl.coalesce(strip_delimiters(pl.when(fence).then(rspan)), rspan)
+    sentence = _sentence(pl.when(statement).then(prediction))
+    pspan = strip_delimiters(
+        pl.coalesce(sentence, boxed_content(pl.when(~statement).then(prediction)))
+    )
+    return pspan, rspan
+
+
+def symbolic_rows(
+    pspan: pl.Expr, rspan: pl.Expr, rule: pl.Expr, p_plain: pl.Expr, r_plain: pl.Expr
+) -> pl.Expr:
+    """Whether a row is symbolic (module docs), over its spans (columns, read once): a batch
+    function on the rows whose spans pass the screen, each distinct span classified once.
+    ``p_plain``/``r_plain``: the span is known to be one number (it is the number the parser
+    read), so it needs no screen."""
+    spans = pl.struct(
+        pl.when(~p_plain.fill_null(False)).then(pspan).alias("pspan"),
+        pl.when(~r_plain.fill_null(False)).then(rspan).alias("rspan"),
+        rule.alias("rule"),
+    )
+    return spans.map_batches(_classify_batch, return_dtype=pl.Boolean, is_elementwise=True)
 
 
 def latex_form(span: pl.Expr) -> pl.Expr:
@@ -100,6 +181,8 @@ def _verify_batch(pairs: pl.Series, *, timeout: float) -> pl.Series:
     distinct pair verified once by Math-Verify."""
     df = pairs.struct.unnest()
     todo = df.drop_nulls().unique()
+    if todo.height == 0:
+        return pl.Series(pairs.name, [None] * len(pairs), dtype=pl.String)
     outcomes = math_verify_pool.pool(timeout).verify(list(todo.iter_rows()))
     todo = todo.with_columns(pl.Series("o", outcomes, dtype=pl.String))
     out = df.join(todo, on=["p", "r"], how="left", maintain_order="left")
