@@ -91,6 +91,8 @@ OPTION_SETS: list[dict[str, Any]] = [
     {"strict_format": True},
     {"tolerance": 0.01},
     {"tolerance": 0.0, "normalize": False, "require_units": True},
+    {"symbolic": "latex"},
+    {"decimal_comma": "always"},
 ]
 
 
