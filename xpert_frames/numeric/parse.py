@@ -71,7 +71,7 @@ RULES: tuple[str, ...] = ("boxed", "statement", "equals", "last", "first", "none
 NUMBER_DTYPE = pl.Struct({"value": pl.Float64, "unit": pl.String, "rule": pl.String})
 DETAIL_DTYPE = pl.Struct(
     {"value": pl.Float64, "unit": pl.String, "rule": pl.String, "text": pl.String}
-    | {"approx": pl.Float64}
+    | {"approx": pl.Float64()}
 )
 DecimalComma = Literal["auto", "always", "never"]
 
@@ -205,7 +205,7 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
         cut = f("n").str.replace_all(*APPROX_CUT).alias("n")
         return d.with_columns(pair).unnest("__pair").with_columns(cut)
 
-    added = {"exact": pl.String, "approx": pl.String}
+    added = {"exact": pl.String(), "approx": pl.String()}
     return on_subset(work, f("n").str.contains("≈", literal=True), approx, added)
 
 
@@ -270,14 +270,13 @@ def _extract_series(
     )
     rest = df.filter(~bare)
     unique = rest["t"].unique()
-    options = {"mode": mode, "normalize": normalize, "decimal_comma": decimal_comma}
+    read = functools.partial(_read, mode=mode, normalize=normalize, decimal_comma=decimal_comma)
     if len(unique) <= DEDUP_BELOW * rest.height:
-        read = _read(pl.DataFrame({"t": unique}), **options)
-        rest = rest.join(read, on="t", how="left")
+        rest = rest.join(read(pl.DataFrame({"t": unique})), on="t", how="left")
     else:
-        rest = _read(rest, **options)
+        rest = read(rest)
     out = pl.concat([simple, rest.select(simple.columns), missing]).sort("i")
-    fields = ["value", "unit", "rule"]
+    fields: list[str | pl.Expr] = ["value", "unit", "rule"]
     if detail:
         fields += ["text", f("approx_value").alias("approx")]
     struct = pl.struct(fields)
@@ -374,5 +373,5 @@ def parse_number_with_unit(
         normalize=check_bool("normalize", normalize),
         decimal_comma=_check_decimal_comma(decimal_comma),
     )
-    dtype = pl.Struct({"value": pl.Float64, "unit": pl.String})
+    dtype = pl.Struct({"value": pl.Float64(), "unit": pl.String()})
     return to_expr(text).map_batches(fn, return_dtype=dtype, is_elementwise=True)

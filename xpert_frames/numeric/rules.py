@@ -102,19 +102,19 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
         )
     has_box = f("n").str.contains_any(["boxed", "fbox"])
     df = on_subset(
-        df, has_box, functools.partial(_boxed, g), {"boxed": pl.String, "late": pl.Boolean}
+        df, has_box, functools.partial(_boxed, g), {"boxed": pl.String(), "late": pl.Boolean()}
     )
     late = f("late").fill_null(False)
     has_marker = (f("boxed").is_null() | late) & f("n").str.contains(g.marker)
-    df = on_subset(df, has_marker, functools.partial(_statement, g), {"statement": pl.String})
+    df = on_subset(df, has_marker, functools.partial(_statement, g), {"statement": pl.String()})
     equals = f("n").str.extract(g.equals, 1).alias("equals")
     has_eq = pl.all_horizontal(f("boxed", "statement").is_null()) & f("n").str.contains(
         "=", literal=True
     )
-    df = on_subset(df, has_eq, lambda d: d.with_columns(equals), {"equals": pl.String})
+    df = on_subset(df, has_eq, lambda d: d.with_columns(equals), {"equals": pl.String()})
     rest = pl.all_horizontal(f("boxed", "statement", "equals").is_null())
     last = last_candidate(g, f("n")).alias("last")
-    df = on_subset(df, rest, lambda d: d.with_columns(last), {"last": pl.String})
+    df = on_subset(df, rest, lambda d: d.with_columns(last), {"last": pl.String()})
     df = _words_fallback(g, df, "last", pl.when(rest).then(f("n")))
     first = pl.when(late & f("statement").is_not_null())
     values = [

@@ -95,7 +95,7 @@ def _classify(spans: pl.DataFrame) -> pl.DataFrame:
         weak = form.str.contains(_WEAK) & ~form.str.contains(_PROSE)
         return d.with_columns((form.str.contains(_STRONG) | (~f("strong") & weak)).alias("sym"))
 
-    spans = on_subset(spans, _screen(f("s")), looks, {"sym": pl.Boolean})
+    spans = on_subset(spans, _screen(f("s")), looks, {"sym": pl.Boolean()})
 
     def not_plain(d: pl.DataFrame) -> pl.DataFrame:
         return d.with_columns(parse_number(f("s")).is_null().alias("sym"))
@@ -119,9 +119,6 @@ def _classify_rows(df: pl.DataFrame) -> pl.DataFrame:
     p_sym = table.select(f("s").alias("pspan"), f("strong").alias("__st"), f("sym").alias("psym"))
     df = df.join(r_sym, on="rspan", how="left").with_columns(statement.alias("__st"))
     return df.join(p_sym, on=["pspan", "__st"], how="left").drop("__st")
-
-
-SPANS_DTYPE = pl.Struct({"pspan": pl.String, "rspan": pl.String, "sym": pl.Boolean})
 
 
 def _classify_batch(batch: pl.Series) -> pl.Series:
