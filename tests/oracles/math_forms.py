@@ -117,6 +117,8 @@ def reference_span(ref: str) -> str:
 
 def prediction_span(pred: str, rule: str | None) -> str | None:
     if rule == "statement":
+        if not re.search(r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]", pred):
+            return None  # no character that can make the sentence symbolic
         tail = re.sub(rf"(?s)^.*(?:{MARKERS})", "", pred, count=1).lstrip(" \t:,，：")
         return strip_delims(re.sub(r"(?s)(?:[。；;！!？?\n]|\.(?:\s|\Z)).*\Z", "", tail, count=1))
     b = boxed(pred)

@@ -152,7 +152,7 @@ class MathEvaluator(BaseEvaluator):
         p_text, r_text = pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)
         rule = pl.col(pred).struct.field("rule")
         classify = self.normalize and not self.strict_format
-        pspan, rspan = sym.answer_spans(p_text, r_text, rule)
+        pspan, rspan = sym.answer_spans(p_text, r_text, rule, pl.col(ref))
         lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
         if classify:
             known = [

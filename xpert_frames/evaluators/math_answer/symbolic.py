@@ -136,19 +136,35 @@ def _classify_batch(batch: pl.Series) -> pl.Series:
     return out.scatter(rows["i"], sym)
 
 
-def answer_spans(prediction: pl.Expr, reference: pl.Expr, rule: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
-    """The answer spans of prediction and reference (module docs). Their regexes start with a
-    literal (``boxed``, the statement markers), so rows without one are skipped fast."""
-    statement = (rule == "statement").fill_null(False)
-    # Regexes run on nulls for free: each runs only where it can change something.
-    rspan = pl.coalesce(boxed_content(reference), reference)
+#: A character that folds into one of the strong markers (full-width forms included).
+_STRONG_CHAR = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
+
+
+def answer_spans(
+    prediction: pl.Expr, reference: pl.Expr, rule: pl.Expr, reference_number: pl.Expr
+) -> tuple[pl.Expr, pl.Expr]:
+    """The answer spans of prediction and reference (module docs).
+
+    A reference that is exactly the number the parser read (``reference_number``: struct with
+    ``text`` and ``value``) is its own span. A statement sentence is cut only when the
+    prediction has a character that can make it symbolic; without one there is no span (the
+    whole prediction is compared if the reference is symbolic). Every regex runs on nulls for
+    the rows it does not concern, which costs nothing."""
+    stripped = reference.str.strip_chars(_SPACE)
+    number = reference_number.struct
+    plain = ((number.field("text") == stripped) & number.field("value").is_not_null()).fill_null(
+        False
+    )
+    other = pl.when(~plain).then(reference)
+    rspan = pl.coalesce(boxed_content(other), other)
     fence = rspan.str.contains(r"^[\s$\\]|[$)\]。.\s]$")
     rspan = pl.coalesce(strip_delimiters(pl.when(fence).then(rspan)), rspan)
-    sentence = _sentence(pl.when(statement).then(prediction))
-    pspan = strip_delimiters(
-        pl.coalesce(sentence, boxed_content(pl.when(~statement).then(prediction)))
-    )
-    return pspan, rspan
+    rspan = pl.when(plain).then(stripped).otherwise(rspan)
+    statement = (rule == "statement").fill_null(False)
+    cut = statement & prediction.str.contains(_STRONG_CHAR)
+    sentence = _sentence(pl.when(cut).then(prediction))
+    boxed = boxed_content(pl.when(~statement).then(prediction))
+    return strip_delimiters(pl.coalesce(sentence, boxed)), rspan
 
 
 def symbolic_rows(
