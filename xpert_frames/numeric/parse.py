@@ -161,7 +161,10 @@ def _parse_frame(g: Grammar, candidates: pl.Series, *, validated: bool) -> pl.Da
         f("unit"),
     )
     df = df.with_columns(f("b").is_not_null().alias("has_b"), f("w").is_not_null().alias("has_w"))
-    df = _operands(g, df, ["a", "b", "w"])
+    if df["w"].null_count() < df.height:  # mixed numbers are rare: skip their column if none
+        df = _operands(g, df, ["a", "b", "w"])
+    else:
+        df = _operands(g, df, ["a", "b"]).with_columns(pl.lit(None, pl.Float64).alias("w"))
     mult = f("mult").replace_strict({"万": 1e4, "亿": 1e8}, default=1.0, return_dtype=pl.Float64)
     fraction = pl.when(f("has_w")).then(f("w") + f("a") / f("b")).otherwise(f("a") / f("b"))
     value = pl.when(f("has_b")).then(fraction).otherwise(f("a") * mult)
@@ -216,13 +219,19 @@ def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -
     g = grammar(normalize)
     f = pl.col
     work = df.select(f("t").alias("n")).with_row_index("k")
+    pairs = None
     if normalize:
         work = _normalized(work, g, decimal_comma)
+        # The rare ``exact ≈ approximation`` pairs wait aside (no copies through the rules).
+        pairs = work.filter(f("exact").is_not_null()).select("k", "exact", "approx")
+        work = work.drop("exact", "approx")
+    work = candidates(g, work, mode).select("k", "cand", "rule")
+    if pairs is not None and pairs.height:
+        work = work.join(pairs, on="k", how="left")
+        approx = pl.when(f("exact") == f("cand")).then(f("approx"))
+        work = work.select("k", "cand", "rule", approx.alias("approx"))
     else:
-        work = work.with_columns(pl.lit(None, pl.String).alias(c) for c in ("exact", "approx"))
-    work = candidates(g, work, mode)
-    approx = pl.when(f("exact") == f("cand")).then(f("approx"))
-    work = work.select("k", "cand", "rule", approx.alias("approx"))
+        work = work.with_columns(pl.lit(None, pl.String).alias("approx"))
     has_approx = work["approx"].null_count() < work.height
     texts = pl.concat([work["cand"], work["approx"]]) if has_approx else work["cand"]
     parsed = _parse_frame(g, texts, validated=True)

@@ -25,14 +25,16 @@ def on_subset(
     added: Mapping[str, pl.DataType] | None = None,
 ) -> pl.DataFrame:
     """``fn`` on the rows where ``cond`` holds; the other rows get null ``added`` columns.
-    Row order changes (callers join or sort afterwards)."""
+    Row order changes (callers join or sort afterwards). ``fn`` keeps the columns it is given
+    in place and appends ``added`` in that order (so that no row needs no call: a call on an
+    empty frame would still compile every regex)."""
     mask = df.select(cond.fill_null(False)).to_series()
     nulls = [pl.lit(None, dt).alias(k) for k, dt in (added or {}).items()]
     hits = mask.sum()
     if hits == df.height:  # no copy when all or no rows match
         return fn(df)
     if hits == 0:
-        return df.with_columns(nulls).select(fn(df.head(0)).columns)
+        return df.with_columns(nulls)
     hit = fn(df.filter(mask))
     miss = df.filter(~mask).with_columns(nulls)
     return pl.concat([hit, miss.select(hit.columns)])

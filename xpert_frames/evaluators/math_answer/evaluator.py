@@ -163,10 +163,13 @@ class MathEvaluator(BaseEvaluator):
         else:
             symbolic = pl.lit(False)
         lf = lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("sym")))
-        compared = pl.coalesce(pl.lit("$") + pl.col(t("pspan")) + pl.lit("$"), p_text)
+        # Only symbolic rows are compared: the others are nulls, which every step skips.
+        on = pl.col(t("sym"))
+        span = pl.when(on).then(pl.col(t("pspan")))
+        compared = pl.coalesce(pl.lit("$") + span + pl.lit("$"), pl.when(on).then(p_text))
         outcome = sym.symbolic_outcome(
             compared,
-            pl.col(t("rspan")),
+            pl.when(on).then(pl.col(t("rspan"))),
             pl.col(t("sym")),
             mode=self.symbolic,
             timeout=self.symbolic_timeout,
@@ -189,8 +192,8 @@ class MathEvaluator(BaseEvaluator):
         numeric = self._correct(pv, pu, rv, ru)
         approx = pred.struct.field("approx")
         ref_text = ref.struct.field("text")
-        decimal_ref = ref_text.str.contains(r"[0-9]\.[0-9]") & (rv.round(0) != rv)
-        by_approx = approx.is_not_null() & decimal_ref & values_close(approx, rv, self.tolerance)
+        decimal = pl.when(approx.is_not_null()).then(ref_text).str.contains(r"[0-9]\.[0-9]")
+        by_approx = decimal & (rv.round(0) != rv) & values_close(approx, rv, self.tolerance)
         numeric = numeric.fill_null(False) | by_approx.fill_null(False)
         method = sym.method_name(self.symbolic)
         suffix = (
@@ -199,6 +202,7 @@ class MathEvaluator(BaseEvaluator):
             .otherwise(pl.lit("symbolic-") + outcome)
         )
         source = pred.struct.field("rule")
+        symbolic_side = [pl.when(on).then(pl.col(t("pspan"))), pl.when(on).then(frames.PRED)]
         return {
             "score": pl.when(on)
             .then(outcome == "equal")
@@ -207,11 +211,9 @@ class MathEvaluator(BaseEvaluator):
             .cast(pl.Float64),
             "value": pl.when(~on).then(pv),
             "unit": pl.when(~on).then(pu),
-            "rule": pl.when(on).then(source + ":" + suffix).otherwise(source),
-            "extracted": pl.when(on)
-            .then(pl.coalesce(t("pspan"), pl.col(frames.PRED)))
-            .otherwise(pred.struct.field("text")),
-            "expected": pl.when(on).then(pl.col(t("rspan"))).otherwise(ref_text),
+            "rule": pl.coalesce(pl.when(on).then(source) + ":" + suffix, source),
+            "extracted": pl.coalesce(*symbolic_side, pred.struct.field("text")),
+            "expected": pl.coalesce(pl.when(on).then(pl.col(t("rspan"))), ref_text),
         }
 
     def _correct(self, pv: pl.Expr, pu: pl.Expr, rv: pl.Expr, ru: pl.Expr) -> pl.Expr:
