@@ -68,3 +68,11 @@ class InvalidOptionError(XpertFramesError, ValueError):
 
 class OptionTypeError(XpertFramesError, TypeError):
     """An evaluator option has the wrong type, or is not an option at all."""
+
+
+class InputError(XpertFramesError, ValueError):
+    """An input path that cannot be read: missing, unsupported, or corrupt."""
+
+
+class TermTableError(InvalidOptionError):
+    """A synonym table is malformed or contradicts itself."""

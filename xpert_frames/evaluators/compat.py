@@ -58,15 +58,9 @@ class XpertEvalMixin:
     def _is_valid_sample(self, prediction: str | None, reference: Any) -> bool:
         """The seed's per-sample check, kept for callers of the old API; made stricter in the
         same way as the columnar path (an empty reference value is invalid too)."""
-        if prediction is None or not isinstance(reference, dict):
-            return False
-        answer = reference.get("answer")
-        if not isinstance(answer, dict) or "value" not in answer:
-            return False
-        value = answer["value"]
-        if isinstance(value, list | tuple):
-            return any(str(v).strip() for v in value)
-        return value is not None and str(value).strip() != ""
+        records = frames.from_records([prediction], [reference])
+        checked = frames.prepare(records.lazy(), frames.Columns()).select(frames.VALID)
+        return bool(checked.collect().item())
 
 
 def _seed_stats(scored: pl.DataFrame, metric: ColumnMetric | CorpusMetric) -> dict[str, Any]:

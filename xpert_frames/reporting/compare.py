@@ -10,12 +10,12 @@ import polars as pl
 
 from xpert_frames.core import frames
 from xpert_frames.core.aliases import Frame
-from xpert_frames.core.exceptions import ColumnNotFoundError, ColumnTypeError
+from xpert_frames.core.exceptions import ColumnNotFoundError, ColumnTypeError, did_you_mean
+from xpert_frames.reporting import intervals
 
 if TYPE_CHECKING:
     import numpy as np
 
-N_BOOT = 2000
 _CHUNK = 100
 
 
@@ -36,7 +36,7 @@ def compare(
     *,
     on: str | Sequence[str] = "question_id",
     baseline: str | None = None,
-    n_boot: int = N_BOOT,
+    n_boot: int = intervals.N_BOOT,
     seed: int = 0,
 ) -> pl.DataFrame:
     """Each model against ``baseline`` on the items both answered (rows matched on ``on``).
@@ -48,29 +48,11 @@ def compare(
     difference" (the share of centred replicates at least as far from 0 as the observed mean).
     ``baseline`` defaults to the first model in sorted order.
     """
-    import numpy as np
-
     lf = frames.to_lazy(scored)
-    schema = lf.collect_schema()
     keys = [on] if isinstance(on, str) else list(on)
-    for column in [model, *keys]:
-        if column not in schema:
-            raise ColumnNotFoundError(column, "compare key", schema.names())
-    column = _score_column(schema, metric)
-    data = (
-        lf.select(*keys, pl.col(model).cast(pl.String), pl.col(column).cast(pl.Float64))
-        .group_by([*keys, model])
-        .agg(pl.col(column).mean())  # repeated answers of one model to one item: their mean
-        .sort([*keys, model], nulls_last=True)  # a fixed item order: the bootstrap is seeded
-        .collect()
-    )
+    data, column = _per_item(lf, model, metric, keys)
     models = sorted(m for m in data[model].unique().to_list() if m is not None)
-    if baseline is None:
-        if not models:
-            raise ValueError(f"column {model!r} has no models to compare")
-        baseline = models[0]
-    if baseline not in models:
-        raise ValueError(f"baseline {baseline!r} not among the models {models}")
+    baseline = _baseline(models, baseline, model)
     base = data.filter(pl.col(model) == baseline).drop(model).rename({column: "__base"})
     rows = []
     for name in models:
@@ -81,22 +63,68 @@ def compare(
             .join(base, on=keys, how="inner", nulls_equal=True, maintain_order="left")
             .drop_nulls([column, "__base"])
         )
-        a = pair[column].to_numpy()
-        b = pair["__base"].to_numpy()
-        rng = np.random.default_rng([seed, zlib.crc32(name.encode())])  # per model: independent
-        rows.append({"model": name, "baseline": baseline, **_paired(a, b, n_boot, rng)})
-    schema_out = {
-        "model": pl.String,
-        "baseline": pl.String,
-        "items": pl.Int64,
-        "score": pl.Float64,
-        "baseline_score": pl.Float64,
-        "diff": pl.Float64,
-        "ci_low": pl.Float64,
-        "ci_high": pl.Float64,
-        "p_value": pl.Float64,
-    }
-    return pl.DataFrame(rows, schema=schema_out, orient="row")
+        rows.append(
+            {
+                "model": name,
+                "baseline": baseline,
+                **_paired_draws(pair[column], pair["__base"], n_boot, seed, name),
+            }
+        )
+    return pl.DataFrame(rows, schema=_OUTPUT, orient="row")
+
+
+_OUTPUT = {
+    "model": pl.String,
+    "baseline": pl.String,
+    "items": pl.Int64,
+    "score": pl.Float64,
+    "baseline_score": pl.Float64,
+    "diff": pl.Float64,
+    "ci_low": pl.Float64,
+    "ci_high": pl.Float64,
+    "p_value": pl.Float64,
+}
+
+
+def _per_item(
+    lf: pl.LazyFrame, model: str, metric: str, keys: list[str]
+) -> tuple[pl.DataFrame, str]:
+    """One score per (item, model): the mean of repeated answers, in a fixed item order (the
+    bootstrap is seeded), and the score column it came from."""
+    schema = lf.collect_schema()
+    for column in [model, *keys]:
+        if column not in schema:
+            raise ColumnNotFoundError(column, "compare key", schema.names())
+    column = _score_column(schema, metric)
+    data = (
+        lf.select(*keys, pl.col(model).cast(pl.String), pl.col(column).cast(pl.Float64))
+        .group_by([*keys, model])
+        .agg(pl.col(column).mean())
+        .sort([*keys, model], nulls_last=True)
+        .collect()
+    )
+    return data, column
+
+
+def _baseline(models: list[str], baseline: str | None, model: str) -> str:
+    if baseline is None:
+        if not models:
+            raise ValueError(f"column {model!r} has no models to compare")
+        return models[0]
+    if baseline not in models:
+        raise ValueError(
+            f"baseline {baseline!r} not among the models {models}.{did_you_mean(baseline, models)}"
+        )
+    return baseline
+
+
+def _paired_draws(
+    scores: pl.Series, base: pl.Series, n_boot: int, seed: int, name: str
+) -> dict[str, float | int | None]:
+    import numpy as np
+
+    rng = np.random.default_rng([seed, zlib.crc32(name.encode())])  # per model: independent
+    return _paired(scores.to_numpy(), base.to_numpy(), n_boot, rng)
 
 
 def _paired(a: np.ndarray, b: np.ndarray, n_boot: int, rng: np.random.Generator) -> dict:

@@ -28,7 +28,7 @@ from typing import Any
 
 import polars as pl
 
-from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.core.exceptions import OptionTypeError, TermTableError
 
 BUILTIN = ("default", "seed")
 TREATMENT = "treatment"
@@ -36,10 +36,6 @@ DEFAULT_CATEGORY = "syndrome"
 #: Characters the evaluator uses as term markers; not allowed inside terms.
 RESERVED = ("\x02", "\x03")
 _COLUMNS = ("canonical", "synonym", "category", "note")
-
-
-class TermTableError(InvalidOptionError):
-    """A synonym table is malformed or contradicts itself."""
 
 
 @dataclass(frozen=True)
@@ -67,13 +63,6 @@ class TermTable:
 
     def is_syndrome(self, canonical: str) -> bool:
         return self.categories[canonical] != TREATMENT
-
-    def to_frame(self) -> pl.DataFrame:
-        return pl.DataFrame(
-            [(c, s, self.categories[c]) for c, s, _ in self.rows],
-            schema={"canonical": pl.String, "synonym": pl.String, "category": pl.String},
-            orient="row",
-        )
 
     def merge(self, other: TermTable) -> TermTable:
         """This table extended by ``other``; contradictions are errors naming both sides."""
