@@ -54,7 +54,7 @@ def _ray_cpus() -> int | None:
         if context.worker.mode != ray.WORKER_MODE:  # the driver is not confined
             return None
         cpus = context.get_assigned_resources().get("CPU")
-    except Exception:  # noqa: BLE001 - an older or partial Ray: no allotment to honour
+    except AttributeError:  # an older Ray without these attributes: no allotment known
         return None
     return None if cpus is None else max(1, int(cpus))
 
