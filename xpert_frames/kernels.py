@@ -90,9 +90,7 @@ def _distinct_scores(a: pl.Series, b: pl.Series, workers: int) -> np.ndarray:
     return scores
 
 
-def levenshtein_similarity(
-    a: pl.Series, b: pl.Series, *, workers: int | None = None
-) -> pl.Series:
+def levenshtein_similarity(a: pl.Series, b: pl.Series, *, workers: int | None = None) -> pl.Series:
     """Normalized Levenshtein similarity of aligned string Series; null where either is null.
 
     ``workers`` is rapidfuzz's thread count; by default :func:`kernel_threads`.
@@ -112,12 +110,7 @@ def levenshtein_similarity(
     )
     out = np.ones(len(pairs), dtype=np.float64)
     out[masks["zero"][0].to_numpy()] = 0.0
-    distinct = (
-        pairs.with_row_index("row")
-        .filter(differ & ~one_empty)
-        .group_by("a", "b")
-        .agg("row")
-    )
+    distinct = pairs.with_row_index("row").filter(differ & ~one_empty).group_by("a", "b").agg("row")
     if len(distinct):
         scores = _distinct_scores(distinct["a"], distinct["b"], workers)
         rows = distinct["row"]
