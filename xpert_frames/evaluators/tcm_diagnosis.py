@@ -31,11 +31,9 @@ from xpert_frames._options import check_bool, check_fraction
 from xpert_frames._typing import IntoExpr
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.fuzzy import similarity
-from xpert_frames.tcm_terms import RESERVED, TermTable, load_terms
+from xpert_frames.tcm_terms import TermTable, load_terms
 
 SUBTYPES = ("syndrome", "disease", "treatment")
-_OPEN, _CLOSE = RESERVED
-_MARKED = f"{_OPEN}[^{_OPEN}{_CLOSE}]*{_CLOSE}"
 #: Treatment keyword separators: Chinese and ASCII list punctuation and whitespace.
 KEYWORD_SEPARATORS = "，,、；;。.／/\\s"
 #: Names whose final 证/病 is part of the name (kept by :func:`disease_text`). Besides these, the
@@ -52,9 +50,8 @@ NAME_SUFFIX_KEPT = (
     "艾滋病",
     "狂犬病",
 )
-# One pass, one reference to the input: a protected name is kept ($1), else a final 证/病
-# after at least two characters is dropped ($2).
-_SUFFIX_RE = f"(?s)^(.*(?:{'|'.join(NAME_SUFFIX_KEPT)}))$|^(.{{2,}})[证病]$"
+# End-anchored and without capture groups, so the regex engine matches from the end.
+_KEPT_RE = f"(?:{'|'.join(NAME_SUFFIX_KEPT)})$"
 # Full-width ASCII forms and the ideographic space to half-width, and A-Z to a-z, in one pass.
 _FOLD_FROM = [chr(c) for c in range(0xFF01, 0xFF5F)] + ["\u3000"] + [chr(c) for c in range(65, 91)]
 _FOLD_TO = [chr(c - 0xFEE0).lower() for c in range(0xFF01, 0xFF5F)] + [" "]
@@ -81,22 +78,12 @@ def tcm_terms(value: IntoExpr, *, terms: TermsSpec = "default", normalize: bool 
     table = load_terms(terms)
     check_bool("normalize", normalize)
     surface = table.mapping if normalize else {c: c for c in table.categories}
-    marked = {
-        syn: f"{_OPEN}{canon}{_CLOSE}" if table.is_syndrome(canon) else canon
-        for syn, canon in surface.items()
-    }
-    keys = sorted(marked, key=len, reverse=True)
-    # Stray marker characters in the input are removed in the same pass.
-    patterns = [*keys, *RESERVED]
-    replacements = [*(marked[k] for k in keys), "", ""]
-    found = (
-        text.to_expr(value)
-        .str.replace_many(patterns, replacements, leftmost=True)
-        .str.extract_all(_MARKED)
-    )
-    return found.list.eval(pl.element().str.strip_chars(_OPEN + _CLOSE)).list.unique(
-        maintain_order=True
-    )
+    # Longest first: Aho-Corasick's leftmost-first match is then the leftmost-longest one.
+    keys = sorted(surface, key=len, reverse=True)
+    canonical = [surface[k] if table.is_syndrome(surface[k]) else None for k in keys]
+    to_term = pl.element().replace_strict(keys, canonical, default=None, return_dtype=pl.String)
+    found = text.to_expr(value).str.extract_many(keys, leftmost=True)
+    return found.list.eval(to_term.drop_nulls()).list.unique(maintain_order=True)
 
 
 def set_similarity(
@@ -183,8 +170,20 @@ def disease_text(value: IntoExpr, *, strip_suffix: bool = True) -> pl.Expr:
     expr = text.to_expr(value).str.replace_many(_FOLD_FROM, _FOLD_TO)
     expr = expr.str.replace_all(r"[\p{P}\p{S}\s]+", "")
     if check_bool("strip_suffix", strip_suffix):
-        expr = expr.str.replace(_SUFFIX_RE, "${1}${2}")
+        expr = strip_name_suffix(expr)
     return expr
+
+
+def strip_name_suffix(value: IntoExpr) -> pl.Expr:
+    """A final 证/病 dropped after at least two characters, unless the text ends with a name of
+    :data:`NAME_SUFFIX_KEPT` (whose 证/病 is part of the name)."""
+    expr = text.to_expr(value)
+    drop = (
+        (expr.str.ends_with("证") | expr.str.ends_with("病"))
+        & (expr.str.len_chars() >= 3)
+        & ~expr.str.contains(_KEPT_RE)
+    )
+    return pl.when(drop).then(expr.str.head(-1)).otherwise(expr)
 
 
 # --------------------------------------------------------------------------- evaluator
@@ -308,7 +307,7 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             pl.when(need_syn)
             .then(pl.col(frames.PRED))
             .when(need_dis)
-            .then(col("p_dis").str.replace(_SUFFIX_RE, "${1}${2}")),
+            .then(strip_name_suffix(pl.when(need_dis).then(col("p_dis")))),
         )
         lf = lf.with_columns(sim.alias(self._tmp("sim")))
         temps = [n for n in lf.collect_schema().names() if n.startswith(self._tmp(""))]
