@@ -15,7 +15,7 @@ import polars as pl
 
 import xpert_frames as xf
 from benchmarks.common import Row, peak_rss_mb, timed
-from xpert_frames.evaluators.math_answer import MathEvaluator
+from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 
 BENCH = "math"
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from xpert_frames.io import SAMPLE
+from xpert_frames.api import SAMPLE
 
 SCRIPT = Path(sys.executable).parent / "xpert-frames"  # the installed console script
 EXE = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "xpert_frames.cli"]

@@ -7,8 +7,8 @@ from polars.testing import assert_frame_equal
 
 import xpert_frames as xf
 from tests.helpers import score_all_paths
-from xpert_frames import frames
-from xpert_frames.exceptions import ColumnNotFoundError, ColumnTypeError, DuplicateColumnError
+from xpert_frames.core import frames
+from xpert_frames.core.exceptions import ColumnNotFoundError, ColumnTypeError, DuplicateColumnError
 
 
 def nested_frame() -> pl.DataFrame:

@@ -13,8 +13,8 @@ import xpert_frames as xf
 from tests.helpers import score_all_paths
 from tests.oracles import math as oracle
 from tests.oracles.math_seed import SeedMathEvaluator
-from xpert_frames.evaluators.math_answer import MathEvaluator
-from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 
 LABELLED = Path(__file__).parent / "data" / "math_labelled.jsonl"
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import xpert_frames as xf
-from xpert_frames.evaluators.base import aggregate_scores
+from xpert_frames.evaluators.compat import aggregate_scores
 
 
 def scored_frame(seed: int = 0, n: int = 300) -> pl.DataFrame:

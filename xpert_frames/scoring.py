@@ -7,42 +7,34 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from xpert_frames import frames
-from xpert_frames._typing import FrameT
+from xpert_frames.core import frames
+from xpert_frames.core.aliases import FrameT
+from xpert_frames.core.exceptions import ColumnTypeError, DuplicateColumnError
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.exceptions import ColumnTypeError, DuplicateColumnError
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-EvaluatorLike = str | BaseEvaluator
 
-
-def as_evaluators(evaluators: EvaluatorLike | Sequence[EvaluatorLike]) -> list[BaseEvaluator]:
-    """Names (looked up in the registry with default options) or instances, as instances."""
-    from xpert_frames.registry import get_evaluator
-
-    items = [evaluators] if isinstance(evaluators, str | BaseEvaluator) else list(evaluators)
-    if not items:
+def check_names(evaluators: Sequence[BaseEvaluator]) -> list[BaseEvaluator]:
+    """``evaluators`` as a list, after checking they are instances with distinct names."""
+    evs = list(evaluators)
+    if not evs:
         raise ValueError("no evaluators given; pass names such as ['fuzzy'] or instances")
-    out: list[BaseEvaluator] = []
-    for item in items:
-        if isinstance(item, BaseEvaluator):
-            out.append(item)
-        elif isinstance(item, str):
-            out.append(get_evaluator(item))
-        else:
+    for ev in evs:
+        if not isinstance(ev, BaseEvaluator):
             raise TypeError(
-                f"expected an evaluator name or BaseEvaluator instance, got {type(item).__name__}"
+                f"expected BaseEvaluator instances, got {type(ev).__name__}; "
+                "xpert_frames.score() also takes registry names"
             )
-    names = [ev.name for ev in out]
+    names = [ev.name for ev in evs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise DuplicateColumnError(
             f"two evaluators share the name(s) {dupes}; give one a different name, "
             "e.g. get_evaluator('fuzzy', threshold=0.8, name='fuzzy_strict')"
         )
-    return out
+    return evs
 
 
 def plan(
@@ -51,6 +43,7 @@ def plan(
     columns: frames.Columns,
 ) -> pl.LazyFrame:
     """The lazy plan: input columns in order, then every evaluator's output columns."""
+    evaluators = check_names(evaluators)
     schema = lf.collect_schema()
     original = schema.names()
     outputs = [name for ev in evaluators for name in ev.output_names()]
@@ -77,21 +70,22 @@ def plan(
 
 def score(
     frame: FrameT,
-    evaluators: EvaluatorLike | Sequence[EvaluatorLike],
+    evaluators: Sequence[BaseEvaluator],
     *,
     columns: frames.Columns | Mapping[str, str] | None = None,
     **names: str,
 ) -> FrameT:
-    """Score ``frame`` with ``evaluators`` (names or instances) in one lazy plan.
+    """Score ``frame`` with evaluator instances in one lazy plan (:func:`xpert_frames.score`
+    also takes names).
 
     Returns the same kind of table (DataFrame, LazyFrame or pyarrow Table) with every input row
     and column in order, plus ``<name>_score`` and each evaluator's own columns. Column roles
     are mapped with keywords, e.g. ``score(df, "fuzzy", prediction="response", answer="gold")``.
     """
-    evs = as_evaluators(evaluators)
+    evs = check_names(evaluators)
     cols = frames.Columns.of(columns, **names)
     if frames.is_arrow_table(frame):
-        return _score_arrow(frame, evs, cols)  # type: ignore[arg-type]
+        return _score_arrow(frame, evs, cols)
     lazy = plan(frames.to_lazy(frame), evs, cols)
     if isinstance(frame, pl.LazyFrame):
         return lazy
@@ -117,12 +111,12 @@ class BatchScorer:
 
     def __init__(
         self,
-        evaluators: EvaluatorLike | Sequence[EvaluatorLike],
+        evaluators: Sequence[BaseEvaluator],
         *,
         columns: frames.Columns | Mapping[str, str] | None = None,
         **names: str,
     ) -> None:
-        self.evaluators = as_evaluators(evaluators)
+        self.evaluators = check_names(evaluators)
         self.columns = frames.Columns.of(columns, **names)
 
     def __call__(self, batch: pa.Table) -> pa.Table:
