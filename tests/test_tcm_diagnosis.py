@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import string
-
 import polars as pl
 import pytest
 
@@ -11,7 +9,7 @@ import xpert_frames as xf
 from tests.helpers import score_all_paths
 from tests.oracles import tcm as oracle
 from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
-from xpert_frames.evaluators.tcm.evaluator import TcmDiagnosisEvaluator, disease_text
+from xpert_frames.evaluators.tcm.evaluator import TcmDiagnosisEvaluator
 
 # XpertEval's test samples, in the seed's nested reference shape.
 SAMPLES = [
@@ -202,18 +200,3 @@ def test_registry_integration(monkeypatch: pytest.MonkeyPatch) -> None:
     assert rep["metric"].to_list() == ["tcm_diagnosis", "disease", "syndrome", "treatment"]
     with pytest.raises(OptionTypeError, match="match_threshold"):
         get_evaluator("tcm_diagnosis", match_treshold=0.5)
-
-
-def test_disease_text_folds_and_drops_like_two_passes_on_every_code_point() -> None:
-    # disease_text folds and removes in one replace_many pass; the reference is the plain
-    # definition: fold (full width, ASCII case), then remove [\p{P}\p{S}\s] by regex.
-    every = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000]
-    df = pl.DataFrame({"x": [f"a{c}Ａ{c}" for c in every]})
-    fold_from = [chr(c) for c in range(0xFF01, 0xFF5F)] + ["\u3000"] + list(string.ascii_uppercase)
-    fold_to = [chr(c - 0xFEE0).lower() for c in range(0xFF01, 0xFF5F)] + [" "]
-    fold_to += list(string.ascii_lowercase)
-    reference = pl.col("x").str.replace_many(fold_from, fold_to)
-    reference = reference.str.replace_all(r"[\p{P}\p{S}\s]+", "")
-    got = df.select(disease_text("x", strip_suffix=False).alias("got"), reference.alias("ref"))
-    assert got["got"].equals(got["ref"], check_names=False)
-    assert got.filter(pl.col("got") != pl.col("ref")).height == 0

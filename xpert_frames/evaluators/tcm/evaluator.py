@@ -22,7 +22,6 @@ those of the reference the prediction lacks. A sub-type other than the three is 
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, ClassVar
 
 import polars as pl
@@ -57,8 +56,6 @@ _KEPT_RE = f"(?:{'|'.join(NAME_SUFFIX_KEPT)})$"
 _FOLD_FROM = [chr(c) for c in range(0xFF01, 0xFF5F)] + ["\u3000"] + [chr(c) for c in range(65, 91)]
 _FOLD_TO = [chr(c - 0xFEE0).lower() for c in range(0xFF01, 0xFF5F)] + [" "]
 _FOLD_TO += [chr(c).lower() for c in range(65, 91)]
-#: What :func:`disease_text` removes (after folding): punctuation, symbols, white space.
-DROPPED = r"[\p{P}\p{S}\s]"
 _LIST = pl.List(pl.String)
 
 TermsSpec = Any  # "default" | "seed" | path | pl.DataFrame | dict | TermTable
@@ -170,27 +167,11 @@ def disease_text(value: IntoExpr, *, strip_suffix: bool = True) -> pl.Expr:
     """Disease-name normal form: half-width, ASCII lower case, no punctuation, symbols or
     whitespace, and (``strip_suffix``) a final 证/病 removed unless it is part of the name. The
     synonym table is not applied: it lists syndromes and treatments, not disease names."""
-    patterns, replacements = _fold_and_drop()
-    expr = text.to_expr(value).str.replace_many(patterns, replacements)
+    expr = text.to_expr(value).str.replace_many(_FOLD_FROM, _FOLD_TO)
+    expr = expr.str.replace_all(r"[\p{P}\p{S}\s]+", "")
     if check_bool("strip_suffix", strip_suffix):
         expr = strip_name_suffix(expr)
     return expr
-
-
-@cache
-def _fold_and_drop() -> tuple[list[str], list[str]]:
-    """Folding then removing :data:`DROPPED`, as one single-character ``replace_many`` table.
-
-    Every code point :data:`DROPPED` matches (asked of Polars' own regex engine, so the table
-    follows its Unicode version) maps to ""; a folded one maps to its fold, or to "" when the
-    fold is dropped. Built once per process (~0.1 s).
-    """
-    every = "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))
-    dropped = set(pl.select(pl.lit(every).str.replace_all(f"[^{DROPPED[1:-1]}]+", "")).item())
-    fold = dict(zip(_FOLD_FROM, _FOLD_TO, strict=True))
-    patterns = sorted(dropped | set(fold))
-    folded = [fold.get(c, c) for c in patterns]
-    return patterns, ["" if f in dropped else f for f in folded]
 
 
 def strip_name_suffix(value: IntoExpr) -> pl.Expr:
