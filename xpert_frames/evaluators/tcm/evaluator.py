@@ -50,8 +50,9 @@ NAME_SUFFIX_KEPT = (
     "艾滋病",
     "狂犬病",
 )
-# End-anchored and without capture groups, so the regex engine matches from the end.
-_KEPT_RE = f"(?:{'|'.join(NAME_SUFFIX_KEPT)})$"
+# One pass, one reference to the input: a protected name is kept ($1), else a final 证/病
+# after at least two characters is dropped ($2).
+_SUFFIX_RE = f"(?s)^(.*(?:{'|'.join(NAME_SUFFIX_KEPT)}))$|^(.{{2,}})[证病]$"
 # Full-width ASCII forms and the ideographic space to half-width, and A-Z to a-z, in one pass.
 _FOLD_FROM = [chr(c) for c in range(0xFF01, 0xFF5F)] + ["\u3000"] + [chr(c) for c in range(65, 91)]
 _FOLD_TO = [chr(c - 0xFEE0).lower() for c in range(0xFF01, 0xFF5F)] + [" "]
@@ -170,20 +171,8 @@ def disease_text(value: IntoExpr, *, strip_suffix: bool = True) -> pl.Expr:
     expr = text.to_expr(value).str.replace_many(_FOLD_FROM, _FOLD_TO)
     expr = expr.str.replace_all(r"[\p{P}\p{S}\s]+", "")
     if check_bool("strip_suffix", strip_suffix):
-        expr = strip_name_suffix(expr)
+        expr = expr.str.replace(_SUFFIX_RE, "${1}${2}")
     return expr
-
-
-def strip_name_suffix(value: IntoExpr) -> pl.Expr:
-    """A final 证/病 dropped after at least two characters, unless the text ends with a name of
-    :data:`NAME_SUFFIX_KEPT` (whose 证/病 is part of the name)."""
-    expr = text.to_expr(value)
-    drop = (
-        (expr.str.ends_with("证") | expr.str.ends_with("病"))
-        & (expr.str.len_chars() >= 3)
-        & ~expr.str.contains(_KEPT_RE)
-    )
-    return pl.when(drop).then(expr.str.head(-1)).otherwise(expr)
 
 
 # --------------------------------------------------------------------------- evaluator
@@ -304,7 +293,8 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             pl.when(need_syn)
             .then(pl.col(frames.PRED))
             .when(need_dis)
-            .then(strip_name_suffix(pl.when(need_dis).then(col("p_dis")))),
+            # The capture regex is the costly pass: only on the rows that need it.
+            .then(pl.when(need_dis).then(col("p_dis")).str.replace(_SUFFIX_RE, "${1}${2}")),
         )
         return lf.with_columns(sim.alias(self.temp("sim")))
 
