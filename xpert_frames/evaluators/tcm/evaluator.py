@@ -186,6 +186,15 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
     subtype_default: ClassVar[str | None] = "syndrome"
     subtype_metric: ClassVar[str] = "{}"
 
+    def applicable(self) -> pl.Expr:
+        """With answer types in the table, TCM scores the rows that have a TCM sub-type
+        (``tcm_eval_type`` or ``meta.tcm_eval_type``)."""
+        return pl.col(frames.TCM_TYPE).is_not_null()
+
+    @classmethod
+    def fits(cls) -> str:
+        return "rows with a tcm_eval_type (syndrome / disease / treatment)"
+
     def __init__(
         self,
         *,
