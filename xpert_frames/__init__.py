@@ -1,6 +1,6 @@
 """xpert_frames: dataframe-native scoring of LLM outputs against reference answers."""
 
-from xpert_frames.api import BatchScorer, load_sample, report, score
+from xpert_frames.api import BatchScorer, html_report, load_sample, report, score
 from xpert_frames.core.frames import Columns, flatten_references, from_records
 from xpert_frames.evaluators import (
     AccuracyEvaluator,
@@ -43,6 +43,7 @@ __all__ = [
     "fuzzy_match_score",
     "get_evaluator",
     "get_evaluators",
+    "html_report",
     "levenshtein_distance",
     "list_evaluators",
     "load_sample",

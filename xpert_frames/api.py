@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -17,7 +18,7 @@ from xpert_frames.core import frames
 from xpert_frames.core.aliases import Frame, FrameT
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.registry import detect_evaluators, resolve_evaluators
-from xpert_frames.reporting import intervals
+from xpert_frames.reporting import html, intervals
 from xpert_frames.reporting import report as reports
 
 #: An evaluator given by registry name (default options) or as an instance.
@@ -25,7 +26,15 @@ EvaluatorLike = str | BaseEvaluator
 #: The bundled sample table (see :func:`load_sample`).
 SAMPLE = Path(__file__).parent / "data" / "sample.parquet"
 
-__all__ = ["SAMPLE", "BatchScorer", "EvaluatorLike", "load_sample", "report", "score"]
+__all__ = [
+    "SAMPLE",
+    "BatchScorer",
+    "EvaluatorLike",
+    "html_report",
+    "load_sample",
+    "report",
+    "score",
+]
 
 
 def score(
@@ -33,13 +42,23 @@ def score(
     evaluators: EvaluatorLike | Sequence[EvaluatorLike],
     *,
     columns: frames.Columns | Mapping[str, str] | None = None,
+    all_rows: bool = False,
     **names: str,
 ) -> FrameT:
     """Score ``frame`` with ``evaluators`` (names or instances) in one lazy plan.
 
-    Returns the same kind of table (DataFrame, LazyFrame or pyarrow Table) with every input row
-    and column in order, plus ``<name>_score`` and each evaluator's own columns. Column roles
-    are mapped with keywords, e.g. ``score(df, "fuzzy", prediction="response", answer="gold")``.
+    Returns the same kind of table with every input row and column in order, plus
+    ``<name>_score`` and each evaluator's own columns: a Polars DataFrame or LazyFrame, a
+    pyarrow Table or RecordBatch, or a pandas DataFrame (input columns and index untouched)
+    come back as they came; any other table with ``__arrow_c_stream__`` (a RecordBatchReader,
+    a DuckDB relation, ...) is read once and comes back as a pyarrow Table. Column roles are
+    mapped with keywords, e.g. ``score(df, "fuzzy", prediction="response", answer="gold")``.
+
+    When the table has answer types (an ``answer_type`` column), each evaluator scores only
+    the rows it fits (accuracy: choice/text/number/judge; math: number; BLEU and fuzzy: text;
+    TCM: rows with a ``tcm_eval_type``); the others are null in its columns and ``false`` in
+    ``<name>_applicable``, and reports count them as ``not_applicable``. ``all_rows=True``
+    scores every row with every evaluator.
 
     Examples
     --------
@@ -48,7 +67,8 @@ def score(
     >>> xf.score(df, "fuzzy")["fuzzy_score"].to_list()
     [1.0, 0.0]
     """
-    return scoring.score(frame, resolve_evaluators(evaluators), columns=columns, **names)
+    evs = resolve_evaluators(evaluators)
+    return scoring.score(frame, evs, columns=columns, all_rows=all_rows, **names)
 
 
 def report(
@@ -62,7 +82,7 @@ def report(
 
     Evaluators (names or instances) are found from the ``<name>_score`` columns unless given.
     Columns: the ``by`` columns, ``metric``, ``score``, ``min``, ``max``, ``count``,
-    ``skipped``, ``stderr``, ``ci_low``, ``ci_high``.
+    ``skipped``, ``not_applicable``, ``stderr``, ``ci_low``, ``ci_high``.
 
     Examples
     --------
@@ -71,11 +91,12 @@ def report(
     >>> xf.report(xf.score(df, "fuzzy"))["metric", "score", "count"].row(0)
     ('fuzzy', 0.5, 2)
     """
+    lf = frames.to_lazy(scored)  # once: a reader or a DuckDB relation can be read only once
     if evaluators is None:
-        evs = detect_evaluators(frames.schema_of(scored))
+        evs = detect_evaluators(lf.collect_schema())
     else:
         evs = resolve_evaluators(evaluators)
-    return reports.report(scored, by, evaluators=evs, n_boot=n_boot)
+    return reports.report(lf, by, evaluators=evs, n_boot=n_boot)
 
 
 class BatchScorer(scoring.BatchScorer):
@@ -87,9 +108,40 @@ class BatchScorer(scoring.BatchScorer):
         evaluators: EvaluatorLike | Sequence[EvaluatorLike],
         *,
         columns: frames.Columns | Mapping[str, str] | None = None,
+        all_rows: bool = False,
         **names: str,
     ) -> None:
-        super().__init__(resolve_evaluators(evaluators), columns=columns, **names)
+        evs = resolve_evaluators(evaluators)
+        super().__init__(evs, columns=columns, all_rows=all_rows, **names)
+
+
+def html_report(
+    scored: Frame,
+    by: str | Sequence[str] | None = None,
+    *,
+    evaluators: EvaluatorLike | Sequence[EvaluatorLike] | None = None,
+    baseline: str | None = None,
+    **options: Any,
+) -> str:
+    """A self-contained HTML page (no scripts, nothing fetched) of a scored table: the report
+    with 95% intervals, charts by group, sub-type and score, a paired comparison against
+    ``baseline``, the wrong answers per model and the evaluators' configuration. Other
+    keywords go to :func:`xpert_frames.reporting.html.html_report` (``model``, ``on``,
+    ``columns``, ``title``, ``wrong_rows``, ``report_frame``).
+
+    Examples
+    --------
+    >>> import polars as pl, xpert_frames as xf
+    >>> df = pl.DataFrame({"prediction": ["Paris", "Lyon"], "answer": ["Paris", "Paris"]})
+    >>> xf.html_report(xf.score(df, "fuzzy")).startswith("<!DOCTYPE html>")
+    True
+    """
+    lf = frames.to_lazy(scored)  # once: a reader or a DuckDB relation can be read only once
+    if evaluators is None:
+        evs = detect_evaluators(lf.collect_schema())
+    else:
+        evs = resolve_evaluators(evaluators)
+    return html.html_report(lf, by, evaluators=evs, baseline=baseline, **options)
 
 
 def load_sample() -> pl.DataFrame:

@@ -79,6 +79,7 @@ def score_dataset(
     columns: frames.Columns | Mapping[str, str] | None = None,
     actors: Actors = None,
     batch_size: int = BATCH_SIZE,
+    all_rows: bool = False,
     **names: str,
 ) -> ray.data.Dataset:
     """``ds`` with score columns appended, computed lazily by a pool of worker actors.
@@ -91,7 +92,7 @@ def score_dataset(
 
     >>> scored = score_dataset(ray.data.read_parquet("answers/"), ["fuzzy"])  # doctest: +SKIP
     """
-    scorer = BatchScorer(evaluators, columns=columns, **names)
+    scorer = BatchScorer(evaluators, columns=columns, all_rows=all_rows, **names)
     schema = _known_schema(ds)
     if schema is not None:  # fail on the driver, before any worker starts
         scorer(schema.empty_table())

@@ -6,12 +6,16 @@ import contextlib
 import glob
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from xpert_frames.core.exceptions import InputError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 #: Rows scored at a time by :func:`sink_chunked`.
 CHUNK_ROWS = 500_000
@@ -153,6 +157,27 @@ def count_rows(inputs: Sequence[str | Path]) -> int | None:
     return int(pl.scan_parquet([str(p) for p in files]).select(pl.len()).collect().item())
 
 
+def write_tables(path: Path, tables: Iterable[pa.Table]) -> int:
+    """Append ``tables`` (one row group each) to one new Parquet file; later tables are cast to
+    the first one's schema. Returns the number of tables written (0: no file was created)."""
+    import pyarrow.parquet as pq
+
+    writer: pq.ParquetWriter | None = None
+    count = 0
+    try:
+        for table in tables:
+            if writer is None:
+                writer = pq.ParquetWriter(path, table.schema, compression="zstd")
+            elif table.schema != writer.schema:
+                table = table.cast(writer.schema)
+            writer.write_table(table)
+            count += 1
+    finally:
+        if writer is not None:
+            writer.close()
+    return count
+
+
 def sink_chunked(
     plan: pl.LazyFrame,
     path: Path,
@@ -168,17 +193,12 @@ def sink_chunked(
     where an operation in the plan would hold a whole column (Polars 2.1 evaluates mapping
     replacements such as ``replace_strict`` outside its streaming engine).
     """
-    import pyarrow.parquet as pq
 
-    writer: pq.ParquetWriter | None = None
-    try:
+    def chunks() -> Iterator[pa.Table]:
         for offset in range(0, max(total, 1), chunk_rows):
             table = plan.slice(offset, chunk_rows).collect(engine="streaming").to_arrow()
-            if writer is None:
-                writer = pq.ParquetWriter(path, table.schema, compression="zstd")
-            writer.write_table(table)
+            yield table
             if advance is not None:
                 advance(table.num_rows)
-    finally:
-        if writer is not None:
-            writer.close()
+
+    write_tables(path, chunks())

@@ -17,121 +17,41 @@ import polars as pl
 
 from xpert_frames import registry
 from xpert_frames.cli import files, progress
+from xpert_frames.cli.options import columns_from, parse_evaluator, role_options
 from xpert_frames.core.exceptions import XpertFramesError
 from xpert_frames.core.frames import Columns
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.registry import detect_evaluators
-from xpert_frames.reporting.render import FORMATS, render
+from xpert_frames.reporting.html import html_report
+from xpert_frames.reporting.render import FORMATS, format_for, render
 from xpert_frames.reporting.report import report as make_report
 from xpert_frames.reporting.report import report_parquet
 from xpert_frames.scoring import check_names, plan
 
-ROLE_FLAGS = (
-    "prediction",
-    "answer",
-    "answer_type",
-    "choices",
-    "tcm_eval_type",
-    "reference",
-    "meta",
-)
-
-
-# --------------------------------------------------------------------------- option parsing
-def _convert(option: str, raw: str, default: Any) -> Any:
-    """Text from the command line, typed after the option's default."""
-    lowered = raw.strip().lower()
-    if isinstance(default, bool) or lowered in ("true", "false"):
-        if lowered in ("true", "1", "yes"):
-            return True
-        if lowered in ("false", "0", "no"):
-            return False
-        raise click.BadParameter(f"option {option!r} takes true/false, got {raw!r}")
-    if isinstance(default, list | tuple) or "|" in raw:
-        kind = type(default[0]) if isinstance(default, list | tuple) and default else None
-        return [_convert(option, part, kind() if kind else None) for part in raw.split("|") if part]
-    if isinstance(default, int) and not isinstance(default, bool):
-        try:
-            return int(raw)
-        except ValueError:
-            return float(raw) if _is_float(raw) else raw
-    if isinstance(default, float):
-        return float(raw) if _is_float(raw) else raw
-    if raw.startswith(("{", "[")):
-        try:
-            return json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise click.BadParameter(f"option {option!r}: invalid JSON {raw!r}: {exc}") from None
-    if default is None and _is_float(raw):
-        return float(raw)
-    return raw
-
-
-def _is_float(raw: str) -> bool:
-    try:
-        float(raw)
-    except ValueError:
-        return False
-    return True
-
-
-def parse_evaluator(spec: str) -> BaseEvaluator:
-    """``name`` or ``name:opt=value,opt=value`` (lists as ``a|b``, mappings as JSON)."""
-    name, _, rest = spec.partition(":")
-    record = registry.get_record(name.strip())
-    defaults = record.options()
-    options: dict[str, Any] = {}
-    for item in _split_options(rest):
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise click.BadParameter(f"expected opt=value in {spec!r}, got {item!r}")
-        options[key] = _convert(key, value, defaults.get(key))
-    return registry.get_evaluator(record.name, **options)
-
-
-def _split_options(text: str) -> list[str]:
-    """Split on commas that are not inside JSON brackets."""
-    parts, depth, current = [], 0, ""
-    for char in text:
-        depth += char in "[{"
-        depth -= char in "]}"
-        if char == "," and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    if current.strip():
-        parts.append(current)
-    return [p for p in parts if p.strip()]
-
-
-def _columns(kwargs: dict[str, Any]) -> Columns:
-    return Columns.of(**{role: kwargs[role] for role in ROLE_FLAGS if kwargs.get(role)})
-
-
-def _role_options(func: Any) -> Any:
-    defaults = Columns()
-    for role in reversed(ROLE_FLAGS):
-        flag = "--" + role.replace("_", "-")
-        func = click.option(
-            flag,
-            role,
-            default=None,
-            metavar="COLUMN",
-            help=f"column holding the {role.replace('_', ' ')} "
-            f"(default {getattr(defaults, role)!r})",
-        )(func)
-    return func
-
 
 # --------------------------------------------------------------------------- output
-def _format_for(path: Path) -> str:
-    suffix = path.suffix.lower()
-    formats = {".json": "json", ".md": "markdown", ".markdown": "markdown", ".csv": "csv"}
-    if suffix not in formats:
-        raise click.BadParameter(f"report path must end in .json, .md or .csv, got {path.name!r}")
-    return formats[suffix]
+def _write_report(
+    path: Path,
+    scored: Path,
+    rep: pl.DataFrame,
+    evaluators: Sequence[BaseEvaluator],
+    by: list[str],
+    baseline: str | None,
+    columns: Columns,
+) -> None:
+    fmt = format_for(Path(path))
+    if fmt == "html":
+        text = html_report(
+            pl.scan_parquet(scored),
+            by,
+            evaluators=evaluators,
+            report_frame=rep,
+            baseline=baseline,
+            columns=columns,
+        )
+    else:
+        text = render(rep, fmt, evaluators)
+    files.write_text_atomic(path, text)
 
 
 def _by(value: str | None) -> list[str]:
@@ -139,13 +59,26 @@ def _by(value: str | None) -> list[str]:
 
 
 # --------------------------------------------------------------------------- commands
+SCORE_EXAMPLES = """\b
+Examples:
+  xpert-frames score answers.parquet -o scored.parquet -e accuracy -e math
+  xpert-frames score answers/ -o scored.parquet -e "fuzzy:threshold=0.8,normalize=case|width" \\
+      --by model --report report.html
+
+\b
+-e NAME:opt=value,opt=value sets an evaluator's options (lists as a|b, mappings as JSON);
+`xpert-frames evaluators` lists names, options and defaults. With an answer_type column each
+evaluator scores only the rows it fits; --all-rows scores every row with every evaluator.
+"""
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="xpert-frames")
 def cli() -> None:
     """Score LLM outputs against reference answers over Parquet, JSONL or CSV."""
 
 
-@cli.command()
+@cli.command(epilog=SCORE_EXAMPLES)
 @click.argument("inputs", nargs=-1, required=True)
 @click.option(
     "-o",
@@ -161,22 +94,33 @@ def cli() -> None:
     multiple=True,
     required=True,
     metavar="NAME[:OPT=V,...]",
-    help="evaluator to apply; repeat for several (see `xpert-frames evaluators`)",
+    help="evaluator to apply, e.g. -e accuracy or -e fuzzy:threshold=0.8; repeat for several",
 )
 @click.option(
     "--report",
     "report_path",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="also write the report (.json, .md or .csv)",
+    help="also write the report: .json, .md, .csv or .html (a self-contained page)",
 )
 @click.option("--by", default=None, help="comma-separated columns to group the report by")
+@click.option(
+    "--baseline",
+    default=None,
+    metavar="MODEL",
+    help="HTML report: the model the others are compared against (default: first by name)",
+)
+@click.option(
+    "--all-rows",
+    is_flag=True,
+    help="score every row with every evaluator, whatever its answer_type",
+)
 @click.option(
     "--row-id",
     default="row_id",
     show_default=True,
     help="column numbering the input rows (0-based, input order) for joining scores back; "
-    "left as is when the input has it; empty to add none",
+    "left as is when the input has it as integers; empty to add none",
 )
 @click.option(
     "--engine",
@@ -200,14 +144,16 @@ def cli() -> None:
     show_default=True,
     help="rows scored at a time from Parquet inputs (bounds memory; one row group each)",
 )
-@click.option("-q", "--quiet", is_flag=True, help="print nothing but errors")
-@_role_options
+@click.option("-q", "--quiet", is_flag=True, help="print nothing but errors (Ray's logs too)")
+@role_options
 def score(
     inputs: tuple[str, ...],
     output: Path,
     specs: tuple[str, ...],
     report_path: Path | None,
     by: str | None,
+    baseline: str | None,
+    all_rows: bool,
     row_id: str,
     engine: str,
     address: str | None,
@@ -218,16 +164,31 @@ def score(
     """Score INPUTS (Parquet files, directories or globs; JSONL; CSV) into OUTPUT."""
     started = time.perf_counter()
     evaluators = check_names([parse_evaluator(s) for s in specs])  # also: names must differ
-    fmt = _format_for(report_path) if report_path else None
+    if report_path:
+        try:
+            format_for(report_path)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--report'") from None
+    if baseline is not None and not (report_path and format_for(report_path) == "html"):
+        raise click.BadParameter("--baseline is for HTML reports: add --report report.html")
+    columns = columns_from(roles)
     lf = files.scan(inputs)
-    scored = plan(lf, evaluators, _columns(roles))  # validates against the input as given
-    if row_id and row_id not in lf.collect_schema():
+    in_schema = lf.collect_schema()
+    scored = plan(lf, evaluators, columns, all_rows=all_rows)  # validates the input as given
+    if row_id and row_id in in_schema and not in_schema[row_id].is_integer():
+        raise click.BadParameter(
+            f"column {row_id!r} is in the input as {in_schema[row_id]}, not integers; name "
+            "another column (--row-id n) or none (--row-id '')",
+            param_hint="'--row-id'",
+        )
+    if row_id and row_id not in in_schema:
         # The row index goes on the scan, under the scoring: a chunk's slice then reaches the
         # Parquet reader (a row index above the scoring would make every chunk start at row 0).
-        inputs_cols = lf.collect_schema().names()
-        outputs = [name for ev in evaluators for name in ev.output_names()]
+        outputs = scored.collect_schema().names()[len(in_schema) :]
         indexed = lf.with_row_index(row_id).with_columns(pl.col(row_id).cast(pl.Int64))
-        scored = plan(indexed, evaluators, _columns(roles)).select(*inputs_cols, row_id, *outputs)
+        scored = plan(indexed, evaluators, columns, all_rows=all_rows).select(
+            *in_schema.names(), row_id, *outputs
+        )
     group = _by(by)
     schema = scored.collect_schema()
     missing = [c for c in group if c not in schema]
@@ -235,31 +196,38 @@ def score(
         raise click.BadParameter(f"--by column(s) {missing} not in the input: {schema.names()}")
     if address is not None and engine != "ray":
         raise click.BadParameter("--address needs --engine ray", param_hint="'--address'")
-    holder: dict[str, pl.DataFrame] = {}
+    holder: dict[str, Any] = {}
 
     def finish(tmp: Path) -> None:
         # The report is made from the written file before it is renamed into place: a failure
         # here leaves neither output nor report behind.
+        holder["scored"] = time.perf_counter()
         holder["report"] = report_parquet(tmp, group, evaluators, chunk_rows)
-        if report_path and fmt:
-            files.write_text_atomic(report_path, render(holder["report"], fmt, evaluators))
+        if report_path:
+            _write_report(report_path, tmp, holder["report"], evaluators, group, baseline, columns)
 
     if engine == "ray":
         try:
             from xpert_frames.cli.ray_engine import score_files
         except ImportError as exc:
             raise click.UsageError(str(exc)) from None
-        score_files(
-            inputs,
-            output,
-            evaluators,
-            _columns(roles),
-            address=address,
-            row_id=row_id or None,
-            after_write=finish,
-        )
+        holder["ready"] = time.perf_counter()
+        with progress.held_stderr(quiet):  # Ray's C++ core and workers write to fd 2
+            score_files(
+                inputs,
+                output,
+                evaluators,
+                columns,
+                address=address,
+                row_id=row_id or None,
+                after_write=finish,
+                all_rows=all_rows,
+                quiet=quiet,
+            )
     else:
         total = files.count_rows(inputs)
+        progress.warm_up(evaluators)
+        holder["ready"] = time.perf_counter()
         bar = progress.bar(total=total, disable=quiet)
 
         def write(tmp: Path) -> None:
@@ -274,21 +242,9 @@ def score(
 
         files.write_atomic(output, write)
     if not quiet:
-        result = pl.scan_parquet(output)
-        rows = result.select(pl.len()).collect().item()
-        skipped = (
-            result.select(
-                pl.any_horizontal(pl.col(ev.score_column).is_null() for ev in evaluators).sum()
-            )
-            .collect()
-            .item()
-        )
-        seconds = time.perf_counter() - started
         click.echo(render(holder["report"], "table", evaluators))
-        click.echo(
-            f"scored {rows:,} rows ({skipped:,} skipped by at least one evaluator) in "
-            f"{seconds:.2f} s ({rows / seconds if seconds else 0:,.0f} rows/s) -> {output}"
-        )
+        times = (started, holder["ready"], holder["scored"])
+        click.echo(progress.summary(output, evaluators, times, engine))
 
 
 @cli.command("report")
@@ -298,26 +254,77 @@ def score(
     "--format",
     "fmt",
     type=click.Choice(FORMATS),
-    default="table",
-    show_default=True,
+    default=None,
+    help="table (default on a terminal), markdown, json, csv, or html (a self-contained "
+    "page with charts; needs -o); default: from the -o suffix, else table",
 )
-def report_cmd(scored: tuple[str, ...], by: str | None, fmt: str) -> None:
-    """Report on already scored files."""
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="write the report to this file (atomically) instead of printing it",
+)
+@click.option(
+    "--baseline",
+    default=None,
+    metavar="MODEL",
+    help="HTML: the model the others are compared against (default: first by name)",
+)
+def report_cmd(
+    scored: tuple[str, ...],
+    by: str | None,
+    fmt: str | None,
+    output: Path | None,
+    baseline: str | None,
+) -> None:
+    """Report on already scored files: a table, Markdown, JSON, CSV or an HTML page.
+
+    \b
+    Examples:
+      xpert-frames report scored.parquet --by model
+      xpert-frames report scored.parquet --by model,answer_type --format markdown
+      xpert-frames report scored.parquet --by model --format html -o report.html
+    """
+    if fmt is None:
+        fmt = format_for(output) if output is not None else "table"
+    if fmt == "html" and output is None:
+        raise click.BadParameter("--format html writes a file: add -o report.html")
+    if baseline is not None and fmt != "html":
+        raise click.BadParameter("--baseline is for HTML reports: add --format html")
     lf = files.scan(scored)
     evaluators = detect_evaluators(lf.collect_schema())
-    click.echo(render(make_report(lf, by=_by(by), evaluators=evaluators), fmt, evaluators))
+    rep = make_report(lf, by=_by(by), evaluators=evaluators)
+    if fmt == "html":
+        text = html_report(lf, _by(by), evaluators=evaluators, report_frame=rep, baseline=baseline)
+    else:
+        text = render(rep, fmt, evaluators)
+    if output is None:
+        click.echo(text, nl=not text.endswith("\n"))
+    else:
+        files.write_text_atomic(output, text)
 
 
 @cli.command()
 def evaluators() -> None:
-    """List the registered evaluators, their options and defaults."""
+    """List the registered evaluators, the rows they score, their options and defaults."""
     for record in registry.records():
         lo, hi = record.score_range
         types = ", ".join(record.answer_types) or "any"
         click.echo(f"{record.name}: {record.description}")
         click.echo(f"    answer types: {types}; score range [{lo}, {hi}]; metric {record.metric!r}")
+        click.echo(f"    with an answer_type column, scores {record.cls.fits()}")
         for option, default in record.options().items():
-            click.echo(f"    --  {option} = {default!r}")
+            kind = "" if default is None else f" ({type(default).__name__})"
+            click.echo(f"    {option}={_show(default)}{kind}")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "|".join(str(v) for v in value) if value else "(none)"
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import csv
 import importlib.util
-from collections.abc import Callable, Mapping, Sequence
+import logging
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import cast
 
@@ -33,6 +34,8 @@ def score_files(
     after_write: Callable[[Path], None] | None = None,
     actors: Actors = None,
     batch_size: int = BATCH_SIZE,
+    all_rows: bool = False,
+    quiet: bool = False,
 ) -> None:
     """Score Parquet/JSONL/CSV ``inputs`` through Ray Data into ONE Parquet file ``output``.
 
@@ -43,10 +46,15 @@ def score_files(
     untouched. ``address`` goes to ``ray.init`` (``"auto"`` joins a running cluster; ``None``
     starts Ray on this machine) unless this process is already connected to Ray, in which case
     it must be ``None``. A Ray instance started here is shut down before returning.
+    ``all_rows`` scores every row with every evaluator (see :func:`xpert_frames.score`);
+    ``quiet`` turns off Ray's Python log lines and Ray Data's progress bars (the CLI also holds
+    back the C++ core's lines, see :func:`xpert_frames.cli.progress.held_stderr`).
     """
     paths = files.expand(inputs)
-    scorer = BatchScorer(evaluators, columns=columns)
-    started = _connect(address)
+    scorer = BatchScorer(evaluators, columns=columns, all_rows=all_rows)
+    if quiet:
+        _silence()
+    started = _connect(address, quiet)
     try:
         ds = _read(paths)
         # Ray reads at most the first block for this: column errors surface here, with a clean
@@ -55,12 +63,18 @@ def score_files(
         if schema is not None:
             scorer(schema.empty_table())
         scored = score_dataset(
-            ds, scorer.evaluators, columns=scorer.columns, actors=actors, batch_size=batch_size
+            ds,
+            scorer.evaluators,
+            columns=scorer.columns,
+            actors=actors,
+            batch_size=batch_size,
+            all_rows=all_rows,
         )
         scored.context.execution_options.preserve_order = True
+        n_out = len(scorer.output_names(schema))  # <name>_applicable columns follow the schema
 
         def write(tmp: Path) -> None:
-            _write_parquet(scored, tmp, len(scorer.output_names()), row_id or None)
+            _write_parquet(scored, tmp, n_out, row_id or None)
             if after_write is not None:
                 after_write(tmp)
 
@@ -70,7 +84,15 @@ def score_files(
             ray.shutdown()
 
 
-def _connect(address: str | None) -> bool:
+def _silence() -> None:
+    """Ray's Python log lines and Ray Data's progress bars off."""
+    for name in ("ray", "ray.data", "ray.data._internal"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    ray.data.DataContext.get_current().print_on_execution_start = False
+
+
+def _connect(address: str | None, quiet: bool = False) -> bool:
     if ray.is_initialized():
         if address is not None:
             raise ValueError(
@@ -78,7 +100,10 @@ def _connect(address: str | None) -> bool:
                 "used; pass address=None to use the current connection"
             )
         return False
-    ray.init(address=address)
+    if quiet:
+        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+    else:
+        ray.init(address=address)
     return True
 
 
@@ -121,9 +146,9 @@ def _read(files: list[Path]) -> ray.data.Dataset:
 
 def _write_parquet(scored: ray.data.Dataset, path: Path, n_out: int, row_id: str | None) -> None:
     """Stream the dataset's batches, in order, into one Parquet file on this machine."""
-    writer: pq.ParquetWriter | None = None
-    offset = 0
-    try:
+
+    def batches() -> Iterator[pa.Table]:
+        offset = 0
         for block in scored.iter_batches(batch_format="pyarrow", batch_size=None):
             batch = cast(pa.Table, block)  # batch_format="pyarrow": a Table
             n_in = batch.num_columns - n_out
@@ -131,18 +156,12 @@ def _write_parquet(scored: ray.data.Dataset, path: Path, n_out: int, row_id: str
                 numbers = pa.array(np.arange(offset, offset + batch.num_rows, dtype=np.int64))
                 batch = batch.add_column(n_in, row_id, numbers)
             offset += batch.num_rows
-            if writer is None:
-                writer = pq.ParquetWriter(path, batch.schema)
-            elif batch.schema != writer.schema:
-                batch = batch.cast(writer.schema)
-            writer.write_table(batch)
-        if writer is None:  # no rows: an empty file with the scored schema
-            schema = arrow_schema(scored.schema())
-            if schema is None:
-                raise ValueError("the inputs hold no rows and Ray does not know their schema")
-            if row_id is not None and row_id not in schema.names[: len(schema) - n_out]:
-                schema = schema.insert(len(schema) - n_out, pa.field(row_id, pa.int64()))
-            pq.write_table(schema.empty_table(), path)
-    finally:
-        if writer is not None:
-            writer.close()
+            yield batch
+
+    if files.write_tables(path, batches()) == 0:  # no rows: an empty file, scored schema
+        schema = arrow_schema(scored.schema())
+        if schema is None:
+            raise ValueError("the inputs hold no rows and Ray does not know their schema")
+        if row_id is not None and row_id not in schema.names[: len(schema) - n_out]:
+            schema = schema.insert(len(schema) - n_out, pa.field(row_id, pa.int64()))
+        pq.write_table(schema.empty_table(), path)

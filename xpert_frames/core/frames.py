@@ -11,12 +11,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
 from xpert_frames.core.aliases import Frame
 from xpert_frames.core.exceptions import ColumnNotFoundError, ColumnTypeError, DuplicateColumnError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 # Canonical internal columns, read by evaluators (never by users).
 PRED = "__xf_prediction"  #: String: the model's output.
@@ -25,7 +28,9 @@ ANSWER_TYPE = "__xf_answer_type"  #: String or null: choice / text / number / ..
 CHOICES = "__xf_choices"  #: List(Struct{id: String, content: String}) or null.
 TCM_TYPE = "__xf_tcm_eval_type"  #: String or null: syndrome / disease / treatment.
 VALID = "__xf_valid"  #: Boolean: prediction present and reference value non-empty.
-CANONICAL = (PRED, ANSWER, ANSWER_TYPE, CHOICES, TCM_TYPE, VALID)
+#: Boolean: the row's own validity, kept while ``VALID`` is narrowed to the rows an evaluator fits.
+VALID_ROW = "__xf_valid_row"
+CANONICAL = (PRED, ANSWER, ANSWER_TYPE, CHOICES, TCM_TYPE, VALID, VALID_ROW)
 
 CHOICE_DTYPE = pl.List(pl.Struct({"id": pl.String, "content": pl.String}))
 _NUMERIC_HINT = "Cast it first, e.g. pl.col(name).cast(pl.String)."
@@ -71,17 +76,47 @@ def is_arrow_table(frame: object) -> bool:
     return pa is not None and isinstance(frame, pa.Table)
 
 
+def is_pandas(frame: object) -> bool:
+    """Whether ``frame`` is a ``pandas.DataFrame`` (pandas is never imported here)."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(frame, pd.DataFrame)
+
+
+def is_record_batch(frame: object) -> bool:
+    pa = sys.modules.get("pyarrow")
+    return pa is not None and isinstance(frame, pa.RecordBatch)
+
+
+def to_arrow_table(frame: object) -> pa.Table:
+    """An Arrow-compatible table as a ``pyarrow.Table``: a Table as is, a RecordBatch wrapped
+    without copying, anything else through the Arrow PyCapsule stream (``__arrow_c_stream__``:
+    a RecordBatchReader, a DuckDB relation, ...), read once."""
+    import pyarrow as pa
+
+    if isinstance(frame, pa.Table):
+        return frame
+    if isinstance(frame, pa.RecordBatch):
+        return pa.Table.from_batches([frame])
+    if isinstance(frame, pa.RecordBatchReader):
+        return frame.read_all()
+    return pa.table(frame)
+
+
 def to_lazy(frame: Frame) -> pl.LazyFrame:
-    """Any supported table as a LazyFrame (pyarrow tables are wrapped without copying)."""
+    """Any supported table as a LazyFrame: Polars as is; pyarrow tables wrapped without copying;
+    pandas DataFrames (index dropped) and any object with ``__arrow_c_stream__`` converted."""
     if isinstance(frame, pl.LazyFrame):
         return frame
     if isinstance(frame, pl.DataFrame):
         return frame.lazy()
-    if is_arrow_table(frame):
-        return pl.from_arrow(frame, rechunk=False).lazy()  # type: ignore[union-attr]
+    if is_pandas(frame):
+        return pl.from_pandas(frame).lazy()
+    if is_arrow_table(frame) or hasattr(frame, "__arrow_c_stream__"):
+        return pl.from_arrow(to_arrow_table(frame), rechunk=False).lazy()  # type: ignore[union-attr]
     raise TypeError(
-        "expected a polars DataFrame, polars LazyFrame or pyarrow Table, "
-        f"got {type(frame).__name__}"
+        "expected a table: a polars DataFrame or LazyFrame, a pandas DataFrame, or any object "
+        "with the Arrow stream interface __arrow_c_stream__ (pyarrow Table, RecordBatch or "
+        f"RecordBatchReader, a DuckDB relation, ...), got {type(frame).__name__}"
     )
 
 
@@ -260,6 +295,21 @@ def resolve(schema: pl.Schema, columns: Columns) -> dict[str, pl.Expr]:
     optional("choices", CHOICES, _choices_expr, pl.lit(None, CHOICE_DTYPE))
     optional("tcm_eval_type", TCM_TYPE, _string_expr, pl.lit(None, pl.String))
     return out
+
+
+def has_answer_types(schema: pl.Schema, columns: Columns) -> bool:
+    """Whether the table says each row's answer type: an ``answer_type`` column, a
+    ``{type, value}`` answer struct or a nested ``reference.answer.type``. Then each evaluator
+    scores only the rows it fits (:meth:`BaseEvaluator.applicable`)."""
+    if columns.answer_type in schema:
+        return True
+    if columns.answer in schema:
+        dtype = schema[columns.answer]
+        return _is_answer_struct(dtype) and _struct_field(pl.col("x"), dtype, "type") is not None
+    if columns.reference in schema:
+        dtype = schema[columns.reference]
+        return _struct_field(pl.col("x"), dtype, "answer", "type") is not None
+    return False
 
 
 def _is_answer_struct(dtype: pl.DataType) -> bool:

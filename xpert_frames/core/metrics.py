@@ -30,6 +30,8 @@ class ColumnMetric:
     #: 0/1 scores: Wilson interval. Otherwise a (Poisson) bootstrap interval. Declared, never
     #: guessed from the data, so every batch of a distributed report agrees.
     binary: bool = False
+    #: Boolean column, false on rows the evaluator does not fit (counted as not applicable).
+    applicable: str | None = None
 
 
 @dataclass(frozen=True)
@@ -45,3 +47,5 @@ class CorpusMetric:
     column: str
     stats: tuple[pl.Expr, ...]
     finalize: Callable[[np.ndarray], np.ndarray]
+    #: Boolean column, false on rows the evaluator does not fit (counted as not applicable).
+    applicable: str | None = None

@@ -50,7 +50,8 @@ class BaseEvaluator(XpertEvalMixin, ABC):
     key: ClassVar[str] = ""
     #: Report metric of the overall score (the seed's dict key, e.g. ``"math_accuracy"``).
     metric: ClassVar[str] = ""
-    #: Answer types this evaluator is meant for (registry facts).
+    #: Answer types this evaluator scores (registry fact). When the table has answer types, rows
+    #: of other types are not applicable to it (:meth:`applicable`); ``()`` fits every row.
     answer_types: ClassVar[tuple[str, ...]] = ()
     #: Range of ``<name>_score``.
     score_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
@@ -130,6 +131,23 @@ class BaseEvaluator(XpertEvalMixin, ABC):
             )
         lf = lf.with_columns(exprs)
         return lf.drop(added) if added else lf
+
+    def applicable(self) -> pl.Expr | None:
+        """The rows this evaluator fits, as a Boolean expression over the canonical columns,
+        used when the table has answer types: by default the rows whose ``answer_type``
+        (trimmed, lower-case; null counts as ``text``) is one of :attr:`answer_types`.
+        ``None`` fits every row."""
+        if not self.answer_types:
+            return None
+        kind = pl.col(frames.ANSWER_TYPE).str.strip_chars().str.to_lowercase().fill_null("text")
+        return kind.is_in(list(self.answer_types))
+
+    @classmethod
+    def fits(cls) -> str:
+        """The rows :meth:`applicable` selects, in words (for listings and reports)."""
+        if not cls.answer_types:
+            return "every row"
+        return "rows whose answer_type is " + " / ".join(cls.answer_types)
 
     # ------------------------------------------------------------------ names
     def column(self, suffix: str) -> str:

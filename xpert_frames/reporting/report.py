@@ -1,8 +1,9 @@
 """Group-by reports over scored tables, with confidence intervals, and the seed's dict shape.
 
 A report is a tidy Polars DataFrame: the ``by`` columns, ``metric``, ``score`` (mean), ``min``,
-``max``, ``count`` (scored rows), ``skipped`` (invalid rows, scored null), ``stderr`` and a 95%
-interval ``ci_low``/``ci_high`` (Wilson for 0/1 metrics, Poisson bootstrap otherwise).
+``max``, ``count`` (scored rows), ``skipped`` (invalid rows, scored null), ``not_applicable``
+(rows of answer types the evaluator does not score), ``stderr`` and a
+95% interval ``ci_low``/``ci_high`` (Wilson for 0/1 metrics, Poisson bootstrap otherwise).
 
 It is computed in three steps that engines can split (:mod:`xpert_frames.reporting.steps`):
 ``report(t) == finalize(merge_partials([partials(a), partials(b)]))`` for any split of ``t``
@@ -12,6 +13,7 @@ into ``a`` and ``b``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,7 @@ REPORT_COLUMNS = (
     "max",
     "count",
     "skipped",
+    "not_applicable",
     "stderr",
     "ci_low",
     "ci_high",
@@ -52,9 +55,12 @@ def _metrics(evaluators: Sequence[BaseEvaluator], schema: pl.Schema) -> list[Met
     for ev in evaluators:
         if ev.score_column not in schema:
             raise ColumnNotFoundError(ev.score_column, f"{ev.name} score", schema.names())
+        applicable = ev.column("applicable")
         for metric in ev.report_metrics():
             split = getattr(metric, "split", None)
             if metric.column in schema and (split is None or split in schema):
+                if applicable in schema:
+                    metric = replace(metric, applicable=applicable)
                 out.append(metric)
     return out
 

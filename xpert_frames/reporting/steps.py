@@ -26,7 +26,7 @@ Metric = ColumnMetric | CorpusMetric
 ORDER = "__xf_order"
 _ALL = "__xf_all"
 _KEY = "__xf_key"
-_SCALARS = ("count", "skipped", "sum", "sumsq")
+_SCALARS = ("count", "skipped", "not_applicable", "sum", "sumsq")
 
 
 # --------------------------------------------------------------------------- step 1: partials
@@ -104,7 +104,14 @@ def _finish_partial(
 ) -> pl.DataFrame:
     if keys == [_ALL] and agg.height == 0:  # an empty table still has its overall row
         agg = pl.DataFrame(
-            {_ALL: [0], "count": [0], "skipped": [0], "sum": [0.0], "sumsq": [0.0]}
+            {
+                _ALL: [0],
+                "count": [0],
+                "skipped": [0],
+                "not_applicable": [0],
+                "sum": [0.0],
+                "sumsq": [0.0],
+            }
         ).with_columns(
             *(pl.lit(None, pl.Float64).alias(c) for c in ("min", "max")),
             *(
@@ -128,9 +135,19 @@ def _finish_partial(
         pl.lit(order, pl.Int64).alias(ORDER),
         pl.col("count").cast(pl.Int64),
         pl.col("skipped").cast(pl.Int64),
+        pl.col("not_applicable").cast(pl.Int64),
         pl.col("sum", "sumsq", "min", "max").cast(pl.Float64),
         pl.col("stats", "bucket_sums", "bucket_counts"),
     )
+
+
+def _nulls(score: pl.Expr, applicable: str | None) -> tuple[pl.Expr, pl.Expr]:
+    """Null scores split in two: ``skipped`` (invalid rows) and ``not_applicable`` (rows the
+    evaluator does not fit; their score is null too)."""
+    if applicable is None:
+        return score.null_count().alias("skipped"), pl.lit(0).alias("not_applicable")
+    outside = pl.col(applicable).not_().sum()
+    return (score.null_count() - outside).alias("skipped"), outside.alias("not_applicable")
 
 
 def _column_partial(
@@ -145,7 +162,7 @@ def _column_partial(
         work.group_by(keys)
         .agg(
             s.count().alias("count"),
-            s.null_count().alias("skipped"),
+            *_nulls(s, m.applicable),
             s.sum().alias("sum"),
             (s * s).sum().alias("sumsq"),
             s.min().alias("min"),
@@ -173,7 +190,7 @@ def _corpus_partial(
         work.group_by(keys)
         .agg(
             s.count().alias("count"),
-            s.null_count().alias("skipped"),
+            *_nulls(s, m.applicable),
             pl.concat_list(sums).alias("stats"),
         )
         .with_columns(*(pl.lit(None, pl.Float64).alias(c) for c in ("sum", "sumsq", "min", "max")))
@@ -231,6 +248,7 @@ def finalize(
             "metric": row["metric"],
             "count": n,
             "skipped": row["skipped"],
+            "not_applicable": row["not_applicable"],
         }
         if isinstance(m, CorpusMetric):
             out |= _corpus_row(m, row, weights)
@@ -244,6 +262,7 @@ def finalize(
         "max": pl.Float64,
         "count": pl.Int64,
         "skipped": pl.Int64,
+        "not_applicable": pl.Int64,
         "stderr": pl.Float64,
         "ci_low": pl.Float64,
         "ci_high": pl.Float64,

@@ -171,7 +171,7 @@ class AccuracyEvaluator(BaseEvaluator):
 
     key: ClassVar[str] = "accuracy"
     metric: ClassVar[str] = "accuracy"
-    answer_types: ClassVar[tuple[str, ...]] = ("choice", "text", "number")
+    answer_types: ClassVar[tuple[str, ...]] = ("choice", "text", "number", "judge")
     subtype_column: ClassVar[str | None] = frames.ANSWER_TYPE
     subtype_default: ClassVar[str | None] = "text"
     subtype_metric: ClassVar[str] = "{}_accuracy"

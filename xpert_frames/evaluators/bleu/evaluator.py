@@ -149,7 +149,10 @@ class BLEUEvaluator(BaseEvaluator):
         """``bleu``: mean sentence BLEU (the seed's); ``corpus_bleu``: NLTK's corpus BLEU of
         each group, from summed statistics (``corpus_<name>`` for a renamed instance)."""
         stats = pl.col(self.column("stats"))
-        m, d = stats.struct.field("matches"), stats.struct.field("denominators")
+        # As arrays whatever the table came through (pandas and some Arrow readers give lists).
+        shape = pl.Array(pl.Float64, self.n_gram)
+        m = stats.struct.field("matches").cast(shape)
+        d = stats.struct.field("denominators").cast(shape)
         exprs = (
             *(m.arr.get(i) for i in range(self.n_gram)),
             *(d.arr.get(i) for i in range(self.n_gram)),

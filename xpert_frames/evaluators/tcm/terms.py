@@ -64,13 +64,6 @@ class TermTable:
     def is_syndrome(self, canonical: str) -> bool:
         return self.categories[canonical] != TREATMENT
 
-    def to_frame(self) -> pl.DataFrame:
-        return pl.DataFrame(
-            [(c, s, self.categories[c]) for c, s, _ in self.rows],
-            schema={"canonical": pl.String, "synonym": pl.String, "category": pl.String},
-            orient="row",
-        )
-
     def merge(self, other: TermTable) -> TermTable:
         """This table extended by ``other``; contradictions are errors naming both sides."""
         return _build(f"{self.source}+{other.source}", [*self.rows, *other.rows])
