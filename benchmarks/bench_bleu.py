@@ -26,7 +26,7 @@ from pathlib import Path
 
 import polars as pl
 
-from benchmarks.common import Row, peak_rss_mb
+from benchmarks.common import Row, peak_rss_mb, size
 
 BENCH = "bleu (10 models x shared refs, zh/en)"
 MODELS = 10
@@ -167,8 +167,8 @@ def _spawn(contender: str, path: Path, rows: int, tmp: Path) -> tuple[dict, list
 
 def run(quick: bool, refs: int | None = None) -> list[Row]:
     """``refs`` overrides the size (rows = 10 x refs)."""
-    subset = 2_000 if quick else 20_000
-    refs = refs or (2_000 if quick else 100_000)
+    subset = size(quick, 2_000, 20_000)
+    refs = refs or size(quick, 2_000, 100_000)
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         frame = make_data(refs)
