@@ -41,10 +41,11 @@ def test_tcm_named_tcm_keeps_the_canonical_subtype_column() -> None:
 def test_pool_releases_the_lock_when_the_worker_cannot_start(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def broken() -> None:
+    def broken(count: int) -> None:
         raise OSError("cannot start the worker")
 
     monkeypatch.setattr(pool, "MIN_PARALLEL", 2)
+    monkeypatch.setattr(pool, "worker_count", lambda: 1)
     monkeypatch.setattr(pool, "_start", broken)
     with pytest.raises(OSError, match="cannot start"):
         pool.tokenize_zh(["你好", "世界", "中文"])

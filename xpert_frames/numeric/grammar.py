@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from xpert_frames.numeric.chinese import DIGITS, INT_CHARS
+from xpert_frames.numeric.forms import LATEX_FORMS
 from xpert_frames.numeric.units import unit_table
 
 _D = "[" + "".join(DIGITS) + "]"
@@ -107,7 +108,7 @@ REWRITE_TRIGGERS: tuple[str, ...] = ("\\", "×", "第", "-")
 
 def fold_text(text: pl.Expr) -> pl.Expr:
     """Full-width forms, LaTeX spellings and non-numeric words, in one Aho-Corasick pass."""
-    table = _WIDTH | _LATEX | _WORDS
+    table = _WIDTH | _LATEX | LATEX_FORMS | _WORDS
     keys = sorted(table, key=len, reverse=True)
     return text.str.replace_many(keys, [table[k] for k in keys], leftmost=True)
 
@@ -169,9 +170,13 @@ def grammar(chinese: bool) -> Grammar:
         rf"\s*\{{\s*(?P<fb>[-+]?{ASCII_NUMBER})\s*\}}"
     )
     slash = rf"(?P<sa>{ASCII_NUMBER})\s*/\s*(?P<sb>{ASCII_NUMBER})"
-    forms = [frac]
+    # A mixed number: a whole part, one or more spaces, a fraction (``4 4/9``; LaTeX
+    # ``4\frac{4}{9}`` is rewritten to this form), or ``三又四分之一``.
+    mixed = r"(?P<mw>[0-9]+) +(?P<ma>[0-9]+)\s*/\s*(?P<mb>[0-9]+)"
+    forms = [frac, mixed]
     if chinese:
-        forms += [f"百分之(?P<pc>{num})", rf"(?P<da>{num})\s*分之\s*(?P<db>{num})"]
+        chinese_fraction = rf"(?:(?P<cw>{num})又)?(?P<da>{num})\s*分之\s*(?P<db>{num})"
+        forms += [f"百分之(?P<pc>{num})", chinese_fraction]
     forms.append(slash)
     forms.append(rf"(?P<x>{num})(?:\s*(?P<mult>[万亿]))?" if chinese else f"(?P<x>{num})")
     number = f"{sign}(?:{'|'.join(forms)})"

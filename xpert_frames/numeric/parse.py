@@ -38,7 +38,7 @@ multipliers, no LaTeX clean-up (``$``, ``\\left``, ``\\dfrac``,
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from typing import Literal
 
 import polars as pl
 
@@ -47,6 +47,14 @@ from xpert_frames.core.exceptions import InvalidOptionError
 from xpert_frames.core.options import check_bool, check_choice
 from xpert_frames.core.text import to_expr
 from xpert_frames.numeric.chinese import chinese_number
+from xpert_frames.numeric.forms import (
+    APPROX_CUT,
+    DECIMAL_COMMAS,
+    ENGLISH_WORD,
+    approx_pair,
+    english_numbers,
+    rewrite_forms,
+)
 from xpert_frames.numeric.grammar import (
     REWRITE_TRIGGERS,
     Grammar,
@@ -55,11 +63,18 @@ from xpert_frames.numeric.grammar import (
     normalize_text,
     rewrite_text,
 )
+from xpert_frames.numeric.infinity import with_infinity as _with_infinity
+from xpert_frames.numeric.rules import candidates, on_subset
 
 ExtractMode = MathExtract
 EXTRACT_MODES: tuple[str, ...] = ("last", "first")
 RULES: tuple[str, ...] = ("boxed", "statement", "equals", "last", "first", "none")
 NUMBER_DTYPE = pl.Struct({"value": pl.Float64, "unit": pl.String, "rule": pl.String})
+DETAIL_DTYPE = pl.Struct(
+    {"value": pl.Float64, "unit": pl.String, "rule": pl.String, "text": pl.String}
+    | {"approx": pl.Float64()}
+)
+DecimalComma = Literal["auto", "always", "never"]
 
 __all__ = [
     "EXTRACT_MODES",
@@ -67,6 +82,7 @@ __all__ = [
     "RULES",
     "ExtractMode",
     "extract_number",
+    "extract_number_detail",
     "normalize_text",
     "parse_number",
     "parse_number_with_unit",
@@ -132,22 +148,27 @@ def _parse_frame(g: Grammar, candidates: pl.Series, *, validated: bool) -> pl.Da
     df = df.filter(~bare)
     df = df.with_columns(f("num").str.extract_groups(g.number_groups).alias("p")).unnest("p")
     # Each form has a numerator and maybe a denominator: fold them into two operand columns.
-    nums, dens = ["fa", "sa", "x"], ["fb", "sb"]
+    nums, dens, whole = ["fa", "ma", "sa", "x"], ["fb", "mb", "sb"], ["mw"]
     if g.chinese:
-        nums, dens = [*nums, "pc", "db"], [*dens, "da"]
+        nums, dens, whole = [*nums, "pc", "db"], [*dens, "da"], [*whole, "cw"]
     df = df.select(
         "c",
         "sign",
         pl.coalesce(nums).alias("a"),
         pl.coalesce(dens).alias("b"),
+        pl.coalesce(whole).alias("w"),
         f("mult") if g.chinese else pl.lit(None, pl.String).alias("mult"),
         (f("pc").is_not_null() if g.chinese else pl.lit(False)).alias("pc"),
         f("unit"),
     )
-    df = df.with_columns(pl.col("b").is_not_null().alias("has_b"))
-    df = _operands(g, df, ["a", "b"])
+    df = df.with_columns(f("b").is_not_null().alias("has_b"), f("w").is_not_null().alias("has_w"))
+    if df["w"].null_count() < df.height:  # mixed numbers are rare: skip their column if none
+        df = _operands(g, df, ["a", "b", "w"])
+    else:
+        df = _operands(g, df, ["a", "b"]).with_columns(pl.lit(None, pl.Float64).alias("w"))
     mult = f("mult").replace_strict({"万": 1e4, "亿": 1e8}, default=1.0, return_dtype=pl.Float64)
-    value = pl.when(f("has_b")).then(f("a") / f("b")).otherwise(f("a") * mult)
+    fraction = pl.when(f("has_w")).then(f("w") + f("a") / f("b")).otherwise(f("a") / f("b"))
+    value = pl.when(f("has_b")).then(fraction).otherwise(f("a") * mult)
     negative = f("sign").is_in(["-", "负"]).fill_null(False)
     unit = pl.when(f("pc")).then(pl.lit("%")).otherwise(f("unit"))
     df = df.select(
@@ -159,99 +180,72 @@ def _parse_frame(g: Grammar, candidates: pl.Series, *, validated: bool) -> pl.Da
     return df.select("c", pl.when(value.is_finite()).then(value).alias("value"), "unit")
 
 
-def _on_subset(
-    df: pl.DataFrame,
-    cond: pl.Expr,
-    fn: Callable[[pl.DataFrame], pl.DataFrame],
-    added: Mapping[str, pl.DataType] | None = None,
-) -> pl.DataFrame:
-    """``fn`` on the rows where ``cond`` holds; the other rows get null ``added`` columns.
-    Row order changes (callers join on the distinct text afterwards)."""
-    mask = df.select(cond.fill_null(False)).to_series()
-    hit = fn(df.filter(mask))
-    nulls = [pl.lit(None, dt).alias(k) for k, dt in (added or {}).items()]
-    miss = df.filter(~mask).with_columns(nulls)
-    return pl.concat([hit, miss.select(hit.columns)])
+_FORM_TRIGGER = r"\\frac|[0-9] [0-9]|[0-9],[0-9]|percent|pct|≈"
 
 
-def _last_candidate(g: Grammar, text: pl.Expr) -> pl.Expr:
-    return text.str.extract_all(g.candidate).list.last()
-
-
-def _statement(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
-    """Add ``statement``: the last number of the clause after the last answer statement (after
-    the clause's last ``=``), else the last number of its sentence."""
+def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFrame:
+    """Normalize ``n`` (fold, rewrites, number forms) on the rows that need it, and add the
+    last ``exact ≈ approximation`` pair (``exact``, ``approx``) before cutting it out."""
     f = pl.col
-    tail = f("n").str.replace(g.through_marker, "").str.strip_chars_start(" \t:,，：")
-    out = df.with_columns(tail.str.replace(g.sentence_end, "").alias("sentence"))
-    after_eq = f("sentence").str.replace(g.clause_end, "").str.replace(r"(?s)^.*=", "")
-    out = out.with_columns(_last_candidate(g, after_eq).alias("statement"))
-    out = _on_subset(
-        out,
-        f("statement").is_null(),
-        lambda d: d.with_columns(_last_candidate(g, f("sentence")).alias("statement")),
+    # Plain ASCII without LaTeX has nothing to fold.
+    work = on_subset(
+        work,
+        f("n").str.contains(r"[^\x00-\x7F]|[\\$]|\{,\}"),
+        lambda d: d.with_columns(fold_text(f("n")).alias("n")),
     )
-    return out.drop("sentence")
-
-
-def _candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
-    """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column ``n``).
-
-    Text is cut with ``contains``/``replace`` (no capture groups: Rust's fast engines), and
-    each rule runs only on the rows that can match it and that no earlier rule answered."""
-    f = pl.col
-    if mode == "first":
-        cand = f("n").str.extract_all(g.candidate).list.first()
-        return df.with_columns(
-            cand.alias("cand"),
-            pl.when(cand.is_not_null())
-            .then(pl.lit("first"))
-            .otherwise(pl.lit("none"))
-            .alias("rule"),
-        )
-    boxed = _last_candidate(g, f("n").str.extract(g.boxed, 1)).alias("boxed")
-    has_box = f("n").str.contains_any(["boxed", "fbox"])
-    df = _on_subset(df, has_box, lambda d: d.with_columns(boxed), {"boxed": pl.String})
-    has_marker = f("boxed").is_null() & f("n").str.contains(g.marker)
-    df = _on_subset(df, has_marker, functools.partial(_statement, g), {"statement": pl.String})
-    equals = f("n").str.extract(g.equals, 1).alias("equals")
-    has_eq = pl.all_horizontal(f("boxed", "statement").is_null()) & f("n").str.contains(
-        "=", literal=True
+    work = on_subset(
+        work,
+        f("n").str.contains_any(list(REWRITE_TRIGGERS)),
+        lambda d: d.with_columns(rewrite_text(f("n")).alias("n")),
     )
-    df = _on_subset(df, has_eq, lambda d: d.with_columns(equals), {"equals": pl.String})
-    last = _last_candidate(g, f("n")).alias("last")
-    rest = pl.all_horizontal(f("boxed", "statement", "equals").is_null())
-    df = _on_subset(df, rest, lambda d: d.with_columns(last), {"last": pl.String})
-    rule = pl.lit("none")
-    for name in ("last", "equals", "statement", "boxed"):
-        rule = pl.when(f(name).is_not_null()).then(pl.lit(name)).otherwise(rule)
-    return df.with_columns(
-        pl.coalesce("boxed", "statement", "equals", "last").alias("cand"), rule.alias("rule")
+    work = on_subset(
+        work,
+        f("n").str.contains(_FORM_TRIGGER),
+        lambda d: d.with_columns(rewrite_forms(f("n"), decimal_comma).alias("n")),
     )
 
+    def approx(d: pl.DataFrame) -> pl.DataFrame:
+        pair = f("n").str.extract_groups(approx_pair(g.candidate)).alias("__pair")
+        cut = f("n").str.replace_all(*APPROX_CUT).alias("n")
+        return d.with_columns(pair).unnest("__pair").with_columns(cut)
 
-def _read(df: pl.DataFrame, *, mode: str, normalize: bool) -> pl.DataFrame:
+    added = {"exact": pl.String(), "approx": pl.String()}
+    return on_subset(work, f("n").str.contains("≈", literal=True), approx, added)
+
+
+def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -> pl.DataFrame:
     """``df`` (non-null texts ``t`` and any key columns) plus ``value``, ``unit``, ``rule``,
-    in the same row order. The work frame carries only a row key and the normalized text."""
+    ``text`` (the number as written) and ``approx`` (an approximation written right after
+    it), in the same row order. The work frame carries only a row key and the text."""
     g = grammar(normalize)
     f = pl.col
     work = df.select(f("t").alias("n")).with_row_index("k")
+    pairs = None
     if normalize:
-        # Plain ASCII without LaTeX has nothing to fold.
-        work = _on_subset(
-            work,
-            f("n").str.contains(r"[^\x00-\x7F]|[\\$]|\{,\}"),
-            lambda d: d.with_columns(fold_text(f("n")).alias("n")),
-        )
-        work = _on_subset(
-            work,
-            f("n").str.contains_any(list(REWRITE_TRIGGERS)),
-            lambda d: d.with_columns(rewrite_text(f("n")).alias("n")),
-        )
-    work = _candidates(g, work, mode).select("k", "cand", "rule")
-    parsed = _parse_frame(g, work["cand"], validated=True)
-    work = work.join(parsed, left_on="cand", right_on="c", how="left").sort("k")
-    return df.hstack(work.select("value", "unit", "rule"))
+        work = _normalized(work, g, decimal_comma)
+        # The rare ``exact ≈ approximation`` pairs wait aside (no copies through the rules).
+        pairs = work.filter(f("exact").is_not_null()).select("k", "exact", "approx")
+        work = work.drop("exact", "approx")
+    work = candidates(g, work, mode).select("k", "cand", "rule")
+    if pairs is not None and pairs.height:
+        work = work.join(pairs, on="k", how="left")
+        approx = pl.when(f("exact") == f("cand")).then(f("approx"))
+        work = work.select("k", "cand", "rule", approx.alias("approx"))
+    else:
+        work = work.with_columns(pl.lit(None, pl.String).alias("approx"))
+    has_approx = work["approx"].null_count() < work.height
+    texts = pl.concat([work["cand"], work["approx"]]) if has_approx else work["cand"]
+    parsed = _parse_frame(g, texts, validated=True)
+    work = work.join(parsed, left_on="cand", right_on="c", how="left")
+    if has_approx:
+        approx_value = parsed.select("c", f("value").alias("approx_value"))
+        work = work.join(approx_value, left_on="approx", right_on="c", how="left")
+    else:
+        work = work.with_columns(pl.lit(None, pl.Float64).alias("approx_value"))
+    work = work.sort("k")
+    return df.hstack(
+        work.select("value", "unit", "rule", f("cand").alias("text"), f("approx_value"))
+    )
 
 
 #: Read distinct texts only (then join back) when at most this share of them is distinct.
@@ -259,8 +253,10 @@ DEDUP_BELOW = 0.8
 _BARE_TEXT = r"^\s*[-+]?[0-9]+(?:\.[0-9]+)?\s*$"
 
 
-def _extract_series(texts: pl.Series, *, mode: str, normalize: bool) -> pl.Series:
-    """The batch behind :func:`extract_number`.
+def _extract_series(
+    texts: pl.Series, *, mode: str, normalize: bool, decimal_comma: str, detail: bool
+) -> pl.Series:
+    """The batch behind :func:`extract_number` (``detail``: :func:`extract_number_detail`).
 
     A text that is one bare ASCII number (most references) is a cast: every rule would find
     that number and nothing else. The other texts are read once per distinct text when the
@@ -268,10 +264,10 @@ def _extract_series(texts: pl.Series, *, mode: str, normalize: bool) -> pl.Serie
     """
     f = pl.col
     df = pl.DataFrame({"t": texts.cast(pl.String)}).with_row_index("i")
+    nulls = {"value": pl.Float64, "unit": pl.String, "rule": pl.String, "text": pl.String}
+    nulls["approx_value"] = pl.Float64
     missing = df.filter(f("t").is_null()).with_columns(
-        pl.lit(None, pl.Float64).alias("value"),
-        pl.lit(None, pl.String).alias("unit"),
-        pl.lit(None, pl.String).alias("rule"),
+        pl.lit(None, dt).alias(k) for k, dt in nulls.items()
     )
     df = df.filter(f("t").is_not_null())
     bare = f("t").str.contains(_BARE_TEXT)
@@ -279,26 +275,36 @@ def _extract_series(texts: pl.Series, *, mode: str, normalize: bool) -> pl.Serie
         f("t").str.strip_chars().cast(pl.Float64).alias("value"),
         pl.lit(None, pl.String).alias("unit"),
         pl.lit(mode).alias("rule"),
+        f("t").str.strip_chars().alias("text"),
+        pl.lit(None, pl.Float64).alias("approx_value"),
     )
     rest = df.filter(~bare)
     unique = rest["t"].unique()
+    read = functools.partial(_read, mode=mode, normalize=normalize, decimal_comma=decimal_comma)
     if len(unique) <= DEDUP_BELOW * rest.height:
-        read = _read(pl.DataFrame({"t": unique}), mode=mode, normalize=normalize)
-        rest = rest.join(read, on="t", how="left")
+        rest = rest.join(read(pl.DataFrame({"t": unique})), on="t", how="left")
     else:
-        rest = _read(rest, mode=mode, normalize=normalize)
+        rest = read(rest)
     out = pl.concat([simple, rest.select(simple.columns), missing]).sort("i")
-    struct = pl.struct("value", "unit", "rule")
+    fields: list[str | pl.Expr] = ["value", "unit", "rule"]
+    if detail:
+        fields += ["text", f("approx_value").alias("approx")]
+    struct = pl.struct(fields)
     return out.select(pl.when(f("t").is_not_null()).then(struct).alias(texts.name)).to_series()
 
 
-def _parse_series(texts: pl.Series, *, normalize: bool) -> pl.Series:
+def _parse_series(texts: pl.Series, *, normalize: bool, decimal_comma: str) -> pl.Series:
     """The batch behind :func:`parse_number_with_unit`."""
     g = grammar(normalize)
     texts = texts.cast(pl.String)
     df = pl.DataFrame({"t": texts.unique().drop_nulls()})
-    n = normalize_text(pl.col("t")) if normalize else pl.col("t")
-    df = df.with_columns(n.str.strip_chars().alias("n"))
+    if normalize:
+        n = rewrite_forms(normalize_text(pl.col("t")), decimal_comma).str.replace_all(*APPROX_CUT)
+        df = df.with_columns(n.str.strip_chars().alias("n"))
+        words = pl.col("n").str.contains(ENGLISH_WORD) & ~pl.col("n").str.contains("[0-9]")
+        df = on_subset(df, words, lambda d: d.with_columns(english_numbers(pl.col("n"))))
+    else:
+        df = df.with_columns(pl.col("t").str.strip_chars().alias("n"))
     df = df.join(_parse_frame(g, df["n"], validated=False), left_on="n", right_on="c", how="left")
     out = pl.DataFrame({"t": texts}).join(
         df.select("t", "value", "unit"), on="t", how="left", maintain_order="left"
@@ -306,60 +312,82 @@ def _parse_series(texts: pl.Series, *, normalize: bool) -> pl.Series:
     return out.select(pl.struct("value", "unit").alias(texts.name)).to_series()
 
 
-#: A text that is exactly an infinity (``inf``, ``-Infinity``, ``+∞``): how float columns
-#: write their infinite values.
-_INFINITY = r"(?i)^\s*([+-]?)\s*(?:inf|infinity|∞)\s*$"
-
-
-def _with_infinity(texts: pl.Series, parsed: pl.Series) -> pl.Series:
-    """``parsed`` with ±inf where the text is exactly an infinity (the grammar has no word for
-    it), so that infinite references compare as infinities."""
-    sign = texts.cast(pl.String).str.extract(_INFINITY, 1)
-    if sign.null_count() == len(sign):
-        return parsed
-    value = pl.when(pl.col("sign") == "-").then(float("-inf")).otherwise(float("inf"))
-    fields = [value.alias("value"), pl.lit(None, pl.String).alias("unit")]
-    if "rule" in [f.name for f in parsed.dtype.fields]:  # type: ignore[attr-defined]
-        fields.append(pl.lit("last").alias("rule"))
-    frame = pl.DataFrame({"sign": sign, "parsed": parsed})
-    out = (
-        pl.when(pl.col("sign").is_not_null())
-        .then(pl.struct(fields).cast(parsed.dtype))
-        .otherwise(pl.col("parsed"))
-    )
-    return frame.select(out.alias(parsed.name)).to_series()
-
-
 # --------------------------------------------------------------------------- public
+def _check_decimal_comma(decimal_comma: object) -> str:
+    try:
+        return check_choice("decimal_comma", decimal_comma, DECIMAL_COMMAS)
+    except InvalidOptionError as exc:
+        raise InvalidOptionError(
+            f"{exc} Hint: 'auto' reads '2,74' as 2.74 and '1,000' as 1000; 'always' reads "
+            "every comma between digits as a decimal point; 'never' only as thousands."
+        ) from None
+
+
 def extract_number(
-    text: IntoExpr, *, mode: ExtractMode = "last", normalize: bool = True
+    text: IntoExpr,
+    *,
+    mode: ExtractMode = "last",
+    normalize: bool = True,
+    decimal_comma: DecimalComma = "auto",
 ) -> pl.Expr:
     """The answer's number in free text: struct ``{value, unit, rule}`` (see module docs).
 
     ``text`` is a column name or a String expression; null text gives a null struct. Runs as
     Polars expressions over each batch's distinct texts (no per-row Python).
     """
-    mode = _check_mode(mode)  # type: ignore[assignment]
-    normalize = check_bool("normalize", normalize)
-    fn = functools.partial(_extract_series, mode=mode, normalize=normalize)
+    return _extract(text, mode, normalize, decimal_comma, detail=False)
+
+
+def extract_number_detail(
+    text: IntoExpr,
+    *,
+    mode: ExtractMode = "last",
+    normalize: bool = True,
+    decimal_comma: DecimalComma = "auto",
+) -> pl.Expr:
+    """:func:`extract_number` plus ``text`` (the number as written, after normalization) and
+    ``approx`` (the value of an approximation written right after it: ``1/3 ≈ 0.33``)."""
+    return _extract(text, mode, normalize, decimal_comma, detail=True)
+
+
+def _extract(
+    text: IntoExpr, mode: object, normalize: object, decimal_comma: object, *, detail: bool
+) -> pl.Expr:
+    fn = functools.partial(
+        _extract_series,
+        mode=_check_mode(mode),
+        normalize=check_bool("normalize", normalize),
+        decimal_comma=_check_decimal_comma(decimal_comma),
+        detail=detail,
+    )
+    dtype = DETAIL_DTYPE if detail else NUMBER_DTYPE
 
     def batch(texts: pl.Series) -> pl.Series:
         return _with_infinity(texts, fn(texts))
 
-    return to_expr(text).map_batches(batch, return_dtype=NUMBER_DTYPE, is_elementwise=True)
+    return to_expr(text).map_batches(batch, return_dtype=dtype, is_elementwise=True)
 
 
-def parse_number(text: IntoExpr, *, normalize: bool = True) -> pl.Expr:
+def parse_number(
+    text: IntoExpr, *, normalize: bool = True, decimal_comma: DecimalComma = "auto"
+) -> pl.Expr:
     """Float64 value of a string that is exactly one number, with an optional unit and
     surrounding whitespace (``"1,250.5元"``, ``"二分之一"``, ``"-3e-2"``); otherwise null."""
-    return parse_number_with_unit(text, normalize=normalize).struct.field("value")
+    return parse_number_with_unit(
+        text, normalize=normalize, decimal_comma=decimal_comma
+    ).struct.field("value")
 
 
-def parse_number_with_unit(text: IntoExpr, *, normalize: bool = True) -> pl.Expr:
+def parse_number_with_unit(
+    text: IntoExpr, *, normalize: bool = True, decimal_comma: DecimalComma = "auto"
+) -> pl.Expr:
     """Struct ``{value, unit}`` of a string that is exactly one number (else both null)."""
-    normalize = check_bool("normalize", normalize)
-    fn = functools.partial(_parse_series, normalize=normalize)
-    dtype = pl.Struct({"value": pl.Float64, "unit": pl.String})
+    fn = functools.partial(
+        _parse_series,
+        normalize=check_bool("normalize", normalize),
+        decimal_comma=_check_decimal_comma(decimal_comma),
+    )
+    dtype = pl.Struct({"value": pl.Float64(), "unit": pl.String()})
 
     def batch(texts: pl.Series) -> pl.Series:
         return _with_infinity(texts, fn(texts))
