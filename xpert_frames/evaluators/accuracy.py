@@ -25,23 +25,14 @@ import polars as pl
 from xpert_frames import frames, numbers
 from xpert_frames._options import check_bool, check_float
 from xpert_frames._typing import IntoExpr
-from xpert_frames.evaluators import answer_extract as ae
 from xpert_frames.evaluators.accuracy_text import (
     check_text_options,
-    is_label_row,
     judge_match,
-    judge_outcome,
-    label_outcome,
-    normalize_text,
     result,
-    stated_text,
     text_match,
-    text_outcome,
-    whole_outcome,
 )
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.choice_extract import (
-    MAX_OPTIONS,
     extract_choice,
     option_letters,
     reference_letters,
@@ -104,49 +95,6 @@ def _choice_outcome(found: pl.Expr, ref: pl.Expr) -> pl.Expr:
     return result(score, letters, found.struct.field("rule"))
 
 
-# --------------------------------------------------------------------------- labels
-_LABEL_DTYPE = pl.Struct({"label": pl.String, "rule": pl.String})
-
-
-def _labels_batch(batch: pl.Series) -> pl.Series:
-    """The stated label of a batch's label rows (``s``: prepared, negation-erased prediction;
-    ``l``: labels; ``r``: normalized reference): only rows whose reference is a label pay."""
-    df = batch.struct.unnest()
-    todo = df.select(pl.arg_where(is_label_row(pl.col("l"), pl.col("r")))).to_series()
-    empty = pl.Series([None] * df.height, dtype=pl.String)
-    if not todo.len():
-        return pl.DataFrame({"label": empty, "rule": empty}).to_struct(batch.name)
-    sub = df[todo]
-    width = min(int(sub["l"].list.len().max() or 0), MAX_OPTIONS)
-    label, rule = ae.label_stated(pl.col("s").str.to_lowercase(), pl.col("l"), width)
-    found = sub.select(label.alias("label"), rule.alias("rule"))
-    out = pl.DataFrame(
-        {name: empty.clone().scatter(todo, found[name]) for name in ("label", "rule")}
-    )
-    return out.to_struct(batch.name)
-
-
-def label_match(
-    prediction: IntoExpr, reference: IntoExpr, choices: IntoExpr, *, case_sensitive: bool = False
-) -> pl.Expr:
-    """Label accuracy: the label (``content``, else ``id``, of ``choices``) the prediction
-    states against the reference; null where the reference is not one of the row's labels.
-    ``Struct{score, extracted, rule}``."""
-    ref = normalize_text(ae.prepare(reference), case_sensitive=case_sensitive)
-    labels = ae.label_list(choices, case_sensitive=case_sensitive)
-    found = _stated_label(ae.erase_negations(ae.prepare(prediction)), labels, ref)
-    return pl.when(is_label_row(labels, ref)).then(_label_result(found, ref))
-
-
-def _stated_label(erased: pl.Expr, labels: pl.Expr, ref: pl.Expr) -> pl.Expr:
-    fields = pl.struct(erased.alias("s"), labels.alias("l"), ref.alias("r"))
-    return fields.map_batches(_labels_batch, return_dtype=_LABEL_DTYPE, is_elementwise=True)
-
-
-def _label_result(found: pl.Expr, ref: pl.Expr) -> pl.Expr:
-    return label_outcome((found.struct.field("label"), found.struct.field("rule")), ref)
-
-
 # --------------------------------------------------------------------------- evaluator
 class AccuracyEvaluator(BaseEvaluator):
     """Accuracy of choice, text, label, true/false and number answers, with auditable answer
@@ -182,28 +130,28 @@ class AccuracyEvaluator(BaseEvaluator):
     def _text_opts(self) -> dict[str, bool]:
         return {"exact_match": self.exact_match, "allow_partial": self.allow_partial}
 
+    def _text(self, prediction: pl.Expr) -> pl.Expr:
+        return text_match(
+            prediction,
+            pl.col(frames.ANSWER),
+            choices=pl.col(frames.CHOICES),
+            exact_match=self.exact_match,
+            allow_partial=self.allow_partial,
+            case_sensitive=self.case_sensitive,
+            extract_text=self.extract_text,
+        )
+
     def outputs(self) -> dict[str, pl.Expr]:
         """Standalone expressions (each repeats the shared work; :meth:`apply` stages it)."""
         kind = self._kind()
-        is_choice, is_number, is_judge = kind == "choice", kind == "number", kind == "judge"
-        is_text = ~is_choice & ~is_number & ~is_judge
         pred, ref, choices = pl.col(frames.PRED), pl.col(frames.ANSWER), pl.col(frames.CHOICES)
+        is_choice, is_number, is_judge = kind == "choice", kind == "number", kind == "judge"
         choice = choice_match(pl.when(is_choice).then(pred), ref, choices=choices)
         number = number_match(
             pl.when(is_number).then(pred), ref, numeric_tolerance=self.numeric_tolerance
         )
         judge = judge_match(pl.when(is_judge).then(pred), ref)
-        text_pred = pl.when(is_text).then(pred)
-        plain = text_match(
-            text_pred,
-            ref,
-            case_sensitive=self.case_sensitive,
-            extract_text=self.extract_text,
-            **self._text_opts(),
-        )
-        if self.extract_text:
-            label = label_match(text_pred, ref, choices, case_sensitive=self.case_sensitive)
-            plain = pl.coalesce(label, plain)
+        plain = self._text(pl.when(~kind.is_in(["choice", "number", "judge"])).then(pred))
         result = (
             pl.when(is_choice)
             .then(choice)
@@ -228,26 +176,18 @@ class AccuracyEvaluator(BaseEvaluator):
     def apply(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         """The same result as :meth:`outputs`, in stages over temporary columns so that each
         extraction is planned and run once, not once per output column (no Python work per
-        row: every stage is Polars expressions)."""
-        lf = self._stage_kind(lf)
+        row: every stage is Polars expressions, the text and judge stages in batches)."""
+        lf = lf.with_columns(self._kind().alias(self._tmp("kind")))
         lf = self._stage_choice(lf)
-        lf = self._stage_number_and_text(lf)
-        lf = self._stage_spans(lf)
+        lf = self._stage_answers(lf)
         lf = lf.with_columns(self._combined().alias(self._tmp("result")))
         return self._finish(lf)
 
-    def _stage_kind(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        kind = self._kind()
-        ref = pl.col(frames.ANSWER)
-        lf = lf.with_columns(kind.alias(self._tmp("kind")))
-        is_choice = self._col("kind") == "choice"
-        return lf.with_columns(
-            reference_letters(pl.when(is_choice).then(ref)).alias(self._tmp("ref"))
-        )
-
     def _stage_choice(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        """Option letters, then the choice cascade."""
+        """Reference letters, option letters, then the choice cascade."""
         is_choice = self._col("kind") == "choice"
+        ref = pl.when(is_choice).then(pl.col(frames.ANSWER))
+        lf = lf.with_columns(reference_letters(ref).alias(self._tmp("ref")))
         lf = lf.with_columns(
             option_letters(frames.CHOICES, answer=self._col("ref")).alias(self._tmp("opt"))
         )
@@ -258,9 +198,8 @@ class AccuracyEvaluator(BaseEvaluator):
         )
         return lf.with_columns(found.alias(self._tmp("choice")))
 
-    def _stage_number_and_text(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        """Numbers parsed; text and judge predictions prepared (NFC, half-width), negations
-        erased, references normalized."""
+    def _stage_answers(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """Number, text (with labels) and true/false rows, each kind only on its rows."""
         kind = self._col("kind")
         is_number, is_judge = kind == "number", kind == "judge"
         is_text = ~kind.is_in(["choice", "number", "judge"])
@@ -268,69 +207,29 @@ class AccuracyEvaluator(BaseEvaluator):
         numbers_in = pl.struct(
             pl.when(is_number).then(pred).alias("p"), pl.when(is_number).then(ref).alias("r")
         )
-        cs = self.case_sensitive
-        lf = lf.with_columns(
+        return lf.with_columns(
             numbers_in.map_batches(
                 _numbers_batch, return_dtype=_NUMBERS_DTYPE, is_elementwise=True
             ).alias(self._tmp("num")),
-            ae.prepare(pl.when(is_text | is_judge).then(pred)).alias(self._tmp("src")),
-            normalize_text(ae.prepare(pl.when(is_text).then(ref)), case_sensitive=cs).alias(
-                self._tmp("tref")
+            self._text(pl.when(is_text).then(pred)).alias(self._tmp("text")),
+            judge_match(pl.when(is_judge).then(pred), pl.when(is_judge).then(ref)).alias(
+                self._tmp("judge")
             ),
-            ae.judge_reference(pl.when(is_judge).then(ref)).alias(self._tmp("jref")),
-        )
-        text_src = pl.when(is_text).then(self._col("src"))
-        lf = lf.with_columns(
-            normalize_text(text_src, case_sensitive=cs).alias(self._tmp("whole")),
-            ae.erase_negations(text_src).alias(self._tmp("erased")),
-            ae.label_list(frames.CHOICES, case_sensitive=cs).alias(self._tmp("labels")),
-        )
-        return lf.with_columns(
-            ae.tidy(self._col("erased"), case_sensitive=cs).fill_null("").alias(self._tmp("ew"))
-        )
-
-    def _stage_spans(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        """The stated text span, the stated label and the stated judgement."""
-        if not self.extract_text:
-            return lf
-        value, rule = stated_text(self._col("erased"), case_sensitive=self.case_sensitive)
-        found = _stated_label(self._col("erased"), self._col("labels"), self._col("tref"))
-        jvalue, jrule = ae.judge_stated(
-            pl.when(self._col("kind") == "judge").then(self._col("src"))
-        )
-        return lf.with_columns(
-            value.alias(self._tmp("span")),
-            rule.alias(self._tmp("span_rule")),
-            found.alias(self._tmp("label")),
-            pl.struct(jvalue.alias("v"), jrule.alias("r")).alias(self._tmp("judge")),
         )
 
     def _combined(self) -> pl.Expr:
-        kind, ref = self._col("kind"), self._col("tref")
-        whole = self._col("whole")
-        if self.extract_text:
-            stated = (self._col("span"), self._col("span_rule"))
-            plain = text_outcome(whole, self._col("ew"), ref, stated, **self._text_opts())
-            labelled = is_label_row(self._col("labels"), ref)
-            plain = pl.when(labelled).then(_label_result(self._col("label"), ref)).otherwise(plain)
-        else:
-            plain = whole_outcome(whole, ref, **self._text_opts())
-        judge = self._col("judge")
-        num = self._col("num")
+        kind, num = self._col("kind"), self._col("num")
+        number = _number_outcome(
+            num.struct.field("found"), num.struct.field("ref"), self.numeric_tolerance
+        )
         return (
             pl.when(kind == "choice")
             .then(_choice_outcome(self._col("choice"), self._col("ref")))
             .when(kind == "number")
-            .then(
-                _number_outcome(
-                    num.struct.field("found"), num.struct.field("ref"), self.numeric_tolerance
-                )
-            )
+            .then(number)
             .when(kind == "judge")
-            .then(
-                judge_outcome((judge.struct.field("v"), judge.struct.field("r")), self._col("jref"))
-            )
-            .otherwise(plain)
+            .then(self._col("judge"))
+            .otherwise(self._col("text"))
         )
 
     def _finish(self, lf: pl.LazyFrame) -> pl.LazyFrame:

@@ -13,18 +13,20 @@ Every result is ``Struct{score, extracted, rule}``.
 
 from __future__ import annotations
 
+from functools import partial
+
 import polars as pl
 
 from xpert_frames import text
 from xpert_frames._options import check_bool
 from xpert_frames._typing import IntoExpr
 from xpert_frames.evaluators import answer_extract as ae
-from xpert_frames.evaluators import answer_patterns as ap
 from xpert_frames.exceptions import InvalidOptionError
+from xpert_frames.frames import CHOICE_DTYPE
 
 #: Whitespace and Unicode punctuation (ASCII and Chinese alike) at either end.
 _ENDS = r"^[\s\p{P}]+|[\s\p{P}]+$"
-SPAN_NAMES: tuple[str, ...] = tuple(name for name, _ in ap.SPAN_RULES)
+RESULT_DTYPE = pl.Struct({"score": pl.Float64, "extracted": pl.String, "rule": pl.String})
 
 
 def result(score: pl.Expr, extracted: pl.Expr, rule: pl.Expr) -> pl.Expr:
@@ -77,28 +79,12 @@ def whole_outcome(
     return result(score, pred, rule)
 
 
-def stated_text(erased: IntoExpr, *, case_sensitive: bool = False) -> tuple[pl.Expr, pl.Expr]:
-    """(answer, span rule) a prepared, negation-erased prediction states; nulls if none."""
-    cands = [ae.cut(s, case_sensitive=case_sensitive) for s in ae.spans(text.to_expr(erased))]
-    value = pl.coalesce(cands)
-    rule = pl.coalesce(
-        [pl.when(c.is_not_null()).then(pl.lit(n)) for c, n in zip(cands, SPAN_NAMES, strict=True)]
-    )
-    return value, rule
-
-
-def text_outcome(
-    whole: pl.Expr,
-    erased: pl.Expr,
-    ref: pl.Expr,
-    stated: tuple[pl.Expr, pl.Expr],
-    *,
-    exact_match: bool,
-    allow_partial: bool,
-) -> pl.Expr:
-    """Text result from the normalized whole prediction, the normalized negation-erased one,
-    the normalized reference and the stated span (``(value, rule)``)."""
-    value, rule = stated
+def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
+    """Text result over the columns of :func:`text_frame`: ``whole`` (normalized prediction),
+    ``ew`` (normalized, negation-erased), ``tref`` (normalized reference), ``span`` and
+    ``span_rule`` (the stated answer)."""
+    whole, erased, ref = pl.col("whole"), pl.col("ew"), pl.col("tref")
+    value, rule = pl.col("span"), pl.col("span_rule")
     empty = (whole.str.len_bytes() == 0) | (ref.str.len_bytes() == 0)
     span_partial = value.str.contains(ref, literal=True) | ref.str.contains(value, literal=True)
     whole_partial = erased.str.contains(ref, literal=True) | ref.str.contains(erased, literal=True)
@@ -121,10 +107,80 @@ def text_outcome(
     return result(score, shown, decided)
 
 
+def label_outcome() -> pl.Expr:
+    """Label result over the columns ``label``, ``rule`` (:func:`label_stated_frame`) and
+    ``tref``."""
+    label, rule = pl.col("label"), pl.col("rule")
+    score = pl.when((label == pl.col("tref")).fill_null(False)).then(1.0).otherwise(0.0)
+    shown = (
+        pl.when(rule == "hedge")
+        .then(pl.lit("hedge"))
+        .otherwise(pl.concat_str([pl.lit("label:"), rule]))
+    )
+    return result(score, label, shown.fill_null(pl.lit("none")))
+
+
+def text_frame(
+    df: pl.DataFrame,
+    *,
+    exact_match: bool,
+    allow_partial: bool,
+    case_sensitive: bool,
+    extract_text: bool,
+) -> pl.Series:
+    """Text (and label) results of a frame with ``p`` (prediction), ``r`` (reference) and ``c``
+    (choices), stage by stage; only rows whose reference is one of their labels pay for the
+    label scan."""
+    cs = case_sensitive
+    df = df.with_columns(
+        ae.prepare("p").alias("src"),
+        normalize_text(ae.prepare("r"), case_sensitive=cs).alias("tref"),
+    )
+    df = df.with_columns(normalize_text("src", case_sensitive=cs).alias("whole"))
+    if not extract_text:
+        out = whole_outcome(
+            pl.col("whole"), pl.col("tref"), exact_match=exact_match, allow_partial=allow_partial
+        )
+        return df.select(out.alias("result"))["result"]
+    df = ae.erase_frame(df.with_columns(pl.col("src").alias("erased")), "erased")
+    df = df.with_columns(
+        ae.tidy("erased", case_sensitive=cs).fill_null("").alias("ew"),
+        ae.label_list("c", case_sensitive=cs).alias("labels"),
+    )
+    df = ae.stated_text_frame(df, "erased", case_sensitive=cs)
+    df = df.with_columns(is_label_row(pl.col("labels"), pl.col("tref")).alias("labelled"))
+    plain = text_outcome(exact_match=exact_match, allow_partial=allow_partial)
+    index = df.select(pl.arg_where("labelled")).to_series()
+    out = df.select(plain.alias("result"))["result"]
+    if not index.len():
+        return out
+    sub = df[index].select("erased", "labels", "tref")
+    if not cs:
+        sub = sub.with_columns(pl.col("erased").str.to_lowercase())
+    width = int(sub["labels"].list.len().max() or 0)
+    sub = ae.label_stated_frame(sub, "erased", "labels", width, case_sensitive=cs)
+    labelled = sub.select(label_outcome().alias("result"))["result"]
+    # Struct columns cannot be scattered: put the label rows in by row number.
+    rows = pl.DataFrame({"i": index, "result": labelled})
+    merged = (
+        out.to_frame()
+        .with_row_index("i")
+        .join(rows, on="i", how="left", suffix="_label")
+        .select(pl.coalesce("result_label", "result").alias("result"))
+    )
+    return merged["result"]
+
+
+def is_label_row(labels: pl.Expr, ref: pl.Expr) -> pl.Expr:
+    """A row is scored by label when its reference is one of its labels."""
+    return labels.list.contains(ref).fill_null(False)
+
+
 def text_match(
     prediction: IntoExpr,
     reference: IntoExpr,
     *,
+    choices: IntoExpr | None = None,
     exact_match: bool = True,
     case_sensitive: bool = False,
     allow_partial: bool = False,
@@ -135,60 +191,59 @@ def text_match(
     With ``extract_text`` (default) the stated answer is compared (``答案是巴黎`` equals
     ``巴黎``, rule ``statement``); a whole prediction equal to the reference scores 1 (rule
     ``exact``). ``allow_partial``: either containing the other scores 1 (rule ``partial`` or
-    ``<span rule>:partial``). An empty prediction scores 0 (``empty``).
+    ``<span rule>:partial``). An empty prediction scores 0 (``empty``). With ``choices``
+    (``List(Struct{id, content})``) a row whose reference is one of its labels scores the
+    label the prediction states (rule ``label:<span rule>``, ``hedge`` for two labels).
     """
-    exact_match, allow_partial = check_text_options(exact_match, allow_partial)
-    extract_text = check_bool("extract_text", extract_text)
-    pred = ae.prepare(prediction)
-    ref = normalize_text(ae.prepare(reference), case_sensitive=case_sensitive)
-    whole = normalize_text(pred, case_sensitive=case_sensitive)
-    if not extract_text:
-        return whole_outcome(whole, ref, exact_match=exact_match, allow_partial=allow_partial)
-    erased = ae.erase_negations(pred)
-    erased_whole = ae.tidy(erased, case_sensitive=case_sensitive).fill_null("")
-    stated = stated_text(erased, case_sensitive=case_sensitive)
-    return text_outcome(
-        whole, erased_whole, ref, stated, exact_match=exact_match, allow_partial=allow_partial
+    opts = {
+        "exact_match": exact_match,
+        "allow_partial": allow_partial,
+        "case_sensitive": check_bool("case_sensitive", case_sensitive),
+        "extract_text": check_bool("extract_text", extract_text),
+    }
+    opts["exact_match"], opts["allow_partial"] = check_text_options(exact_match, allow_partial)
+    fields = [text.to_expr(prediction).alias("p"), text.to_expr(reference).alias("r")]
+    no_choices = pl.lit(None, CHOICE_DTYPE)
+    fields.append((no_choices if choices is None else text.to_expr(choices)).alias("c"))
+    return pl.struct(fields).map_batches(
+        partial(_text_batch, opts), return_dtype=RESULT_DTYPE, is_elementwise=True
     )
 
 
-# --------------------------------------------------------------------------- labels
-def label_outcome(stated: tuple[pl.Expr, pl.Expr], ref: pl.Expr) -> pl.Expr:
-    """Label result from the stated label (``(label, rule)``) and the normalized reference."""
-    label, rule = stated
-    score = pl.when((label == ref).fill_null(False)).then(1.0).otherwise(0.0)
-    shown = (
-        pl.when(rule == "hedge")
-        .then(pl.lit("hedge"))
-        .otherwise(pl.concat_str([pl.lit("label:"), rule]))
-    )
-    return result(score, label, shown.fill_null(pl.lit("none")))
-
-
-def is_label_row(labels: pl.Expr, ref: pl.Expr) -> pl.Expr:
-    """A row is scored by label when its reference is one of its labels."""
-    return labels.list.contains(ref).fill_null(False)
+def _text_batch(opts: dict[str, bool], batch: pl.Series) -> pl.Series:
+    return text_frame(batch.struct.unnest(), **opts).alias(batch.name)
 
 
 # --------------------------------------------------------------------------- judge
-def judge_outcome(stated: tuple[pl.Expr, pl.Expr], ref: pl.Expr) -> pl.Expr:
-    """Judge result from the stated value (``(value, rule)``) and the canonical reference."""
-    value, rule = stated
-    hedge = value == ae.HEDGE
+def judge_outcome() -> pl.Expr:
+    """Judge result over the columns ``judge``, ``judge_rule`` and ``jref``."""
+    value, rule, ref = pl.col("judge"), pl.col("judge_rule"), pl.col("jref")
+    hedge = (value == ae.HEDGE).fill_null(False)
     score = pl.when((value == ref).fill_null(False)).then(1.0).otherwise(0.0)
     shown = (
         pl.when(ref.is_null())
         .then(pl.lit("reference"))
-        .when(hedge.fill_null(False))
+        .when(hedge)
         .then(pl.lit("hedge"))
         .otherwise(rule.fill_null(pl.lit("none")))
     )
     return result(score, pl.when(~hedge).then(value), shown)
 
 
+def judge_frame(df: pl.DataFrame) -> pl.Series:
+    """Judge results of a frame with ``p`` (prediction) and ``r`` (reference)."""
+    df = ae.judge_reference_frame(df, "r", "jref")
+    df = ae.judge_stated_frame(df.with_columns(ae.prepare("p").alias("src")), "src")
+    return df.select(judge_outcome().alias("result"))["result"]
+
+
 def judge_match(prediction: IntoExpr, reference: IntoExpr) -> pl.Expr:
     """True/false accuracy: both sides mapped to ``true`` / ``false`` (``正确``, ``×``, ``T``,
     ``not true``, ``没有错``); a hedge or a reference that is no true/false word scores 0
-    (rules ``hedge``, ``reference``)."""
-    stated = ae.judge_stated(ae.prepare(prediction))
-    return judge_outcome(stated, ae.judge_reference(reference))
+    (rules ``hedge``, ``reference``). ``Struct{score, extracted, rule}``."""
+    fields = pl.struct(text.to_expr(prediction).alias("p"), text.to_expr(reference).alias("r"))
+    return fields.map_batches(_judge_batch, return_dtype=RESULT_DTYPE, is_elementwise=True)
+
+
+def _judge_batch(batch: pl.Series) -> pl.Series:
+    return judge_frame(batch.struct.unnest()).alias(batch.name)

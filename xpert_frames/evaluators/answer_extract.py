@@ -24,23 +24,31 @@ def prepare(value: IntoExpr) -> pl.Expr:
     return text.full_to_half(text.to_expr(value).str.normalize("NFC"))
 
 
-def erase_negations(value: IntoExpr) -> pl.Expr:
-    """Negated spans to :data:`~answer_patterns.GONE` (``不是杜甫，而是李白`` -> ``✗，而是李白``,
-    ``Canberra, not Sydney`` -> ``Canberra, ✗``); rows without a trigger word skip a rule."""
-    expr = text.to_expr(value)
+def erase_frame(df: pl.DataFrame, column: str) -> pl.DataFrame:
+    """Negated spans of ``column`` rewritten in place to :data:`~answer_patterns.GONE`
+    (``不是杜甫，而是李白`` -> ``✗，而是李白``, ``Canberra, not Sydney`` -> ``Canberra, ✗``),
+    one rewrite per stage; rows without a rule's trigger word skip it."""
+    col = pl.col(column)
     for pattern, replacement, trigger in ap.TEXT_NEGATIONS:
-        hit = pl.when(expr.str.contains(trigger)).then(expr)
-        expr = pl.coalesce(hit.str.replace_all(pattern, replacement), expr)
-    return expr
+        hit = pl.when(col.str.contains(trigger)).then(col)
+        df = df.with_columns(
+            pl.coalesce(hit.str.replace_all(pattern, replacement), col).alias(column)
+        )
+    return df
+
+
+def nonempty(value: IntoExpr) -> pl.Expr:
+    """Null where the string is empty."""
+    return text.to_expr(value).str.extract(r"(?s)^(.+)$", 1)
 
 
 def span(source: IntoExpr, pattern: str) -> pl.Expr:
-    """Group ``s`` of ``pattern`` in ``source``; null where it does not match."""
-    src = text.to_expr(source)
+    """Group ``s`` of ``pattern`` in ``source``; null where it does not match (a ``LINE``
+    longer than :data:`~answer_patterns.SHORT_LINE` characters does not count)."""
+    found = text.to_expr(source).str.extract(pattern, 1)
     if pattern == ap.LINE:
-        line = src.str.extract(pattern, 1)
-        return pl.when(line.str.len_chars() <= ap.SHORT_LINE).then(line)
-    return src.str.extract(pattern, 1)
+        return found.str.extract(rf"^(.{{0,{ap.SHORT_LINE}}})$", 1)
+    return found
 
 
 def strip_marks(value: IntoExpr) -> pl.Expr:
@@ -54,86 +62,120 @@ def tidy(value: IntoExpr, *, case_sensitive: bool = False) -> pl.Expr:
     dropped; lower-cased unless ``case_sensitive``; null when nothing is left."""
     out = text.to_expr(value).str.replace_all(ap.ENDS, "").str.replace(ap.ARTICLE, "")
     out = out.str.replace_all(ap.ENDS, "")
-    out = out if case_sensitive else out.str.to_lowercase()
-    return pl.when(out.str.len_bytes() > 0).then(out)
+    return nonempty(out if case_sensitive else out.str.to_lowercase())
 
 
 def cut(value: IntoExpr, *, case_sensitive: bool = False) -> pl.Expr:
-    """The answer a span states: marks dropped, up to the first clause boundary, tidied
-    (``Sydney (but Canberra …)`` -> ``sydney``, ``the Pacific Ocean.`` -> ``pacific ocean``)."""
-    clause = strip_marks(value).str.extract(ap.CLAUSE, 1)
-    return tidy(clause, case_sensitive=case_sensitive)
+    """The answer a span states: marks dropped, erased leading clauses skipped, up to the first
+    clause boundary, tidied (``Sydney (but Canberra …)`` -> ``sydney``, ``the Pacific Ocean.``
+    -> ``pacific ocean``, ``✗; it is Mars`` -> ``mars``)."""
+    lead = strip_marks(value).str.replace(ap.ERASED_LEAD, "")
+    return tidy(lead.str.extract(ap.CLAUSE, 1), case_sensitive=case_sensitive)
 
 
-def spans(source: IntoExpr, rules: tuple[tuple[str, str], ...] = ap.SPAN_RULES) -> list[pl.Expr]:
-    """The raw span each rule finds in ``source`` (null where the rule does not fire)."""
-    src = text.to_expr(source)
-    plain = src.str.replace_all(r"\*\*|__", "")
-    return [span(src if name == "bold" else plain, pattern) for name, pattern in rules]
+def spans_frame(
+    df: pl.DataFrame, source: str, rules: tuple[tuple[str, str], ...], prefix: str
+) -> pl.DataFrame:
+    """Columns ``<prefix><i>``: the raw span of rule ``i`` in ``source`` (bold marks dropped
+    for every rule but ``bold``)."""
+    plain = f"{prefix}plain"
+    df = df.with_columns(pl.col(source).str.replace_all(r"\*\*|__", "").alias(plain))
+    return df.with_columns(
+        span(source if name == "bold" else plain, pattern).alias(f"{prefix}{i}")
+        for i, (name, pattern) in enumerate(rules)
+    )
 
 
-def first_stated(
-    candidates: list[pl.Expr], names: list[str], fallback: pl.Expr, fallback_name: str
-) -> tuple[pl.Expr, pl.Expr]:
-    """(value, rule) of the first non-null candidate; ``fallback`` otherwise."""
-    value = pl.coalesce([*candidates, fallback])
+def first_stated(columns: list[str], names: list[str]) -> tuple[pl.Expr, pl.Expr]:
+    """(value, rule) of the first non-null of ``columns``."""
+    value = pl.coalesce(columns)
     rule = pl.coalesce(
-        [pl.when(c.is_not_null()).then(pl.lit(n)) for c, n in zip(candidates, names, strict=True)]
-        + [pl.when(fallback.is_not_null()).then(pl.lit(fallback_name))]
+        pl.when(pl.col(c).is_not_null()).then(pl.lit(n))
+        for c, n in zip(columns, names, strict=True)
     )
     return value, rule
 
 
+STATED_DTYPE = pl.Struct({"value": pl.String, "rule": pl.String})
+SPAN_NAMES: list[str] = [name for name, _ in ap.SPAN_RULES]
+
+
+def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) -> pl.DataFrame:
+    """``df`` with columns ``span`` and ``span_rule``: the answer a prepared, negation-erased
+    ``source`` states and the span rule that found it (nulls if none)."""
+    t = "__xf_text_"
+    df = spans_frame(df, source, ap.SPAN_RULES, t)
+    cols = [f"{t}{i}" for i in range(len(ap.SPAN_RULES))]
+    df = df.with_columns(cut(c, case_sensitive=case_sensitive).alias(c) for c in cols)
+    value, rule = first_stated(cols, SPAN_NAMES)
+    df = df.with_columns(value.alias("span"), rule.alias("span_rule"))
+    return df.drop(*cols, f"{t}plain")
+
+
 # --------------------------------------------------------------------------- judge
-def judge_value(value: IntoExpr) -> pl.Expr:
-    """``"true"``, ``"false"``, ``"hedge"`` (both, or doubt) or null (neither) of a short
+def judge_frame(df: pl.DataFrame, column: str, out: str) -> pl.DataFrame:
+    """Column ``out``: ``"true"``, ``"false"``, ``"hedge"`` (both) or null (neither) of a short
     span: negated words flip (``不正确``, ``not true``), double negations hold (``没有错``)."""
-    raw = text.to_expr(value)
-    low = raw.str.to_lowercase()
-    marked = low
-    for pattern, mark in ap.JUDGE_WORDS:
-        marked = marked.str.replace_all(pattern, mark)
-    alone = tidy(low)
-    has_true = marked.str.contains(ap.TRUE_MARK, literal=True) | alone.str.contains(
+    marked, alone = f"{out}__m", f"{out}__a"
+    low = pl.col(column).str.to_lowercase()
+    mark = low
+    for pattern, sign in ap.JUDGE_WORDS:
+        mark = mark.str.replace_all(pattern, sign)
+    df = df.with_columns(mark.alias(marked), tidy(low).alias(alone))
+    has_true = pl.col(marked).str.contains(ap.TRUE_MARK, literal=True) | pl.col(alone).str.contains(
         ap.JUDGE_ALONE_TRUE
     )
-    has_false = marked.str.contains(ap.FALSE_MARK, literal=True) | alone.str.contains(
-        ap.JUDGE_ALONE_FALSE
-    )
-    return (
-        pl.when(raw.is_null())
-        .then(pl.lit(None, pl.String))
-        .when(has_true & has_false)
+    has_false = pl.col(marked).str.contains(ap.FALSE_MARK, literal=True) | pl.col(
+        alone
+    ).str.contains(ap.JUDGE_ALONE_FALSE)
+    value = (
+        pl.when(has_true & has_false)
         .then(pl.lit(HEDGE))
         .when(has_true)
         .then(pl.lit(TRUE))
         .when(has_false)
         .then(pl.lit(FALSE))
     )
+    return df.with_columns(value.alias(out)).drop(marked, alone)
 
 
-def judge_reference(reference: IntoExpr) -> pl.Expr:
-    """The canonical value of a judge reference (``正确``, ``×``, ``T``, ``No``); null when the
-    reference is none of the true/false words."""
-    ref = judge_value(strip_marks(prepare(reference)))
-    return pl.when(ref.is_in([TRUE, FALSE])).then(ref)
+def judge_reference_frame(df: pl.DataFrame, column: str, out: str) -> pl.DataFrame:
+    """Column ``out``: the canonical value of a judge reference (``正确``, ``×``, ``T``,
+    ``No``); null when the reference is none of the true/false words."""
+    df = df.with_columns(strip_marks(prepare(column)).alias(out))
+    df = judge_frame(df, out, out)
+    return df.with_columns(pl.when(pl.col(out).is_in([TRUE, FALSE])).then(out).alias(out))
 
 
-def judge_stated(source: IntoExpr) -> tuple[pl.Expr, pl.Expr]:
-    """(value, rule) of a prepared prediction: the first judge span rule whose span holds a
-    judgement decides; a span stating doubt (``可能``, ``whether``) or both values is
-    ``"hedge"``."""
-    src = text.to_expr(source)
-    values: list[pl.Expr] = []
-    for raw in spans(src, ap.JUDGE_RULES):
-        plain = strip_marks(raw)
-        doubt = plain.str.contains(ap.HEDGE)
-        val = judge_value(cut(plain))
-        values.append(pl.when(doubt & val.is_not_null()).then(pl.lit(HEDGE)).otherwise(val))
-    whole = judge_value(strip_marks(src))
-    whole = pl.when(strip_marks(src).str.contains(ap.HEDGE)).then(pl.lit(HEDGE)).otherwise(whole)
-    names = [name for name, _ in ap.JUDGE_RULES]
-    return first_stated(values, names, whole, "whole")
+JUDGE_NAMES: list[str] = [*(name for name, _ in ap.JUDGE_RULES), "whole"]
+
+
+def judge_stated_frame(df: pl.DataFrame, source: str) -> pl.DataFrame:
+    """``df`` with columns ``judge`` and ``judge_rule`` for a prepared ``source``: the first
+    judge span rule whose span holds a judgement decides (then the whole text); a span stating
+    doubt (``可能``, ``whether``) or both values is ``"hedge"``."""
+    t = "__xf_judge_"
+    df = spans_frame(df, source, ap.JUDGE_RULES, t)
+    n = len(ap.JUDGE_RULES)
+    df = df.with_columns(pl.col(source).alias(f"{t}{n}"))
+    cols = [f"{t}{i}" for i in range(n + 1)]
+    df = df.with_columns(strip_marks(c).alias(c) for c in cols)
+    df = df.with_columns(pl.col(c).str.contains(ap.HEDGE).alias(f"{c}h") for c in cols)
+    # Spans are cut at their first clause, the whole text is not.
+    df = df.with_columns(cut(c).alias(f"{c}c") for c in cols[:-1])
+    df = df.with_columns(pl.col(cols[-1]).alias(f"{cols[-1]}c"))
+    for c in cols:
+        df = judge_frame(df, f"{c}c", f"{c}v")
+    df = df.with_columns(
+        pl.when(pl.col(f"{c}h") & pl.col(f"{c}v").is_not_null())
+        .then(pl.lit(HEDGE))
+        .otherwise(pl.col(f"{c}v"))
+        .alias(c)
+        for c in cols
+    )
+    value, rule = first_stated(cols, JUDGE_NAMES)
+    df = df.with_columns(value.alias("judge"), rule.alias("judge_rule"))
+    return df.select(pl.exclude(f"^{t}.*$"))
 
 
 # --------------------------------------------------------------------------- labels
@@ -154,50 +196,66 @@ def _label_pattern(label: pl.Expr) -> pl.Expr:
     )
 
 
-def labels_in(source: pl.Expr, labels: pl.Expr, width: int) -> tuple[pl.Expr, pl.Expr]:
-    """(the one label ``source`` states, how many labels it states) over the first ``width``
-    labels; a label inside a longer stated label (``Guilty`` in ``Guilty of Romance``) does not
-    count. ``source`` is lower-cased like the labels."""
-    items = [labels.list.get(i, null_on_oob=True) for i in range(width)]
-    hits = [source.str.contains(_label_pattern(item)).fill_null(False) for item in items]
+def labels_frame(df: pl.DataFrame, source: str, labels: str, width: int, out: str) -> pl.DataFrame:
+    """Columns ``<out>`` (the one label ``source`` states, else null) and ``<out>n`` (how many
+    distinct labels it states) over the first ``width`` labels; a label inside a longer
+    stated label (``Guilty`` in ``Guilty of Romance``) does not count. ``source`` is
+    lower-cased like the labels."""
+    items = [pl.col(labels).list.get(i, null_on_oob=True) for i in range(width)]
+    hit = [f"{out}h{i}" for i in range(width)]
+    src = pl.col(source)
+    df = df.with_columns(
+        src.str.contains(_label_pattern(item)).fill_null(False).alias(h)
+        for item, h in zip(items, hit, strict=True)
+    )
     kept: list[pl.Expr] = []
-    for i, (item, hit) in enumerate(zip(items, hits, strict=True)):
+    for i, item in enumerate(items):
         inside = [
-            hits[j]
+            pl.col(hit[j])
             & (items[j].str.len_chars() > item.str.len_chars())
             & items[j].str.contains(item, literal=True)
             for j in range(width)
             if j != i
         ]
-        covered = pl.any_horizontal(inside) if inside else pl.lit(False)
-        kept.append(hit & ~covered.fill_null(False))
+        covered = pl.any_horizontal(inside).fill_null(False) if inside else pl.lit(False)
+        kept.append(pl.when(pl.col(hit[i]) & ~covered).then(item))
     if not kept:
-        return pl.lit(None, pl.String), pl.lit(0, pl.UInt32)
-    stated = pl.coalesce([pl.when(k).then(item) for k, item in zip(kept, items, strict=True)])
-    distinct = pl.concat_list([pl.when(k).then(item) for k, item in zip(kept, items, strict=True)])
-    count = distinct.list.drop_nulls().list.n_unique().cast(pl.UInt32)
-    return stated, count
+        return df.with_columns(pl.lit(None, pl.String).alias(out), pl.lit(0).alias(f"{out}n"))
+    df = df.with_columns(pl.concat_list(kept).list.drop_nulls().alias(out))
+    count = pl.col(out).list.n_unique()
+    return df.with_columns(
+        pl.when(count == 1).then(pl.col(out).list.first()).alias(out), count.alias(f"{out}n")
+    ).drop(hit)
 
 
-def label_stated(
-    source: pl.Expr, labels: pl.Expr, width: int, *, case_sensitive: bool = False
-) -> tuple[pl.Expr, pl.Expr]:
-    """(label, rule) of a prepared, negation-erased prediction: the first span rule whose span
-    states a label decides; a span stating two labels is a hedge (label null, rule ``hedge``)."""
-    raws = [*spans(source), source]
-    names = [*(name for name, _ in ap.SPAN_RULES), "whole"]
+def label_stated_frame(
+    df: pl.DataFrame, source: str, labels: str, width: int, *, case_sensitive: bool = False
+) -> pl.DataFrame:
+    """``df`` with columns ``label`` and ``rule`` for a prepared, negation-erased ``source``:
+    the first span rule whose span states a label decides (then the whole text); a span
+    stating two labels is a hedge (label null, rule ``hedge``); no label: rule null."""
+    t = "__xf_label_"
+    df = spans_frame(df, source, ap.SPAN_RULES, t)
+    n = len(ap.SPAN_RULES)
+    cols = [f"{t}{i}" for i in range(n)] + [source]
+    names = [*SPAN_NAMES, "whole"]
+    low = (lambda e: e) if case_sensitive else (lambda e: e.str.to_lowercase())
+    df = df.with_columns(low(strip_marks(c)).alias(f"{t}s{i}") for i, c in enumerate(cols))
+    for i in range(len(cols)):
+        df = labels_frame(df, f"{t}s{i}", labels, width, f"{t}l{i}")
     label = pl.lit(None, pl.String)
     rule = pl.lit(None, pl.String)
-    for raw, name in reversed(list(zip(raws, names, strict=True))):
-        plain = strip_marks(raw)
-        plain = plain if case_sensitive else plain.str.to_lowercase()
-        stated, count = labels_in(plain, labels, width)
-        label = pl.when(count == 1).then(stated).when(count > 1).then(None).otherwise(label)
+    for i in reversed(range(len(cols))):
+        count = pl.col(f"{t}l{i}n")
+        label = (
+            pl.when(count == 1).then(pl.col(f"{t}l{i}")).when(count > 1).then(None).otherwise(label)
+        )
         rule = (
             pl.when(count == 1)
-            .then(pl.lit(name))
+            .then(pl.lit(names[i]))
             .when(count > 1)
             .then(pl.lit("hedge"))
             .otherwise(rule)
         )
-    return label, rule
+    df = df.with_columns(label.alias("label"), rule.alias("rule"))
+    return df.select(pl.exclude(f"^{t}.*$"))

@@ -73,6 +73,12 @@ TEX_TEXT = r"\\(?:text|textbf|mathrm|mbox)\{([^{}]*)\}"
 MARKS = r"[\$`]|\*\*|__"
 #: Parenthetical remarks dropped from a span.
 PARENTHESES = r"\([^()]*\)|（[^（）]*）"
+#: Erased (negated) clauses at the start of a span and the correction word after them
+#: (``✗; it is Mars`` -> ``Mars``, ``✗，而是李白`` -> ``李白``).
+ERASED_LEAD = (
+    rf"^(?:\s*{GONE}\s*[;；,，:：.。]?\s*"
+    r"(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*|而是|是)?)+"
+)
 #: A span ends at the first clause boundary.
 CLAUSE = (
     r"^\s*(?P<s>.*?)\s*(?:[。；;！!？?\n，,\(（]|\.(?:\s|$)"
