@@ -1,13 +1,19 @@
 """Accuracy of choice, text and number answers (the seed's ``AccuracyEvaluator``).
 
-Each row is scored by its ``answer_type`` (seed default ``text``; types other than ``choice``
-and ``number`` are scored as text):
+Each row is scored by its ``answer_type`` (seed default ``text``; types other than ``choice``,
+``judge`` and ``number`` are scored as text):
 
 * ``choice``: the option(s) are extracted by the cascade of
   :func:`~xpert_frames.evaluators.choice_extract.extract_choice` and compared with the reference
   letters as sets (``"A,B,D"`` equals ``"DBA"``).
-* ``text``: the seed's exact / partial / case semantics after normalization (strip, full-width to
-  half-width, punctuation at the ends removed, so ``北京。`` equals ``北京``).
+* ``text``: the stated answer (``\\boxed{}``, ``答案是…``, ``The answer is …``, bold, a
+  concluding sentence, a short last line; negations erased) under the seed's exact / partial /
+  case semantics after normalization (NFC, full-width to half-width, punctuation at the ends
+  removed, so ``北京。`` equals ``北京``); ``extract_text=False`` compares the whole prediction.
+  A text row whose ``choices`` hold labels and whose reference is one of them scores the label
+  the prediction states (:mod:`xpert_frames.evaluators.accuracy_text`).
+* ``judge``: true/false answers mapped to one canonical value (``正确``/``错误``, ``√``/``×``,
+  ``yes``/``no``, ``T``/``F``, negations flip); metric ``judge_accuracy``.
 * ``number``: the answer's number (:func:`xpert_frames.numbers.extract_number`, the parser
   shared with the math evaluator) against the reference (:func:`xpert_frames.numbers.parse_number`)
   within ``numeric_tolerance`` (absolute, as the seed).
@@ -28,6 +34,7 @@ from xpert_frames._typing import IntoExpr
 from xpert_frames.evaluators.accuracy_text import (
     check_text_options,
     judge_match,
+    normalize_text,
     result,
     text_match,
 )
@@ -37,6 +44,15 @@ from xpert_frames.evaluators.choice_extract import (
     option_letters,
     reference_letters,
 )
+
+__all__ = [
+    "AccuracyEvaluator",
+    "choice_match",
+    "judge_match",
+    "normalize_text",
+    "number_match",
+    "text_match",
+]
 
 _RESULT = {"score": pl.Float64, "extracted": pl.String, "rule": pl.String}
 
