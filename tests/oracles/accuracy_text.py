@@ -39,6 +39,12 @@ CONCLUSION = re.compile(
 )
 COPULA = re.compile(rf"(?:^|[。!?！？\n]|\.\s)[^.。!?！？\n]*?{COP}(?P<s>{SENT}*)")
 LINE = re.compile(r"(?P<s>[^\n]*[^\s][^\n]*)\s*\Z")
+LAST_SENTENCE = re.compile(
+    r"(?s)^.*(?:^|[。!?！？]|\.\s)\s*(?P<s>[^。!?！？]*?[^。!?！？\s.][^。!?！？]*?)[.。!?！？\s]*\Z"
+)
+SUBJECT = re.compile(
+    r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)(?:\s(?i:is|are|was|were)\s|是)"
+)
 TEXT_RULES = [
     ("boxed", BOXED),
     ("statement", STATEMENT),
@@ -183,18 +189,26 @@ def raw_span(name: str, pattern: re.Pattern[str], src: str) -> str | None:
     if m is None:
         return None
     found = m.group("s")
-    if name == "line" and len(found) > 60:
-        return None
+    if name == "line":
+        if len(found) > 60:
+            return None
+        last = LAST_SENTENCE.match(found)
+        return last.group("s") if last else None
     return found
 
 
 # --------------------------------------------------------------------------- text
-def stated_text(erased: str, case_sensitive: bool) -> tuple[str | None, str | None]:
+def stated_text(erased: str, case_sensitive: bool) -> tuple[str | None, str | None, str | None]:
+    """(answer, rule, subject of the copula when the copula rule decided)."""
     for name, pattern in TEXT_RULES:
         value = cut(raw_span(name, pattern, erased), case_sensitive)
         if value is not None:
-            return value, name
-    return None, None
+            subject = None
+            if name == "copula":
+                m = SUBJECT.search(re.sub(r"\*\*|__", "", erased))
+                subject = cut(m.group("s") if m else None, case_sensitive)
+            return value, name, subject
+    return None, None, None
 
 
 def labels_of(choices: list[Any] | None, case_sensitive: bool) -> list[str]:
@@ -275,13 +289,15 @@ def text_row(
         shown = "hedge" if rule == "hedge" else "none" if rule is None else f"label:{rule}"
         return (1.0 if label == tref else 0.0), label, shown
     ew = tidy(erased, cs) or ""
-    value, rule = stated_text(erased, cs)
+    value, rule, subject = stated_text(erased, cs)
     if not whole or not tref:
         return 0.0, value if value is not None else whole, "empty"
     if exact_match and whole == tref:
         return 1.0, whole, "exact"
     if exact_match and value is not None and value == tref:
         return 1.0, value, str(rule)
+    if exact_match and subject is not None and subject == tref:
+        return 1.0, subject, str(rule)
     if allow_partial and value is not None and (tref in value or value in tref):
         return 1.0, value, f"{rule}:partial"
     if allow_partial and ew and (tref in ew or ew in tref):

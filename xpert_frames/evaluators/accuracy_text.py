@@ -84,7 +84,8 @@ def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
     ``ew`` (normalized, negation-erased), ``tref`` (normalized reference), ``span`` and
     ``span_rule`` (the stated answer)."""
     whole, erased, ref = pl.col("whole"), pl.col("ew"), pl.col("tref")
-    value, rule = pl.col("span"), pl.col("span_rule")
+    value, rule, subject = pl.col("span"), pl.col("span_rule"), pl.col("subject")
+    by_subject = (subject == ref).fill_null(False) & (value != ref).fill_null(True)
     empty = (whole.str.len_bytes() == 0) | (ref.str.len_bytes() == 0)
     span_partial = value.str.contains(ref, literal=True) | ref.str.contains(value, literal=True)
     whole_partial = erased.str.contains(ref, literal=True) | ref.str.contains(erased, literal=True)
@@ -94,7 +95,7 @@ def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
         .then(pl.lit("empty"))
         .when(exact & (whole == ref))
         .then(pl.lit("exact"))
-        .when(exact & (value == ref).fill_null(False))
+        .when(exact & ((value == ref).fill_null(False) | by_subject))
         .then(rule)
         .when(partial & span_partial.fill_null(False))
         .then(pl.concat_str([rule, pl.lit(":partial")]))
@@ -103,7 +104,13 @@ def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
         .otherwise(pl.lit("none"))
     )
     score = pl.when(decided.is_in(["empty", "none"])).then(0.0).otherwise(1.0)
-    shown = pl.when(decided == "exact").then(whole).otherwise(pl.coalesce(value, whole))
+    shown = (
+        pl.when(decided == "exact")
+        .then(whole)
+        .when(exact & by_subject)
+        .then(subject)
+        .otherwise(pl.coalesce(value, whole))
+    )
     return result(score, shown, decided)
 
 

@@ -47,7 +47,8 @@ def span(source: IntoExpr, pattern: str) -> pl.Expr:
     longer than :data:`~answer_patterns.SHORT_LINE` characters does not count)."""
     found = text.to_expr(source).str.extract(pattern, 1)
     if pattern == ap.LINE:
-        return found.str.extract(rf"^(.{{0,{ap.SHORT_LINE}}})$", 1)
+        short = found.str.extract(rf"^(.{{0,{ap.SHORT_LINE}}})$", 1)
+        return short.str.extract(ap.LAST_SENTENCE, 1)
     return found
 
 
@@ -109,6 +110,9 @@ def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) ->
     df = df.with_columns(cut(c, case_sensitive=case_sensitive).alias(c) for c in cols)
     value, rule = first_stated(cols, SPAN_NAMES)
     df = df.with_columns(value.alias("span"), rule.alias("span_rule"))
+    # A copula states its subject as much as its complement (``Paris is the capital``).
+    subject = span(pl.when(pl.col("span_rule") == "copula").then(f"{t}plain"), ap.COPULA_SUBJECT)
+    df = df.with_columns(cut(subject, case_sensitive=case_sensitive).alias("subject"))
     return df.drop(*cols, f"{t}plain")
 
 

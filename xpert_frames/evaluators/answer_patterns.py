@@ -38,8 +38,14 @@ CONCLUSION = (
 )
 #: The first sentence holding a copula (``The capital of Australia is Canberra.``).
 COPULA = rf"(?:^|[。!?！？\n]|\.\s)[^.。!?！？\n]*?{_COPULA}(?P<s>{_SENTENCE}*)"
+#: The subject of the first sentence holding a copula (``Paris is the capital of France.``).
+COPULA_SUBJECT = r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)(?:\s(?i:is|are|was|were)\s|是)"
 #: The last non-empty line.
 LINE = r"(?P<s>[^\n]*[^\s][^\n]*)\s*$"
+#: The last sentence of a line (``Let's think step by step. Paris`` -> ``Paris``).
+LAST_SENTENCE = (
+    r"(?s)^.*(?:^|[。!?！？]|\.\s)\s*(?P<s>[^。!?！？]*?[^。!?！？\s.][^。!?！？]*?)[.。!?！？\s]*$"
+)
 #: Lines up to this many characters count as a stated answer.
 SHORT_LINE = 60
 
