@@ -208,3 +208,45 @@ def test_labelled_text_judge_label_accuracy() -> None:
         else:
             want = oracle.text_row(record["prediction"], record["answer"], record["choices"])
         assert triple == want, record
+
+
+# --------------------------------------------------------------------------- choice misses
+CHOICE_MISSES = [
+    # first-person choice nouns
+    ("My choice is (B).", "B"),
+    ("Our final selection would be D", "D"),
+    # an aside or a manner phrase between the statement and the letter
+    ("The answer is by process of elimination, (A).", "A"),
+    ("The answer is, based on the second paragraph, C.", "C"),
+    ("The answer, after careful consideration, is (C).", "C"),
+    # a conclusion heading, and eliminated options listed after a colon
+    ("Conclusion: (B). Eliminated: (A), (C), (D).", "B"),
+    ("Conclusion: D\nRuled out: A, B and C", "D"),
+    # an echoed format placeholder after the answer
+    ("ANSWER: B\n\nRemember to answer in the form ANSWER: [LETTER]", "B"),
+    ("答案：C\n请按照“答案：<answer>”的格式作答", "C"),
+    # a hedge between two options
+    ("Answer: A or B", None),
+    ("The correct answer is (C) or (D).", None),
+    ("答案可能是B或者C", None),
+    # a negated list of every option
+    ("选项A、B、C、D都不是正确答案。", None),
+    ("A、B、C均不正确，应选D", "D"),
+    # a maths variable after 为 / is
+    ("所以x的值即为a-ae", None),
+    ("故所求为b^2+1", None),
+    # an answer line that repeats the options
+    ("Answer: A) 5 B) 6 C) 7 D) 8", None),
+    ("答案：A. 北京 B. 上海 C. 广州 D. 深圳", None),
+    ("A) 5 B) 6 C) 7 D) 8\nAnswer: C", "C"),
+]
+
+
+@pytest.mark.parametrize(("prediction", "expected"), CHOICE_MISSES)
+def test_choice_miss_classes(prediction: str, expected: str | None) -> None:
+    from tests.oracles import accuracy as choice_oracle
+    from xpert_frames.evaluators.choice_extract import extract_choice
+
+    got = pl.DataFrame({"p": [prediction]}).select(extract_choice("p").struct.field("letters"))
+    assert got.item() == expected
+    assert choice_oracle.extract_choice(prediction)[0] == expected
