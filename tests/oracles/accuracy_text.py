@@ -183,6 +183,13 @@ def erase(s: str) -> str:
 
 def raw_span(name: str, pattern: re.Pattern[str], src: str) -> str | None:
     source = src if name == "bold" else re.sub(r"\*\*|__", "", src)
+    if name == "line":
+        # The last non-empty line: the text without trailing white space, after its last \n.
+        found = source.rstrip("".join(WHITE)).split("\n")[-1]
+        if len(found) > 60:
+            return None
+        last = LAST_SENTENCE.match(found)
+        return last.group("s") if last else None
     m = pattern.match(source) if pattern.pattern.startswith(("(?s)^", "^")) else None
     if m is None and not pattern.pattern.startswith(("(?s)^", "^")):
         m = pattern.search(source)
@@ -218,21 +225,24 @@ def labels_of(choices: list[Any] | None, case_sensitive: bool) -> list[str]:
         if raw is None:
             continue
         label = tidy(prepare(raw), case_sensitive)
-        if label is not None:
+        if label is not None and label not in out:
             out.append(label)
     return out
 
 
+def _alnum(c: str) -> bool:
+    return c.isascii() and (c.islower() or c.isdigit())
+
+
 def _stated_in(text: str, label: str) -> bool:
-    """``label`` occurs in ``text`` with no letter or digit right before or after it."""
+    """``label`` occurs in ``text`` and, where the label begins or ends with a Latin letter or
+    digit, no Latin letter or digit is right before or after it."""
     start = text.find(label)
     while start >= 0:
-        before = text[start - 1] if start > 0 else ""
         end = start + len(label)
-        after = text[end] if end < len(text) else ""
-        if not (before and (before.isascii() and (before.islower() or before.isdigit()))) and not (
-            after and (after.isascii() and (after.islower() or after.isdigit()))
-        ):
+        before_ok = not _alnum(label[0]) or start == 0 or not _alnum(text[start - 1])
+        after_ok = not _alnum(label[-1]) or end == len(text) or not _alnum(text[end])
+        if before_ok and after_ok:
             return True
         start = text.find(label, start + 1)
     return False

@@ -154,8 +154,10 @@ def text_frame(
         ae.tidy("erased", case_sensitive=cs).fill_null("").alias("ew"),
         ae.label_list("c", case_sensitive=cs).alias("labels"),
     )
-    df = ae.stated_text_frame(df, "erased", case_sensitive=cs)
     df = df.with_columns(is_label_row(pl.col("labels"), pl.col("tref")).alias("labelled"))
+    # Label rows are scored by label: only the other rows look for a stated text.
+    df = df.with_columns(pl.when(~pl.col("labelled")).then("erased").alias("unlabelled"))
+    df = ae.stated_text_frame(df, "unlabelled", case_sensitive=cs)
     plain = text_outcome(exact_match=exact_match, allow_partial=allow_partial)
     index = df.select(pl.arg_where("labelled")).to_series()
     out = df.select(plain.alias("result"))["result"]

@@ -43,13 +43,18 @@ def nonempty(value: IntoExpr) -> pl.Expr:
 
 
 def span(source: IntoExpr, pattern: str) -> pl.Expr:
-    """Group ``s`` of ``pattern`` in ``source``; null where it does not match (a ``LINE``
-    longer than :data:`~answer_patterns.SHORT_LINE` characters does not count)."""
-    found = text.to_expr(source).str.extract(pattern, 1)
+    """Group ``s`` of ``pattern`` in ``source``; null where it does not match. The copula and
+    line rules run as cheaper equivalents (a capture-free scan; a split), and a last line
+    longer than :data:`~answer_patterns.SHORT_LINE` characters does not count."""
+    src = text.to_expr(source)
+    if pattern == ap.COPULA:
+        found = src.str.extract_all(ap.COPULA_FIND).list.first()
+        return found.str.replace(ap.COPULA_HEAD, "")
     if pattern == ap.LINE:
-        short = found.str.extract(rf"^(.{{0,{ap.SHORT_LINE}}})$", 1)
+        line = src.str.strip_chars_end().str.replace(r"(?s)^.*\n", "")
+        short = line.str.extract(rf"^(.{{0,{ap.SHORT_LINE}}})$", 1)
         return short.str.extract(ap.LAST_SENTENCE, 1)
-    return found
+    return src.str.extract(pattern, 1)
 
 
 def strip_marks(value: IntoExpr) -> pl.Expr:
@@ -74,27 +79,22 @@ def cut(value: IntoExpr, *, case_sensitive: bool = False) -> pl.Expr:
     return tidy(lead.str.extract(ap.CLAUSE, 1), case_sensitive=case_sensitive)
 
 
-def spans_frame(
-    df: pl.DataFrame, source: str, rules: tuple[tuple[str, str], ...], prefix: str
-) -> pl.DataFrame:
-    """Columns ``<prefix><i>``: the raw span of rule ``i`` in ``source`` (bold marks dropped
-    for every rule but ``bold``)."""
-    plain = f"{prefix}plain"
-    df = df.with_columns(pl.col(source).str.replace_all(r"\*\*|__", "").alias(plain))
+def plain_frame(df: pl.DataFrame, source: str, plain: str) -> pl.DataFrame:
+    """Column ``plain``: ``source`` without bold marks (what every rule but ``bold`` reads)."""
+    return df.with_columns(pl.col(source).str.replace_all(r"\*\*|__", "").alias(plain))
+
+
+def rule_source(name: str, source: str, plain: str, todo: pl.Expr) -> pl.Expr:
+    """The text a rule reads, on the rows still undecided only."""
+    return pl.when(todo).then(pl.col(source if name == "bold" else plain))
+
+
+def decide(df: pl.DataFrame, value: str, rule: str, found: pl.Expr, name: str) -> pl.DataFrame:
+    """Rows still undecided take ``found`` (and rule ``name``) where it is not null."""
     return df.with_columns(
-        span(source if name == "bold" else plain, pattern).alias(f"{prefix}{i}")
-        for i, (name, pattern) in enumerate(rules)
+        pl.coalesce(value, found).alias(value),
+        pl.coalesce(rule, pl.when(found.is_not_null()).then(pl.lit(name))).alias(rule),
     )
-
-
-def first_stated(columns: list[str], names: list[str]) -> tuple[pl.Expr, pl.Expr]:
-    """(value, rule) of the first non-null of ``columns``."""
-    value = pl.coalesce(columns)
-    rule = pl.coalesce(
-        pl.when(pl.col(c).is_not_null()).then(pl.lit(n))
-        for c, n in zip(columns, names, strict=True)
-    )
-    return value, rule
 
 
 STATED_DTYPE = pl.Struct({"value": pl.String, "rule": pl.String})
@@ -102,18 +102,22 @@ SPAN_NAMES: list[str] = [name for name, _ in ap.SPAN_RULES]
 
 
 def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) -> pl.DataFrame:
-    """``df`` with columns ``span`` and ``span_rule``: the answer a prepared, negation-erased
-    ``source`` states and the span rule that found it (nulls if none)."""
-    t = "__xf_text_"
-    df = spans_frame(df, source, ap.SPAN_RULES, t)
-    cols = [f"{t}{i}" for i in range(len(ap.SPAN_RULES))]
-    df = df.with_columns(cut(c, case_sensitive=case_sensitive).alias(c) for c in cols)
-    value, rule = first_stated(cols, SPAN_NAMES)
-    df = df.with_columns(value.alias("span"), rule.alias("span_rule"))
+    """``df`` with columns ``span``, ``span_rule`` and ``subject``: the answer a prepared,
+    negation-erased ``source`` states, the span rule that found it (nulls if none) and, when
+    the copula rule decided, the copula's subject. Rules run in order, each only on the rows
+    no earlier rule decided."""
+    plain = "__xf_text_plain"
+    df = plain_frame(df, source, plain)
+    df = df.with_columns(pl.lit(None, pl.String).alias(c) for c in ("span", "span_rule"))
+    for name, pattern in ap.SPAN_RULES:
+        todo = pl.col("span").is_null()
+        raw = span(rule_source(name, source, plain, todo), pattern)
+        df = df.with_columns(cut(raw, case_sensitive=case_sensitive).alias("__xf_text_cut"))
+        df = decide(df, "span", "span_rule", pl.col("__xf_text_cut"), name)
     # A copula states its subject as much as its complement (``Paris is the capital``).
-    subject = span(pl.when(pl.col("span_rule") == "copula").then(f"{t}plain"), ap.COPULA_SUBJECT)
+    subject = span(pl.when(pl.col("span_rule") == "copula").then(plain), ap.COPULA_SUBJECT)
     df = df.with_columns(cut(subject, case_sensitive=case_sensitive).alias("subject"))
-    return df.drop(*cols, f"{t}plain")
+    return df.drop(plain, "__xf_text_cut")
 
 
 # --------------------------------------------------------------------------- judge
@@ -157,79 +161,99 @@ JUDGE_NAMES: list[str] = [*(name for name, _ in ap.JUDGE_RULES), "whole"]
 def judge_stated_frame(df: pl.DataFrame, source: str) -> pl.DataFrame:
     """``df`` with columns ``judge`` and ``judge_rule`` for a prepared ``source``: the first
     judge span rule whose span holds a judgement decides (then the whole text); a span stating
-    doubt (``可能``, ``whether``) or both values is ``"hedge"``."""
+    doubt (``可能``, ``whether``) or both values is ``"hedge"``. Rules run in order, each only
+    on the rows no earlier rule decided."""
     t = "__xf_judge_"
-    df = spans_frame(df, source, ap.JUDGE_RULES, t)
-    n = len(ap.JUDGE_RULES)
-    df = df.with_columns(pl.col(source).alias(f"{t}{n}"))
-    cols = [f"{t}{i}" for i in range(n + 1)]
-    df = df.with_columns(strip_marks(c).alias(c) for c in cols)
-    df = df.with_columns(pl.col(c).str.contains(ap.HEDGE).alias(f"{c}h") for c in cols)
-    # Spans are cut at their first clause, the whole text is not.
-    df = df.with_columns(cut(c).alias(f"{c}c") for c in cols[:-1])
-    df = df.with_columns(pl.col(cols[-1]).alias(f"{cols[-1]}c"))
-    for c in cols:
-        df = judge_frame(df, f"{c}c", f"{c}v")
-    df = df.with_columns(
-        pl.when(pl.col(f"{c}h") & pl.col(f"{c}v").is_not_null())
-        .then(pl.lit(HEDGE))
-        .otherwise(pl.col(f"{c}v"))
-        .alias(c)
-        for c in cols
-    )
-    value, rule = first_stated(cols, JUDGE_NAMES)
-    df = df.with_columns(value.alias("judge"), rule.alias("judge_rule"))
+    plain = f"{t}plain"
+    df = plain_frame(df, source, plain)
+    df = df.with_columns(pl.lit(None, pl.String).alias(c) for c in ("judge", "judge_rule"))
+    for name, pattern in [*ap.JUDGE_RULES, ("whole", "")]:
+        todo = pl.col("judge").is_null()
+        if name == "whole":
+            # The whole text is not cut at its first clause.
+            raw = strip_marks(pl.when(todo).then(pl.col(source)))
+            df = df.with_columns(raw.alias(f"{t}raw"), raw.alias(f"{t}cut"))
+        else:
+            raw = strip_marks(span(rule_source(name, source, plain, todo), pattern))
+            df = df.with_columns(raw.alias(f"{t}raw"))
+            df = df.with_columns(cut(f"{t}raw").alias(f"{t}cut"))
+        df = judge_frame(df, f"{t}cut", f"{t}v")
+        doubt = pl.col(f"{t}raw").str.contains(ap.HEDGE) & pl.col(f"{t}v").is_not_null()
+        found = pl.when(doubt).then(pl.lit(HEDGE)).otherwise(pl.col(f"{t}v"))
+        df = decide(df, "judge", "judge_rule", found, name)
     return df.select(pl.exclude(f"^{t}.*$"))
 
 
 # --------------------------------------------------------------------------- labels
 def label_list(choices: IntoExpr, *, case_sensitive: bool = False) -> pl.Expr:
-    """Each row's candidate labels (``content``, else ``id``, of ``choices``), prepared and
-    tidied; an empty list when there are none."""
+    """Each row's distinct candidate labels (``content``, else ``id``, of ``choices``),
+    prepared and tidied, in order; an empty list when there are none."""
     el = pl.element().struct
     raw = pl.coalesce(el.field("content"), el.field("id"))
     label = tidy(prepare(raw), case_sensitive=case_sensitive)
-    return text.to_expr(choices).list.eval(label).list.drop_nulls().fill_null([])
+    found = text.to_expr(choices).list.eval(label).list.drop_nulls()
+    return found.list.unique(maintain_order=True).fill_null([])
 
 
-def _label_pattern(label: pl.Expr) -> pl.Expr:
-    """A label as a regex that does not match inside a Latin word (``positive`` is not in
-    ``nonpositive``)."""
-    return pl.concat_str(
-        [pl.lit("(?:^|[^a-z0-9])"), label.str.escape_regex(), pl.lit("(?:[^a-z0-9]|$)")]
+#: What wraps every run of ``a-z0-9`` when labels are looked up (so that a literal search
+#: finds a label only where its Latin letters and digits are whole words).
+_MARK = "\x00"
+
+
+def wrap_marks(value: IntoExpr) -> pl.Expr:
+    """``_MARK`` around every run of ``a-z0-9``: ``"is positive."`` -> ``"␀is␀ ␀positive␀."``.
+    A wrapped label occurs in a wrapped text exactly where the label occurs and no ``a-z0-9``
+    character touches a Latin letter or digit at its ends (``positive`` is not in
+    ``nonpositive``; ``正面`` is in ``是正面的``)."""
+    return text.to_expr(value).str.replace_all(r"[a-z0-9]+", f"{_MARK}$0{_MARK}")
+
+
+def containment_frame(df: pl.DataFrame, labels: str, width: int, prefix: str) -> pl.DataFrame:
+    """Columns ``<prefix><i>_<j>``: label ``i`` lies inside the longer label ``j``."""
+    items = [pl.col(labels).list.get(i, null_on_oob=True) for i in range(width)]
+    return df.with_columns(
+        (
+            (items[j].str.len_chars() > items[i].str.len_chars())
+            & items[j].str.contains(items[i], literal=True)
+        )
+        .fill_null(False)
+        .alias(f"{prefix}{i}_{j}")
+        for i in range(width)
+        for j in range(width)
+        if i != j
     )
 
 
-def labels_frame(df: pl.DataFrame, source: str, labels: str, width: int, out: str) -> pl.DataFrame:
+def labels_frame(
+    df: pl.DataFrame, source: str, labels: str, wrapped: str, width: int, out: str
+) -> pl.DataFrame:
     """Columns ``<out>`` (the one label ``source`` states, else null) and ``<out>n`` (how many
     distinct labels it states) over the first ``width`` labels; a label inside a longer
     stated label (``Guilty`` in ``Guilty of Romance``) does not count. ``source`` is
-    lower-cased like the labels."""
+    lower-cased like the labels; ``wrapped`` holds the labels through :func:`wrap_marks` and
+    :func:`containment_frame` columns ``<wrapped><i>_<j>`` exist."""
     items = [pl.col(labels).list.get(i, null_on_oob=True) for i in range(width)]
+    marks = [pl.col(wrapped).list.get(i, null_on_oob=True) for i in range(width)]
     hit = [f"{out}h{i}" for i in range(width)]
-    src = pl.col(source)
+    df = df.with_columns(wrap_marks(source).alias(f"{out}w"))
+    src = pl.col(f"{out}w")
     df = df.with_columns(
-        src.str.contains(_label_pattern(item)).fill_null(False).alias(h)
-        for item, h in zip(items, hit, strict=True)
+        src.str.contains(mark, literal=True).fill_null(False).alias(h)
+        for mark, h in zip(marks, hit, strict=True)
     )
     kept: list[pl.Expr] = []
-    for i, item in enumerate(items):
-        inside = [
-            pl.col(hit[j])
-            & (items[j].str.len_chars() > item.str.len_chars())
-            & items[j].str.contains(item, literal=True)
-            for j in range(width)
-            if j != i
-        ]
-        covered = pl.any_horizontal(inside).fill_null(False) if inside else pl.lit(False)
-        kept.append(pl.when(pl.col(hit[i]) & ~covered).then(item))
+    for i in range(width):
+        inside = [pl.col(hit[j]) & pl.col(f"{wrapped}{i}_{j}") for j in range(width) if j != i]
+        covered = pl.any_horizontal(inside) if inside else pl.lit(False)
+        kept.append((pl.col(hit[i]) & ~covered).alias(hit[i]))
     if not kept:
         return df.with_columns(pl.lit(None, pl.String).alias(out), pl.lit(0).alias(f"{out}n"))
-    df = df.with_columns(pl.concat_list(kept).list.drop_nulls().alias(out))
-    count = pl.col(out).list.n_unique()
-    return df.with_columns(
-        pl.when(count == 1).then(pl.col(out).list.first()).alias(out), count.alias(f"{out}n")
-    ).drop(hit)
+    # Labels are distinct (label_list), so counting kept hits counts distinct labels.
+    df = df.with_columns(kept)
+    stated = pl.coalesce(pl.when(h).then(item) for h, item in zip(hit, items, strict=True))
+    count = pl.sum_horizontal(pl.col(h).cast(pl.UInt32) for h in hit)
+    df = df.with_columns(count.alias(f"{out}n"), stated.alias(out))
+    return df.drop(*hit, f"{out}w")
 
 
 def label_stated_frame(
@@ -237,29 +261,33 @@ def label_stated_frame(
 ) -> pl.DataFrame:
     """``df`` with columns ``label`` and ``rule`` for a prepared, negation-erased ``source``:
     the first span rule whose span states a label decides (then the whole text); a span
-    stating two labels is a hedge (label null, rule ``hedge``); no label: rule null."""
+    stating two labels is a hedge (label null, rule ``hedge``); no label: rule null. Rules run
+    in order, each only on the rows no earlier rule decided."""
     t = "__xf_label_"
-    df = spans_frame(df, source, ap.SPAN_RULES, t)
-    n = len(ap.SPAN_RULES)
-    cols = [f"{t}{i}" for i in range(n)] + [source]
-    names = [*SPAN_NAMES, "whole"]
-    low = (lambda e: e) if case_sensitive else (lambda e: e.str.to_lowercase())
-    df = df.with_columns(low(strip_marks(c)).alias(f"{t}s{i}") for i, c in enumerate(cols))
-    for i in range(len(cols)):
-        df = labels_frame(df, f"{t}s{i}", labels, width, f"{t}l{i}")
-    label = pl.lit(None, pl.String)
-    rule = pl.lit(None, pl.String)
-    for i in reversed(range(len(cols))):
-        count = pl.col(f"{t}l{i}n")
-        label = (
-            pl.when(count == 1).then(pl.col(f"{t}l{i}")).when(count > 1).then(None).otherwise(label)
+    plain = f"{t}plain"
+    df = plain_frame(df, source, plain)
+    df = df.with_columns(pl.lit(None, pl.String).alias(c) for c in ("label", "rule"))
+    wrapped = f"{t}wrapped"
+    df = df.with_columns(pl.col(labels).list.eval(wrap_marks(pl.element())).alias(wrapped))
+    df = containment_frame(df, labels, width, wrapped)
+    for name, pattern in [*ap.SPAN_RULES, ("whole", "")]:
+        todo = pl.col("rule").is_null()
+        raw = (
+            pl.when(todo).then(source)
+            if name == "whole"
+            else span(rule_source(name, source, plain, todo), pattern)
         )
-        rule = (
-            pl.when(count == 1)
-            .then(pl.lit(names[i]))
-            .when(count > 1)
+        low = strip_marks(raw) if case_sensitive else strip_marks(raw).str.to_lowercase()
+        df = df.with_columns(low.alias(f"{t}s"))
+        df = labels_frame(df, f"{t}s", labels, wrapped, width, f"{t}l")
+        count = pl.col(f"{t}ln")
+        df = df.with_columns(
+            pl.when(todo & (count == 1)).then(pl.col(f"{t}l")).otherwise("label").alias("label"),
+            pl.when(todo & (count == 1))
+            .then(pl.lit(name))
+            .when(todo & (count > 1))
             .then(pl.lit("hedge"))
-            .otherwise(rule)
+            .otherwise("rule")
+            .alias("rule"),
         )
-    df = df.with_columns(label.alias("label"), rule.alias("rule"))
     return df.select(pl.exclude(f"^{t}.*$"))

@@ -38,9 +38,13 @@ CONCLUSION = (
 )
 #: The first sentence holding a copula (``The capital of Australia is Canberra.``).
 COPULA = rf"(?:^|[。!?！？\n]|\.\s)[^.。!?！？\n]*?{_COPULA}(?P<s>{_SENTENCE}*)"
+#: :data:`COPULA` without its group (found by the fast capture-free scan), and the head that
+#: is cut from the found sentence to leave the span.
+COPULA_FIND = rf"(?:^|[。!?！？\n]|\.\s)[^.。!?！？\n]*?{_COPULA}{_SENTENCE}*"
+COPULA_HEAD = rf"^(?:[。!?！？\n]|\.\s)?[^.。!?！？\n]*?{_COPULA}"
 #: The subject of the first sentence holding a copula (``Paris is the capital of France.``).
 COPULA_SUBJECT = r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)(?:\s(?i:is|are|was|were)\s|是)"
-#: The last non-empty line.
+#: The last non-empty line (found by splitting, not by this pattern).
 LINE = r"(?P<s>[^\n]*[^\s][^\n]*)\s*$"
 #: The last sentence of a line (``Let's think step by step. Paris`` -> ``Paris``).
 LAST_SENTENCE = (
