@@ -146,11 +146,11 @@ class AccuracyEvaluator(BaseEvaluator):
     def _text_opts(self) -> dict[str, bool]:
         return {"exact_match": self.exact_match, "allow_partial": self.allow_partial}
 
-    def _text(self, prediction: pl.Expr) -> pl.Expr:
+    def _text(self, prediction: pl.Expr, is_text: pl.Expr) -> pl.Expr:
         return text_match(
             prediction,
             pl.col(frames.ANSWER),
-            choices=pl.col(frames.CHOICES),
+            choices=pl.when(is_text).then(pl.col(frames.CHOICES)),
             exact_match=self.exact_match,
             allow_partial=self.allow_partial,
             case_sensitive=self.case_sensitive,
@@ -167,7 +167,8 @@ class AccuracyEvaluator(BaseEvaluator):
             pl.when(is_number).then(pred), ref, numeric_tolerance=self.numeric_tolerance
         )
         judge = judge_match(pl.when(is_judge).then(pred), ref)
-        plain = self._text(pl.when(~kind.is_in(["choice", "number", "judge"])).then(pred))
+        is_text = ~kind.is_in(["choice", "number", "judge"])
+        plain = self._text(pl.when(is_text).then(pred), is_text)
         result = (
             pl.when(is_choice)
             .then(choice)
@@ -227,7 +228,7 @@ class AccuracyEvaluator(BaseEvaluator):
             numbers_in.map_batches(
                 _numbers_batch, return_dtype=_NUMBERS_DTYPE, is_elementwise=True
             ).alias(self._tmp("num")),
-            self._text(pl.when(is_text).then(pred)).alias(self._tmp("text")),
+            self._text(pl.when(is_text).then(pred), is_text).alias(self._tmp("text")),
             judge_match(pl.when(is_judge).then(pred), pl.when(is_judge).then(ref)).alias(
                 self._tmp("judge")
             ),

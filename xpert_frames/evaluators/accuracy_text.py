@@ -13,6 +13,7 @@ Every result is ``Struct{score, extracted, rule}``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 import polars as pl
@@ -220,7 +221,24 @@ def text_match(
 
 
 def _text_batch(opts: dict[str, bool], batch: pl.Series) -> pl.Series:
-    return text_frame(batch.struct.unnest(), **opts).alias(batch.name)
+    return on_rows(batch, lambda df: text_frame(df, **opts))
+
+
+def on_rows(batch: pl.Series, score: Callable[[pl.DataFrame], pl.Series]) -> pl.Series:
+    """``score`` of the rows of a struct batch whose prediction ``p`` is not null, put back in
+    place (other rows: null results), so rows of other answer types cost nothing."""
+    df = batch.struct.unnest()
+    index = df.select(pl.arg_where(pl.col("p").is_not_null())).to_series()
+    if index.len() == df.height:
+        return score(df).alias(batch.name)
+    empty = pl.DataFrame(schema=RESULT_DTYPE.to_schema()).clear(df.height)
+    if not index.len():
+        return empty.to_struct(batch.name)
+    found = score(df[index]).struct.unnest()
+    out = empty.with_columns(
+        empty[name].scatter(index, found[name]) for name in RESULT_DTYPE.to_schema()
+    )
+    return out.to_struct(batch.name)
 
 
 # --------------------------------------------------------------------------- judge
@@ -255,4 +273,4 @@ def judge_match(prediction: IntoExpr, reference: IntoExpr) -> pl.Expr:
 
 
 def _judge_batch(batch: pl.Series) -> pl.Series:
-    return judge_frame(batch.struct.unnest()).alias(batch.name)
+    return on_rows(batch, judge_frame)

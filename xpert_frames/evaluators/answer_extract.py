@@ -50,6 +50,9 @@ def span(source: IntoExpr, pattern: str) -> pl.Expr:
     if pattern == ap.COPULA:
         found = src.str.extract_all(ap.COPULA_FIND).list.first()
         return found.str.replace(ap.COPULA_HEAD, "")
+    if pattern == ap.JUDGE_SENTENCE:
+        found = src.str.extract_all(ap.JUDGE_SENTENCE_FIND).list.last()
+        return found.str.replace(r"^[.。!?！？\n]", "")
     if pattern == ap.LINE:
         line = src.str.strip_chars_end().str.replace(r"(?s)^.*\n", "")
         short = line.str.extract(rf"^(.{{0,{ap.SHORT_LINE}}})$", 1)
@@ -76,7 +79,8 @@ def cut(value: IntoExpr, *, case_sensitive: bool = False) -> pl.Expr:
     clause boundary, tidied (``Sydney (but Canberra …)`` -> ``sydney``, ``the Pacific Ocean.``
     -> ``pacific ocean``, ``✗; it is Mars`` -> ``mars``)."""
     lead = strip_marks(value).str.replace(ap.ERASED_LEAD, "")
-    return tidy(lead.str.extract(ap.CLAUSE, 1), case_sensitive=case_sensitive)
+    # CLAUSE_TAIL removed equals CLAUSE's group once tidied (a capture-free scan is faster).
+    return tidy(lead.str.replace(ap.CLAUSE_TAIL, ""), case_sensitive=case_sensitive)
 
 
 def plain_frame(df: pl.DataFrame, source: str, plain: str) -> pl.DataFrame:

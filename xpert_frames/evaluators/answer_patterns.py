@@ -89,11 +89,14 @@ ERASED_LEAD = (
     rf"^(?:\s*{GONE}\s*[;；,，:：.。]?\s*"
     r"(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*|而是|是)?)+"
 )
-#: A span ends at the first clause boundary.
-CLAUSE = (
-    r"^\s*(?P<s>.*?)\s*(?:[。；;！!？?\n，,\(（]|\.(?:\s|$)"
-    r"|\s(?i:because|since|which|as|but|although|though|while|whereas)\s|因为|由于|$)"
+_BOUNDARY = (
+    r"[。；;！!？?\n，,\(（]|\.(?:\s|$)"
+    r"|\s(?i:because|since|which|as|but|although|though|while|whereas)\s|因为|由于"
 )
+#: A span ends at the first clause boundary: ``s`` is the span up to it.
+CLAUSE = rf"^\s*(?P<s>.*?)\s*(?:{_BOUNDARY}|$)"
+#: The same cut as a capture-free pattern: the first boundary and all after it (removed).
+CLAUSE_TAIL = rf"\s*(?:{_BOUNDARY})(?s:.*)$"
 #: Whitespace, punctuation and erased spans at either end.
 ENDS = rf"^[\s\p{{P}}{GONE}]+|[\s\p{{P}}{GONE}]+$"
 #: English leading articles.
@@ -148,6 +151,8 @@ JUDGE_LEADING = (
 _JUDGE_SENTENCE = rf"(?P<s>[^.。!?！？\n]*(?:{JUDGE_WORD})[^.。!?！？\n]*)"
 #: The last sentence holding a judge word.
 JUDGE_SENTENCE = rf"(?s)^.*(?:^|[.。!?！？\n]){_JUDGE_SENTENCE}"
+#: :data:`JUDGE_SENTENCE` for the capture-free scan (its last match, boundary stripped).
+JUDGE_SENTENCE_FIND = rf"(?:^|[.。!?！？\n])[^.。!?！？\n]*(?:{JUDGE_WORD})[^.。!?！？\n]*"
 
 #: Judge span rules in evidence order (the conclusion rule of text spans runs before
 #: ``sentence``).
