@@ -18,7 +18,7 @@ from xpert_frames.evaluators.accuracy import AccuracyEvaluator, judge_match, tex
 from xpert_frames.report import report
 
 LABELLED = Path(__file__).parent / "data" / "accuracy_text_labelled.jsonl"
-SCHEMA = {
+SCHEMA: dict[str, Any] = {
     "prediction": pl.String,
     "answer": pl.String,
     "answer_type": pl.String,
@@ -118,7 +118,7 @@ def test_provenance_columns() -> None:
 
 
 def test_extract_text_false_keeps_the_whole_string_comparison() -> None:
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"prediction": "答案是巴黎", "answer": "巴黎"},
         {"prediction": "巴黎。", "answer": "巴黎"},
         {"prediction": "The sentiment is negative.", "answer": "negative", "choices": SENTIMENT},
@@ -196,10 +196,11 @@ def test_labelled_text_judge_label_accuracy() -> None:
         split=pl.Series([r["split"] for r in rows]),
     )
     ok = got["accuracy_score"] == got["expected"]
+    accuracy = float(pl.select(ok.cast(pl.Float64).mean()).item() or 0.0)
     by_split = got.with_columns(ok=ok).group_by("split").agg(pl.col("ok").mean()).sort("split")
-    print(f"\nlabelled text/judge/label accuracy: {ok.mean():.4f}; {by_split.rows()}")
+    print(f"\nlabelled text/judge/label accuracy: {accuracy:.4f}; {by_split.rows()}")
     misses = got.filter(~ok).select("prediction", "answer", "accuracy_extracted").rows()
-    assert ok.mean() >= 0.99, misses
+    assert accuracy >= 0.99, misses
     # The per-row oracle agrees on every labelled answer (score, extracted and rule).
     triples = out.select("accuracy_score", "accuracy_extracted", "accuracy_rule").rows()
     for record, triple in zip(records, triples, strict=True):

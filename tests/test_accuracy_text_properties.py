@@ -15,7 +15,7 @@ from tests.oracles import accuracy_text as oracle
 from xpert_frames import frames
 from xpert_frames.evaluators.accuracy import AccuracyEvaluator
 
-SCHEMA = {
+SCHEMA: dict[str, Any] = {
     "prediction": pl.String,
     "answer": pl.String,
     "answer_type": pl.String,

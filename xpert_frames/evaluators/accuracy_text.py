@@ -146,10 +146,10 @@ def text_frame(
     )
     df = df.with_columns(normalize_text("src", case_sensitive=cs).alias("whole"))
     if not extract_text:
-        out = whole_outcome(
+        whole = whole_outcome(
             pl.col("whole"), pl.col("tref"), exact_match=exact_match, allow_partial=allow_partial
         )
-        return df.select(out.alias("result"))["result"]
+        return df.select(whole.alias("result"))["result"]
     df = ae.erase_frame(df.with_columns(pl.col("src").alias("erased")), "erased")
     df = df.with_columns(
         ae.tidy("erased", case_sensitive=cs).fill_null("").alias("ew"),
@@ -160,14 +160,14 @@ def text_frame(
     df = df.with_columns(pl.when(~pl.col("labelled")).then("erased").alias("unlabelled"))
     df = ae.stated_text_frame(df, "unlabelled", case_sensitive=cs)
     plain = text_outcome(exact_match=exact_match, allow_partial=allow_partial)
-    index = df.select(pl.arg_where("labelled")).to_series()
+    index = df.select(pl.arg_where(pl.col("labelled"))).to_series()
     out = df.select(plain.alias("result"))["result"]
     if not index.len():
         return out
     sub = df[index].select("erased", "labels", "tref")
     if not cs:
         sub = sub.with_columns(pl.col("erased").str.to_lowercase())
-    width = int(sub["labels"].list.len().max() or 0)
+    width = int(sub.select(pl.col("labels").list.len().max()).item() or 0)
     sub = ae.label_stated_frame(sub, "erased", "labels", width, case_sensitive=cs)
     labelled = sub.select(label_outcome().alias("result"))["result"]
     # Struct columns cannot be scattered: put the label rows in by row number.
