@@ -28,7 +28,10 @@ _EN = (
     r"|I\s+think\s+it(?:'s|\s+is)|conclusion\s*[:：])"
 )
 SENT = r"(?:[^.。!?！？\n]|\.[^\s])"
-COP = r"(?:\s(?i:is|are|was|were)\s|(?:^|[^但还于可若总只凡])是)"
+COP = (
+    r"(?:\s(?i:is|are|was|were)\s|(?:^|\s)(?i:it|that|this)(?:'s|’s)\s"
+    r"|(?:^|[^但还于可若总只凡])是)"
+)
 STATEMENT = re.compile(rf"(?s)^.*(?:{_CN}|{_EN})\s*[:：]?\s*(?P<s>[^\n]*)")
 BOXED = re.compile(r"(?s)^.*\\boxed\{(?P<s>(?:[^{}]|\{[^{}]*\})*)\}")
 BOLD = re.compile(r"(?s)^.*\*\*\s*(?P<s>[^*\n]*[^*\n:：\s])\s*\*\*")
@@ -38,6 +41,12 @@ CONCLUSION = re.compile(
     rf"[^.。!?！？\n]*?(?:{COP}|为)(?P<s>{SENT}*)"
 )
 COPULA = re.compile(rf"(?:^|[。!?！？\n]|\.\s)[^.。!?！？\n]*?{COP}(?P<s>{SENT}*)")
+ANSWER_IS = re.compile(
+    r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)\s*(?:\s(?i:is|would\s+be|should\s+be"
+    r"|must\s+be|seems\s+to\s+be)\s+(?i:the\s+)?(?i:correct\s+|right\s+|final\s+|best\s+)?"
+    r"(?i:answer)|(?:应该|应)?(?:是|为)(?:正确|最终|标准)?答案)"
+)
+FIRST_SENTENCE = re.compile(rf"^\s*(?P<s>{SENT}*)")
 LINE = re.compile(r"(?P<s>[^\n]*[^\s][^\n]*)\s*\Z")
 LAST_SENTENCE = re.compile(
     r"(?s)^.*(?:^|[。!?！？]|\.\s)\s*(?P<s>[^。!?！？]*?[^。!?！？\s.][^。!?！？]*?)[.。!?！？\s]*\Z"
@@ -48,6 +57,7 @@ SUBJECT = re.compile(
 TEXT_RULES = [
     ("boxed", BOXED),
     ("statement", STATEMENT),
+    ("answer_is", ANSWER_IS),
     ("bold", BOLD),
     ("conclusion", CONCLUSION),
     ("copula", COPULA),
@@ -57,7 +67,7 @@ NEGATIONS = [
     (re.compile(r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n]*"), GONE),
     (
         re.compile(
-            r"(?P<pre>^|[^A-Za-z])(?i:not|no|rather\s+than|instead\s+of|other\s+than)\s+"
+            r"(?P<pre>^|[^A-Za-z])(?i:not|no|neither|rather\s+than|instead\s+of|other\s+than)\s+"
             r"[^,.;:!?\n()]*"
         ),
         r"\g<pre>" + GONE,
@@ -66,7 +76,10 @@ NEGATIONS = [
 ]
 TEX = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([^{}]*)\}")
 MARKS = re.compile(r"[\$`]|\*\*|__")
-PARENS = re.compile(r"\([^()]*\)|（[^（）]*）")
+PARENS = re.compile(r"(?P<pre>[^\s(（])\s*(?:\([^()]*\)|（[^（）]*）)")
+OPENERS = re.compile(r"^[\s\(（\[【「\"“'‘]+")
+PARTICLES = re.compile(r"[吧呢啊呀嘛哦]+\Z")
+TEXT_HEDGE = r"可能|也许|或许|大概|(?i:maybe|perhaps|possibly|might|could)"
 LEAD = re.compile(
     rf"^(?:\s*{GONE}\s*[;；,，:：.。]?\s*(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*"
     r"|而是|是)?)+"
@@ -79,8 +92,9 @@ ARTICLE = re.compile(r"^(?i:the|a|an)\s+")
 
 HEDGE = re.compile(
     r"(?i:whether|cannot\s+(?:be\s+)?determine|can't\s+(?:be\s+)?determine|unclear"
-    r"|not\s+sure|uncertain|depend|maybe|might|could\s+be|perhaps|possibly)"
-    r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许"
+    r"|not\s+sure|uncertain|depend|maybe|might|could\s+be|perhaps|possibly|partially|partly"
+    r"|not\s+(?:entirely|completely|fully|quite|necessarily))"
+    r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许|不完全|不全|一定道理"
 )
 JUDGE_WORDS = [
     (
@@ -113,7 +127,7 @@ JUDGE_WORD = (
 JUDGE_LEADING = re.compile(
     r"^[\s\*\"“'‘「【\(]*(?P<s>正确|错误|不正确|不对|对|错|是的|不是|是|否|[×✗✘√✓✔]"
     r"|(?i:true|false|correct|incorrect|right|wrong|yes|no|t|f))[\s\*\"”'’」】\)]*"
-    r"(?:[,，。.!！:：;；\n]|\Z)"
+    r"(?:[,，。.!！:：;；\n—–-]|\Z)"
 )
 JUDGE_SENTENCE = re.compile(
     rf"(?s)^.*(?:^|[.。!?！？\n])(?P<s>[^.。!?！？\n]*(?:{JUDGE_WORD})[^.。!?！？\n]*)"
@@ -158,19 +172,19 @@ def normalize_text(s: str, case_sensitive: bool) -> str:
 def tidy(s: str | None, case_sensitive: bool = False) -> str | None:
     if s is None:
         return None
-    s = strip_ends(ARTICLE.sub("", strip_ends(s), count=1))
+    s = strip_ends(PARTICLES.sub("", ARTICLE.sub("", strip_ends(s), count=1), count=1))
     s = s if case_sensitive else s.lower()
     return s or None
 
 
 def strip_marks(s: str) -> str:
-    return PARENS.sub("", MARKS.sub("", TEX.sub(r"\1", s)))
+    return PARENS.sub(r"\g<pre>", MARKS.sub("", TEX.sub(r"\1", s)))
 
 
 def cut(s: str | None, case_sensitive: bool = False) -> str | None:
     if s is None:
         return None
-    s = LEAD.sub("", strip_marks(s), count=1)
+    s = OPENERS.sub("", LEAD.sub("", strip_marks(s), count=1), count=1)
     m = CLAUSE.match(s)
     return tidy(m.group("s") if m else None, case_sensitive)
 
@@ -190,6 +204,8 @@ def raw_span(name: str, pattern: re.Pattern[str], src: str) -> str | None:
             return None
         last = LAST_SENTENCE.match(found)
         return last.group("s") if last else None
+    if name == "answer_is" and not re.search(r"(?i)answer|答案", source):
+        return None
     m = pattern.match(source) if pattern.pattern.startswith(("(?s)^", "^")) else None
     if m is None and not pattern.pattern.startswith(("(?s)^", "^")):
         m = pattern.search(source)
@@ -205,17 +221,29 @@ def raw_span(name: str, pattern: re.Pattern[str], src: str) -> str | None:
 
 
 # --------------------------------------------------------------------------- text
-def stated_text(erased: str, case_sensitive: bool) -> tuple[str | None, str | None, str | None]:
-    """(answer, rule, subject of the copula when the copula rule decided)."""
+def stated_text(erased: str, cs: bool) -> dict[str, Any]:
+    """span, rule, full (uncut span), subject (copula), lead (first sentence), hedge."""
+    out: dict[str, Any] = dict.fromkeys(("span", "rule", "full", "subject", "lead"))
+    plain = re.sub(r"\*\*|__", "", erased)
     for name, pattern in TEXT_RULES:
-        value = cut(raw_span(name, pattern, erased), case_sensitive)
-        if value is not None:
-            subject = None
-            if name == "copula":
-                m = SUBJECT.search(re.sub(r"\*\*|__", "", erased))
-                subject = cut(m.group("s") if m else None, case_sensitive)
-            return value, name, subject
-    return None, None, None
+        raw = raw_span(name, pattern, erased)
+        value = cut(raw, cs)
+        if value is not None and raw is not None:
+            out["span"], out["rule"] = value, name
+            out["full"] = tidy(LEAD.sub("", strip_marks(raw), count=1), cs)
+            break
+    if out["rule"] == "copula":
+        m = SUBJECT.search(plain)
+        out["subject"] = cut(m.group("s") if m else None, cs)
+    if out["rule"] in ("copula", "line"):
+        m = FIRST_SENTENCE.match(plain)
+        out["lead"] = cut(m.group("s") if m else None, cs)
+    guess = out["rule"] == "copula" and out["subject"] is not None
+    out["hedge"] = bool(
+        (guess and re.search(TEXT_HEDGE, out["subject"]))
+        or (out["full"] is not None and re.match(f"(?:{TEXT_HEDGE})", out["full"]))
+    )
+    return out
 
 
 def labels_of(choices: list[Any] | None, case_sensitive: bool) -> list[str]:
@@ -261,8 +289,11 @@ def stated_label(erased: str, labels: list[str], cs: bool) -> tuple[str | None, 
     for name, raw in raws:
         if raw is None:
             continue
-        plain = strip_marks(raw)
-        label, count = label_count(plain if cs else plain.lower(), labels)
+        short = cut(raw, cs)
+        label, count = label_count(short, labels) if short is not None else (None, 0)
+        if count == 0:
+            plain = strip_marks(raw)
+            label, count = label_count(plain if cs else plain.lower(), labels)
         if count == 1:
             return label, name
         if count > 1:
@@ -294,25 +325,31 @@ def text_row(
         return 0.0, whole, "none"
     erased = erase(src)
     labels = labels_of(choices, cs)
+    said = stated_text(erased, cs)
     if tref in labels:
         label, rule = stated_label(erased, labels, cs)
+        if said["hedge"]:
+            label, rule = None, "hedge"
         shown = "hedge" if rule == "hedge" else "none" if rule is None else f"label:{rule}"
         return (1.0 if label == tref else 0.0), label, shown
     ew = tidy(erased, cs) or ""
-    value, rule, subject = stated_text(erased, cs)
+    value, rule = said["span"], said["rule"]
+    shown_value = value if value is not None else whole
     if not whole or not tref:
-        return 0.0, value if value is not None else whole, "empty"
+        return 0.0, shown_value, "empty"
     if exact_match and whole == tref:
         return 1.0, whole, "exact"
-    if exact_match and value is not None and value == tref:
-        return 1.0, value, str(rule)
-    if exact_match and subject is not None and subject == tref:
-        return 1.0, subject, str(rule)
+    if said["hedge"]:
+        return 0.0, shown_value, "hedge"
+    lead = said["lead"] if rule in ("copula", "line") else None
+    for candidate in (value, said["full"], said["subject"], lead):
+        if exact_match and candidate is not None and candidate == tref:
+            return 1.0, candidate, str(rule)
     if allow_partial and value is not None and (tref in value or value in tref):
         return 1.0, value, f"{rule}:partial"
     if allow_partial and ew and (tref in ew or ew in tref):
-        return 1.0, value if value is not None else whole, "partial"
-    return 0.0, value if value is not None else whole, "none"
+        return 1.0, shown_value, "partial"
+    return 0.0, shown_value, "none"
 
 
 # --------------------------------------------------------------------------- judge

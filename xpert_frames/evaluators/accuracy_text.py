@@ -82,11 +82,15 @@ def whole_outcome(
 
 def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
     """Text result over the columns of :func:`text_frame`: ``whole`` (normalized prediction),
-    ``ew`` (normalized, negation-erased), ``tref`` (normalized reference), ``span`` and
-    ``span_rule`` (the stated answer)."""
+    ``ew`` (normalized, negation-erased), ``tref`` (normalized reference) and the stated answer
+    (:func:`~xpert_frames.evaluators.answer_extract.stated_text_frame`). The stated answer
+    matches when its span, its uncut span, the copula's subject or (copula and line rules) the
+    first sentence equals the reference."""
     whole, erased, ref = pl.col("whole"), pl.col("ew"), pl.col("tref")
-    value, rule, subject = pl.col("span"), pl.col("span_rule"), pl.col("subject")
-    by_subject = (subject == ref).fill_null(False) & (value != ref).fill_null(True)
+    value, rule = pl.col("span"), pl.col("span_rule")
+    lead_ok = rule.is_in(["copula", "line"])
+    candidates = [value, pl.col("full"), pl.col("subject"), pl.when(lead_ok).then(pl.col("lead"))]
+    matched = pl.coalesce(pl.when(c == ref).then(c) for c in candidates)
     empty = (whole.str.len_bytes() == 0) | (ref.str.len_bytes() == 0)
     span_partial = value.str.contains(ref, literal=True) | ref.str.contains(value, literal=True)
     whole_partial = erased.str.contains(ref, literal=True) | ref.str.contains(erased, literal=True)
@@ -96,7 +100,9 @@ def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
         .then(pl.lit("empty"))
         .when(exact & (whole == ref))
         .then(pl.lit("exact"))
-        .when(exact & ((value == ref).fill_null(False) | by_subject))
+        .when(pl.col("hedge"))
+        .then(pl.lit("hedge"))
+        .when(exact & matched.is_not_null())
         .then(rule)
         .when(partial & span_partial.fill_null(False))
         .then(pl.concat_str([rule, pl.lit(":partial")]))
@@ -104,21 +110,23 @@ def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
         .then(pl.lit("partial"))
         .otherwise(pl.lit("none"))
     )
-    score = pl.when(decided.is_in(["empty", "none"])).then(0.0).otherwise(1.0)
+    score = pl.when(decided.is_in(["empty", "none", "hedge"])).then(0.0).otherwise(1.0)
     shown = (
         pl.when(decided == "exact")
         .then(whole)
-        .when(exact & by_subject)
-        .then(subject)
+        .when(exact & matched.is_not_null())
+        .then(matched)
         .otherwise(pl.coalesce(value, whole))
     )
     return result(score, shown, decided)
 
 
 def label_outcome() -> pl.Expr:
-    """Label result over the columns ``label``, ``rule`` (:func:`label_stated_frame`) and
-    ``tref``."""
-    label, rule = pl.col("label"), pl.col("rule")
+    """Label result over the columns ``label``, ``rule`` (:func:`label_stated_frame`),
+    ``hedge`` (the answer is offered as a guess) and ``tref``."""
+    guess = pl.col("hedge")
+    label = pl.when(~guess).then(pl.col("label"))
+    rule = pl.when(guess).then(pl.lit("hedge")).otherwise(pl.col("rule"))
     score = pl.when((label == pl.col("tref")).fill_null(False)).then(1.0).otherwise(0.0)
     shown = (
         pl.when(rule == "hedge")
@@ -156,15 +164,14 @@ def text_frame(
         ae.label_list("c", case_sensitive=cs).alias("labels"),
     )
     df = df.with_columns(is_label_row(pl.col("labels"), pl.col("tref")).alias("labelled"))
-    # Label rows are scored by label: only the other rows look for a stated text.
-    df = df.with_columns(pl.when(~pl.col("labelled")).then("erased").alias("unlabelled"))
-    df = ae.stated_text_frame(df, "unlabelled", case_sensitive=cs)
+    # Label rows too: a guess (``可能是正面``) is found by the text rules.
+    df = ae.stated_text_frame(df, "erased", case_sensitive=cs)
     plain = text_outcome(exact_match=exact_match, allow_partial=allow_partial)
     index = df.select(pl.arg_where(pl.col("labelled"))).to_series()
     out = df.select(plain.alias("result"))["result"]
     if not index.len():
         return out
-    sub = df[index].select("erased", "labels", "tref")
+    sub = df[index].select("erased", "labels", "tref", "hedge")
     if not cs:
         sub = sub.with_columns(pl.col("erased").str.to_lowercase())
     width = int(sub.select(pl.col("labels").list.len().max()).item() or 0)

@@ -50,6 +50,8 @@ def span(source: IntoExpr, pattern: str) -> pl.Expr:
     if pattern == ap.COPULA:
         found = src.str.extract_all(ap.COPULA_FIND).list.first()
         return found.str.replace(ap.COPULA_HEAD, "")
+    if pattern == ap.ANSWER_IS:
+        return pl.when(src.str.contains(ap.ANSWER_IS_TRIGGER)).then(src).str.extract(pattern, 1)
     if pattern == ap.JUDGE_SENTENCE:
         found = src.str.extract_all(ap.JUDGE_SENTENCE_FIND).list.last()
         return found.str.replace(r"^[.。!?！？\n]", "")
@@ -63,14 +65,14 @@ def span(source: IntoExpr, pattern: str) -> pl.Expr:
 def strip_marks(value: IntoExpr) -> pl.Expr:
     """``\\text{X}`` -> ``X``; markdown/TeX marks and parenthetical remarks dropped."""
     out = text.to_expr(value).str.replace_all(ap.TEX_TEXT, "$1").str.replace_all(ap.MARKS, "")
-    return out.str.replace_all(ap.PARENTHESES, "")
+    return out.str.replace_all(ap.PARENTHESES, "${pre}")
 
 
 def tidy(value: IntoExpr, *, case_sensitive: bool = False) -> pl.Expr:
     """Punctuation, whitespace and erased spans at the ends and an English leading article
     dropped; lower-cased unless ``case_sensitive``; null when nothing is left."""
     out = text.to_expr(value).str.replace_all(ap.ENDS, "").str.replace(ap.ARTICLE, "")
-    out = out.str.replace_all(ap.ENDS, "")
+    out = out.str.replace(ap.PARTICLES, "").str.replace_all(ap.ENDS, "")
     return nonempty(out if case_sensitive else out.str.to_lowercase())
 
 
@@ -78,7 +80,7 @@ def cut(value: IntoExpr, *, case_sensitive: bool = False) -> pl.Expr:
     """The answer a span states: marks dropped, erased leading clauses skipped, up to the first
     clause boundary, tidied (``Sydney (but Canberra …)`` -> ``sydney``, ``the Pacific Ocean.``
     -> ``pacific ocean``, ``✗; it is Mars`` -> ``mars``)."""
-    lead = strip_marks(value).str.replace(ap.ERASED_LEAD, "")
+    lead = strip_marks(value).str.replace(ap.ERASED_LEAD, "").str.replace(ap.OPENERS, "")
     # CLAUSE_TAIL removed equals CLAUSE's group once tidied (a capture-free scan is faster).
     return tidy(lead.str.replace(ap.CLAUSE_TAIL, ""), case_sensitive=case_sensitive)
 
@@ -93,11 +95,22 @@ def rule_source(name: str, source: str, plain: str, todo: pl.Expr) -> pl.Expr:
     return pl.when(todo).then(pl.col(source if name == "bold" else plain))
 
 
-def decide(df: pl.DataFrame, value: str, rule: str, found: pl.Expr, name: str) -> pl.DataFrame:
-    """Rows still undecided take ``found`` (and rule ``name``) where it is not null."""
+def decide(
+    df: pl.DataFrame,
+    value: str,
+    rule: str,
+    found: pl.Expr,
+    name: str,
+    extra: dict[str, pl.Expr] | None = None,
+) -> pl.DataFrame:
+    """Rows still undecided take ``found`` (and rule ``name``, and the ``extra`` columns)
+    where it is not null."""
+    taken = pl.col(rule).is_null() & found.is_not_null()
+    more = [pl.coalesce(k, pl.when(taken).then(e)).alias(k) for k, e in (extra or {}).items()]
     return df.with_columns(
         pl.coalesce(value, found).alias(value),
         pl.coalesce(rule, pl.when(found.is_not_null()).then(pl.lit(name))).alias(rule),
+        *more,
     )
 
 
@@ -106,22 +119,40 @@ SPAN_NAMES: list[str] = [name for name, _ in ap.SPAN_RULES]
 
 
 def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) -> pl.DataFrame:
-    """``df`` with columns ``span``, ``span_rule`` and ``subject``: the answer a prepared,
-    negation-erased ``source`` states, the span rule that found it (nulls if none) and, when
-    the copula rule decided, the copula's subject. Rules run in order, each only on the rows
-    no earlier rule decided."""
-    plain = "__xf_text_plain"
+    """``df`` with the columns of the answer a prepared, negation-erased ``source`` states:
+    ``span`` (cut at its first clause), ``span_rule`` (the span rule that found it; nulls if
+    none), ``full`` (the same span not cut), ``subject`` (the copula's subject when the copula
+    rule decided), ``lead`` (the first sentence) and ``hedge`` (the answer is offered as a
+    guess: ``可能是北京``, ``maybe Paris``). Rules run in order, each only on the rows no
+    earlier rule decided."""
+    cs = case_sensitive
+    t = "__xf_text_"
+    plain = f"{t}plain"
     df = plain_frame(df, source, plain)
-    df = df.with_columns(pl.lit(None, pl.String).alias(c) for c in ("span", "span_rule"))
+    df = df.with_columns(pl.lit(None, pl.String).alias(c) for c in ("span", "span_rule", "full"))
     for name, pattern in ap.SPAN_RULES:
         todo = pl.col("span").is_null()
         raw = span(rule_source(name, source, plain, todo), pattern)
-        df = df.with_columns(cut(raw, case_sensitive=case_sensitive).alias("__xf_text_cut"))
-        df = decide(df, "span", "span_rule", pl.col("__xf_text_cut"), name)
-    # A copula states its subject as much as its complement (``Paris is the capital``).
-    subject = span(pl.when(pl.col("span_rule") == "copula").then(plain), ap.COPULA_SUBJECT)
-    df = df.with_columns(cut(subject, case_sensitive=case_sensitive).alias("subject"))
-    return df.drop(plain, "__xf_text_cut")
+        df = df.with_columns(raw.alias(f"{t}raw"))
+        df = df.with_columns(cut(f"{t}raw", case_sensitive=cs).alias(f"{t}cut"))
+        full = tidy(strip_marks(f"{t}raw").str.replace(ap.ERASED_LEAD, ""), case_sensitive=cs)
+        df = decide(df, "span", "span_rule", pl.col(f"{t}cut"), name, {"full": full})
+    # A copula states its subject as much as its complement (``Paris is the capital``), and
+    # an answer may come first (``Paris. It is the capital of France.``).
+    is_copula = pl.col("span_rule") == "copula"
+    subject = span(pl.when(is_copula).then(plain), ap.COPULA_SUBJECT)
+    first = span(
+        pl.when(pl.col("span_rule").is_in(["copula", "line"])).then(plain), ap.FIRST_SENTENCE
+    )
+    df = df.with_columns(
+        cut(subject, case_sensitive=cs).alias("subject"),
+        cut(first, case_sensitive=cs).alias("lead"),
+    )
+    guess = (is_copula & pl.col("subject").str.contains(ap.TEXT_HEDGE)) | pl.col(
+        "full"
+    ).str.contains(f"^(?:{ap.TEXT_HEDGE})")
+    df = df.with_columns(guess.fill_null(False).alias("hedge"))
+    return df.select(pl.exclude(f"^{t}.*$"))
 
 
 # --------------------------------------------------------------------------- judge
@@ -282,11 +313,18 @@ def label_stated_frame(
             else span(rule_source(name, source, plain, todo), pattern)
         )
         low = strip_marks(raw) if case_sensitive else strip_marks(raw).str.to_lowercase()
-        df = df.with_columns(low.alias(f"{t}s"))
-        df = labels_frame(df, f"{t}s", labels, wrapped, width, f"{t}l")
-        count = pl.col(f"{t}ln")
+        # The span cut at its first clause first (``positive, though … negative remarks``),
+        # then whole (labels may hold commas: ``Paris, France``).
         df = df.with_columns(
-            pl.when(todo & (count == 1)).then(pl.col(f"{t}l")).otherwise("label").alias("label"),
+            low.alias(f"{t}s"), cut(raw, case_sensitive=case_sensitive).alias(f"{t}c")
+        )
+        df = labels_frame(df, f"{t}c", labels, wrapped, width, f"{t}k")
+        df = labels_frame(df, f"{t}s", labels, wrapped, width, f"{t}l")
+        use_cut = pl.col(f"{t}kn") > 0
+        label = pl.when(use_cut).then(pl.col(f"{t}k")).otherwise(pl.col(f"{t}l"))
+        count = pl.when(use_cut).then(pl.col(f"{t}kn")).otherwise(pl.col(f"{t}ln"))
+        df = df.with_columns(
+            pl.when(todo & (count == 1)).then(label).otherwise("label").alias("label"),
             pl.when(todo & (count == 1))
             .then(pl.lit(name))
             .when(todo & (count > 1))

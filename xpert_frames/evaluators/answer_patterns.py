@@ -29,7 +29,10 @@ BOXED = r"(?s)^.*\\boxed\{(?P<s>(?:[^{}]|\{[^{}]*\})*)\}"
 #: The last bold span that is not a heading (``**Answer:**`` is not an answer).
 BOLD = r"(?s)^.*\*\*\s*(?P<s>[^*\n]*[^*\n:：\s])\s*\*\*"
 _SENTENCE = r"(?:[^.。!?！？\n]|\.[^\s])"
-_COPULA = r"(?:\s(?i:is|are|was|were)\s|(?:^|[^但还于可若总只凡])是)"
+_COPULA = (
+    r"(?:\s(?i:is|are|was|were)\s|(?:^|\s)(?i:it|that|this)(?:'s|’s)\s"
+    r"|(?:^|[^但还于可若总只凡])是)"
+)
 #: The last sentence that concludes (``所以…是X``, ``Therefore, … is X``).
 CONCLUSION = (
     r"(?s)^.*(?:(?:^|[^A-Za-z])(?i:so|therefore|thus|hence|overall|in\s+conclusion)[^A-Za-z]"
@@ -42,6 +45,16 @@ COPULA = rf"(?:^|[。!?！？\n]|\.\s)[^.。!?！？\n]*?{_COPULA}(?P<s>{_SENTEN
 #: is cut from the found sentence to leave the span.
 COPULA_FIND = rf"(?:^|[。!?！？\n]|\.\s)[^.。!?！？\n]*?{_COPULA}{_SENTENCE}*"
 COPULA_HEAD = rf"^(?:[。!?！？\n]|\.\s)?[^.。!?！？\n]*?{_COPULA}"
+#: The answer named before "is the answer" (``Berlin is the correct answer``, ``鲁迅是正确答案``).
+ANSWER_IS = (
+    r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)\s*(?:\s(?i:is|would\s+be|should\s+be"
+    r"|must\s+be|seems\s+to\s+be)\s+(?i:the\s+)?(?i:correct\s+|right\s+|final\s+|best\s+)?"
+    r"(?i:answer)|(?:应该|应)?(?:是|为)(?:正确|最终|标准)?答案)"
+)
+#: Rows that can hold :data:`ANSWER_IS` (the rule runs on them only).
+ANSWER_IS_TRIGGER = r"(?i)answer|答案"
+#: The first sentence (``Paris. It is the capital of France.`` -> ``Paris``).
+FIRST_SENTENCE = rf"^\s*(?P<s>{_SENTENCE}*)"
 #: The subject of the first sentence holding a copula (``Paris is the capital of France.``).
 COPULA_SUBJECT = r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)(?:\s(?i:is|are|was|were)\s|是)"
 #: The last non-empty line (found by splitting, not by this pattern).
@@ -57,6 +70,7 @@ SHORT_LINE = 60
 SPAN_RULES: tuple[tuple[str, str], ...] = (
     ("boxed", BOXED),
     ("statement", STATEMENT),
+    ("answer_is", ANSWER_IS),
     ("bold", BOLD),
     ("conclusion", CONCLUSION),
     ("copula", COPULA),
@@ -68,10 +82,10 @@ SPAN_RULES: tuple[tuple[str, str], ...] = (
 TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
     (r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n]*", GONE, r"不是|并非|而非"),
     (
-        r"(?P<pre>^|[^A-Za-z])(?i:not|no|rather\s+than|instead\s+of|other\s+than)\s+"
+        r"(?P<pre>^|[^A-Za-z])(?i:not|no|neither|rather\s+than|instead\s+of|other\s+than)\s+"
         r"[^,.;:!?\n()]*",
         "${pre}" + GONE,
-        r"(?i)not|no\s|rather|instead|other",
+        r"(?i)not|no\s|neither|rather|instead|other",
     ),
     (r"(?i:n't)\s+[^,.;:!?\n()]*", GONE, r"(?i)n't"),
 )
@@ -82,7 +96,9 @@ TEX_TEXT = r"\\(?:text|textbf|mathrm|mbox)\{([^{}]*)\}"
 #: Markdown and TeX marks dropped from a span.
 MARKS = r"[\$`]|\*\*|__"
 #: Parenthetical remarks dropped from a span.
-PARENTHESES = r"\([^()]*\)|（[^（）]*）"
+PARENTHESES = r"(?P<pre>[^\s(（])\s*(?:\([^()]*\)|（[^（）]*）)"
+#: Opening brackets and quotes at the start of a span (``(Paris).`` -> ``Paris).``).
+OPENERS = r"^[\s\(（\[【「\"“'‘]+"
 #: Erased (negated) clauses at the start of a span and the correction word after them
 #: (``✗; it is Mars`` -> ``Mars``, ``✗，而是李白`` -> ``李白``).
 ERASED_LEAD = (
@@ -101,13 +117,18 @@ CLAUSE_TAIL = rf"\s*(?:{_BOUNDARY})(?s:.*)$"
 ENDS = rf"^[\s\p{{P}}{GONE}]+|[\s\p{{P}}{GONE}]+$"
 #: English leading articles.
 ARTICLE = r"^(?i:the|a|an)\s+"
+#: Chinese sentence-final particles (``巴黎吧`` -> ``巴黎``).
+PARTICLES = r"[吧呢啊呀嘛哦]+$"
+#: A text answer offered as a guess (``可能是北京``, ``maybe Paris``): no answer.
+TEXT_HEDGE = r"可能|也许|或许|大概|(?i:maybe|perhaps|possibly|might|could)"
 
 # --------------------------------------------------------------------------- judge
 #: Hedges: a judgement that states doubt is no judgement.
 HEDGE = (
     r"(?i:whether|cannot\s+(?:be\s+)?determine|can't\s+(?:be\s+)?determine|unclear"
-    r"|not\s+sure|uncertain|depend|maybe|might|could\s+be|perhaps|possibly)"
-    r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许"
+    r"|not\s+sure|uncertain|depend|maybe|might|could\s+be|perhaps|possibly|partially|partly"
+    r"|not\s+(?:entirely|completely|fully|quite|necessarily))"
+    r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许|不完全|不全|一定道理"
 )
 TRUE_MARK = "⊤"
 FALSE_MARK = "⊥"
@@ -146,7 +167,7 @@ JUDGE_WORD = (
 JUDGE_LEADING = (
     r"^[\s\*\"“'‘「【\(]*(?P<s>正确|错误|不正确|不对|对|错|是的|不是|是|否|[×✗✘√✓✔]"
     r"|(?i:true|false|correct|incorrect|right|wrong|yes|no|t|f))[\s\*\"”'’」】\)]*"
-    r"(?:[,，。.!！:：;；\n]|$)"
+    r"(?:[,，。.!！:：;；\n—–-]|$)"
 )
 _JUDGE_SENTENCE = rf"(?P<s>[^.。!?！？\n]*(?:{JUDGE_WORD})[^.。!?！？\n]*)"
 #: The last sentence holding a judge word.
