@@ -79,6 +79,10 @@ MARKS = re.compile(r"[\$`]|\*\*|__")
 PARENS = re.compile(r"(?P<pre>[^\s(（])\s*(?:\([^()]*\)|（[^（）]*）)")
 OPENERS = re.compile(r"^[\s\(（\[【「\"“'‘]+")
 PARTICLES = re.compile(r"[吧呢啊呀嘛哦]+\Z")
+SUBJECT_VERB = re.compile(
+    r"^(?:[a-z]+ed|[a-z]+[^s]s|wrote|won|made|built|led|ran|took|became|began|gave|found|held"
+    r"|drew|sang|told|said|came|went|got|had|did|does|has|leads|holds)(?:[^a-z]|\Z)"
+)
 TEXT_HEDGE = r"可能|也许|或许|大概|(?i:maybe|perhaps|possibly|might|could)"
 LEAD = re.compile(
     rf"^(?:\s*{GONE}\s*[;；,，:：.。]?\s*(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*"
@@ -103,25 +107,27 @@ JUDGE_WORDS = [
         True,
     ),
     (
-        r"不正确|不对|不准确|不成立|不是真的|不是正确|不是对|(?i:not\s+(?:true|correct|right"
+        r"不正确|不对|不准确|不成立|不是真的|不是正确|不是对|不真|(?i:not\s+(?:true|correct|right"
         r"|accurate|valid|the\s+case)|isn't\s+(?:true|correct|right|accurate))",
         False,
     ),
     (
-        rf"错误|错(?:的|了)?(?:[^{HAN}]|\Z)|[×✗✘]|否|(?i:false|incorrect|wrong|inaccurate)"
+        rf"错误|错(?:的|了)?(?:[^{HAN}]|\Z)|[×✗✘]|否|(?:是|为)假|假的(?:[^{HAN}]|\Z)"
+        r"|(?i:false|incorrect|wrong|inaccurate)"
         r"|(?:^|[^A-Za-z])(?i:no)(?:[^A-Za-z]|\Z)",
         False,
     ),
     (
-        rf"正确|对(?:的|了)?(?:[^{HAN}]|\Z)|[√✓✔]|成立|是的|(?i:true|correct|accurate)"
+        rf"正确|对(?:的|了)?(?:[^{HAN}]|\Z)|[√✓✔]|成立|是的|(?:是|为)真|真的(?:[^{HAN}]|\Z)"
+        r"|(?i:true|correct|accurate)"
         r"|(?:^|[^A-Za-z])(?i:yes|right)(?:[^A-Za-z]|\Z)",
         True,
     ),
 ]
-ALONE_TRUE = {"是", "是的", "对", "t", "y", "yes"}
-ALONE_FALSE = {"不是", "否", "错", "f", "n", "no"}
+ALONE_TRUE = {"是", "是的", "对", "真", "t", "y", "yes"}
+ALONE_FALSE = {"不是", "否", "错", "假", "f", "n", "no"}
 JUDGE_WORD = (
-    r"正确|错误|对|错|[×✗✘√✓✔]|否|成立|(?i:true|false|correct|incorrect|right|wrong|yes|no"
+    r"正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立|(?i:true|false|correct|incorrect|right|wrong|yes|no"
     r"|accurate|inaccurate)"
 )
 JUDGE_LEADING = re.compile(
@@ -342,7 +348,10 @@ def text_row(
     if said["hedge"]:
         return 0.0, shown_value, "hedge"
     lead = said["lead"] if rule in ("copula", "line") else None
-    for candidate in (value, said["full"], said["subject"], lead):
+    opens = None
+    if lead is not None and lead.startswith(tref + " "):
+        opens = tref if SUBJECT_VERB.match(lead[len(tref) + 1 :]) else None
+    for candidate in (value, said["full"], said["subject"], lead, opens):
         if exact_match and candidate is not None and candidate == tref:
             return 1.0, candidate, str(rule)
     if allow_partial and value is not None and (tref in value or value in tref):

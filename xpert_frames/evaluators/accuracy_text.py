@@ -22,6 +22,7 @@ from xpert_frames import text
 from xpert_frames._options import check_bool
 from xpert_frames._typing import IntoExpr
 from xpert_frames.evaluators import answer_extract as ae
+from xpert_frames.evaluators import answer_patterns as ap
 from xpert_frames.exceptions import InvalidOptionError
 from xpert_frames.frames import CHOICE_DTYPE
 
@@ -89,7 +90,13 @@ def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
     whole, erased, ref = pl.col("whole"), pl.col("ew"), pl.col("tref")
     value, rule = pl.col("span"), pl.col("span_rule")
     lead_ok = rule.is_in(["copula", "line"])
-    candidates = [value, pl.col("full"), pl.col("subject"), pl.when(lead_ok).then(pl.col("lead"))]
+    lead = pl.when(lead_ok).then(pl.col("lead"))
+    # The reference opens the first sentence as the subject of a verb (``George Orwell wrote``).
+    rest = lead.str.slice(ref.str.len_chars() + 1)
+    opens = lead.str.starts_with(pl.concat_str([ref, pl.lit(" ")])) & rest.str.contains(
+        ap.SUBJECT_VERB
+    )
+    candidates = [value, pl.col("full"), pl.col("subject"), lead, pl.when(opens).then(ref)]
     matched = pl.coalesce(pl.when(c == ref).then(c) for c in candidates)
     empty = (whole.str.len_bytes() == 0) | (ref.str.len_bytes() == 0)
     span_partial = value.str.contains(ref, literal=True) | ref.str.contains(value, literal=True)

@@ -117,6 +117,12 @@ CLAUSE_TAIL = rf"\s*(?:{_BOUNDARY})(?s:.*)$"
 ENDS = rf"^[\s\p{{P}}{GONE}]+|[\s\p{{P}}{GONE}]+$"
 #: English leading articles.
 ARTICLE = r"^(?i:the|a|an)\s+"
+#: A verb after an English subject (``George Orwell wrote 1984``: the answer opens the first
+#: sentence as its subject).
+SUBJECT_VERB = (
+    r"^(?:[a-z]+ed|[a-z]+[^s]s|wrote|won|made|built|led|ran|took|became|began|gave|found|held"
+    r"|drew|sang|told|said|came|went|got|had|did|does|has|leads|holds)(?:[^a-z]|$)"
+)
 #: Chinese sentence-final particles (``巴黎吧`` -> ``巴黎``).
 PARTICLES = r"[吧呢啊呀嘛哦]+$"
 #: A text answer offered as a guess (``可能是北京``, ``maybe Paris``): no answer.
@@ -140,27 +146,29 @@ JUDGE_WORDS: tuple[tuple[str, str], ...] = (
         TRUE_MARK,
     ),
     (
-        r"不正确|不对|不准确|不成立|不是真的|不是正确|不是对|(?i:not\s+(?:true|correct|right"
+        r"不正确|不对|不准确|不成立|不是真的|不是正确|不是对|不真|(?i:not\s+(?:true|correct|right"
         r"|accurate|valid|the\s+case)|isn't\s+(?:true|correct|right|accurate))",
         FALSE_MARK,
     ),
     (
-        r"错误|错(?:的|了)?(?:[^一-鿿]|$)|[×✗✘]|否|(?i:false|incorrect|wrong|inaccurate)"
+        r"错误|错(?:的|了)?(?:[^一-鿿]|$)|[×✗✘]|否|(?:是|为)假|假的(?:[^一-鿿]|$)"
+        r"|(?i:false|incorrect|wrong|inaccurate)"
         r"|(?:^|[^A-Za-z])(?i:no)(?:[^A-Za-z]|$)",
         FALSE_MARK,
     ),
     (
-        r"正确|对(?:的|了)?(?:[^一-鿿]|$)|[√✓✔]|成立|是的|(?i:true|correct|accurate)"
+        r"正确|对(?:的|了)?(?:[^一-鿿]|$)|[√✓✔]|成立|是的|(?:是|为)真|真的(?:[^一-鿿]|$)"
+        r"|(?i:true|correct|accurate)"
         r"|(?:^|[^A-Za-z])(?i:yes|right)(?:[^A-Za-z]|$)",
         TRUE_MARK,
     ),
 )
 #: A span that is one of these short words alone (after cleaning) is that value.
-JUDGE_ALONE_TRUE = r"^(?:是|是的|对|t|y|yes)$"
-JUDGE_ALONE_FALSE = r"^(?:不是|否|错|f|n|no)$"
+JUDGE_ALONE_TRUE = r"^(?:是|是的|对|真|t|y|yes)$"
+JUDGE_ALONE_FALSE = r"^(?:不是|否|错|假|f|n|no)$"
 #: A judge word, for the sentence rules.
 JUDGE_WORD = (
-    r"正确|错误|对|错|[×✗✘√✓✔]|否|成立|(?i:true|false|correct|incorrect|right|wrong|yes|no"
+    r"正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立|(?i:true|false|correct|incorrect|right|wrong|yes|no"
     r"|accurate|inaccurate)"
 )
 #: The text starts with a judgement: ``True.``, ``不对。…``, ``**False**``, ``No, …``.
