@@ -22,6 +22,7 @@ from xpert_frames import text
 from xpert_frames._options import check_bool
 from xpert_frames._typing import IntoExpr
 from xpert_frames.evaluators import answer_extract as ae
+from xpert_frames.evaluators import answer_labels as al
 from xpert_frames.evaluators import answer_patterns as ap
 from xpert_frames.exceptions import InvalidOptionError
 from xpert_frames.frames import CHOICE_DTYPE
@@ -168,7 +169,7 @@ def text_frame(
     df = ae.erase_frame(df.with_columns(pl.col("src").alias("erased")), "erased")
     df = df.with_columns(
         ae.tidy("erased", case_sensitive=cs).fill_null("").alias("ew"),
-        ae.label_list("c", case_sensitive=cs).alias("labels"),
+        al.label_list("c", case_sensitive=cs).alias("labels"),
     )
     df = df.with_columns(is_label_row(pl.col("labels"), pl.col("tref")).alias("labelled"))
     # Label rows too: a guess (``可能是正面``) is found by the text rules.
@@ -182,7 +183,7 @@ def text_frame(
     if not cs:
         sub = sub.with_columns(pl.col("erased").str.to_lowercase())
     width = int(sub.select(pl.col("labels").list.len().max()).item() or 0)
-    sub = ae.label_stated_frame(sub, "erased", "labels", width, case_sensitive=cs)
+    sub = al.label_stated_frame(sub, "erased", "labels", width, case_sensitive=cs)
     labelled = sub.select(label_outcome().alias("result"))["result"]
     # Struct columns cannot be scattered: put the label rows in by row number.
     rows = pl.DataFrame({"i": index, "result": labelled})

@@ -1,13 +1,15 @@
 """The stated answer of text, true/false (``judge``) and label answers, as Polars expressions.
 
 A prediction is prepared once (:func:`prepare`: NFC, full-width to half-width), negated spans
-are erased for text and labels (:func:`erase_negations`), then the span rules of
+are erased for text and labels (:func:`erase_frame`), then the span rules of
 :mod:`xpert_frames.evaluators.answer_patterns` run in evidence order: ``\\boxed{}``, answer
 statements, bold, a concluding sentence, the first sentence with a copula, the last short line.
-Every function returns expressions only (no Python per row).
+Expressions, and frame functions that run them stage by stage over a batch (no Python per row).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import polars as pl
 
@@ -58,14 +60,17 @@ def span(source: IntoExpr, pattern: str) -> pl.Expr:
     if pattern == ap.LINE:
         line = src.str.strip_chars_end().str.replace(r"(?s)^.*\n", "")
         short = line.str.extract(rf"^(.{{0,{ap.SHORT_LINE}}})$", 1)
-        return short.str.extract(ap.LAST_SENTENCE, 1)
+        last = short.str.replace(ap.SENTENCE_ENDS, "").str.replace(ap.BEFORE_LAST_SENTENCE, "")
+        return nonempty(last)
     return src.str.extract(pattern, 1)
 
 
 def strip_marks(value: IntoExpr) -> pl.Expr:
     """``\\text{X}`` -> ``X``; markdown/TeX marks and parenthetical remarks dropped."""
     out = text.to_expr(value).str.replace_all(ap.TEX_TEXT, "$1").str.replace_all(ap.MARKS, "")
-    return out.str.replace_all(ap.PARENTHESES, "${pre}")
+    # Only rows with a parenthesis pay for the (capturing) removal.
+    has = out.str.contains("[(（]", literal=False)
+    return pl.coalesce(pl.when(has).then(out).str.replace_all(ap.PARENTHESES, "${pre}"), out)
 
 
 def tidy(value: IntoExpr, *, case_sensitive: bool = False) -> pl.Expr:
@@ -90,32 +95,40 @@ def plain_frame(df: pl.DataFrame, source: str, plain: str) -> pl.DataFrame:
     return df.with_columns(pl.col(source).str.replace_all(r"\*\*|__", "").alias(plain))
 
 
-def rule_source(name: str, source: str, plain: str, todo: pl.Expr) -> pl.Expr:
-    """The text a rule reads, on the rows still undecided only."""
-    return pl.when(todo).then(pl.col(source if name == "bold" else plain))
-
-
-def decide(
+def cascade(
     df: pl.DataFrame,
-    value: str,
-    rule: str,
-    found: pl.Expr,
-    name: str,
-    extra: dict[str, pl.Expr] | None = None,
+    source: str,
+    plain: str,
+    rules: tuple[tuple[str, str], ...],
+    evaluate: Callable[[pl.Series], pl.Series],
 ) -> pl.DataFrame:
-    """Rows still undecided take ``found`` (and rule ``name``, and the ``extra`` columns)
-    where it is not null."""
-    taken = pl.col(rule).is_null() & found.is_not_null()
-    more = [pl.coalesce(k, pl.when(taken).then(e)).alias(k) for k, e in (extra or {}).items()]
-    return df.with_columns(
-        pl.coalesce(value, found).alias(value),
-        pl.coalesce(rule, pl.when(found.is_not_null()).then(pl.lit(name))).alias(rule),
-        *more,
-    )
-
-
-STATED_DTYPE = pl.Struct({"value": pl.String, "rule": pl.String})
-SPAN_NAMES: list[str] = [name for name, _ in ap.SPAN_RULES]
+    """Columns ``value``, ``rule`` and ``raw`` (one row per row of ``df``): the span rules in
+    order, each on the rows no earlier rule decided and ``evaluate`` (raw spans -> values,
+    null: not decided) only on the spans a rule found. The rows still open are gathered
+    before each rule and the decided ones scattered back (batch-level bookkeeping, no Python
+    per row)."""
+    height = df.height
+    value = pl.Series("value", [None] * height, dtype=pl.String)
+    rule = pl.Series("rule", [None] * height, dtype=pl.String)
+    raw_out = pl.Series("raw", [None] * height, dtype=pl.String)
+    open_rows = pl.Series("i", range(height), dtype=pl.UInt32)
+    for name, pattern in rules:
+        if not open_rows.len():
+            break
+        sub = df[open_rows]
+        raw = sub.select(span(source if name == "bold" else plain, pattern)).to_series()
+        hit = raw.is_not_null()
+        found = pl.Series([None] * raw.len(), dtype=pl.String)
+        if hit.any():
+            found = found.scatter(hit.arg_true(), evaluate(raw.filter(hit)))
+        done = found.is_not_null()
+        if done.any():
+            at = open_rows.filter(done)
+            value = value.scatter(at, found.filter(done))
+            rule = rule.scatter(at, pl.Series([name] * at.len(), dtype=pl.String))
+            raw_out = raw_out.scatter(at, raw.filter(done))
+            open_rows = open_rows.filter(~done)
+    return pl.DataFrame([value, rule, raw_out])
 
 
 def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) -> pl.DataFrame:
@@ -129,14 +142,20 @@ def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) ->
     t = "__xf_text_"
     plain = f"{t}plain"
     df = plain_frame(df, source, plain)
-    df = df.with_columns(pl.lit(None, pl.String).alias(c) for c in ("span", "span_rule", "full"))
-    for name, pattern in ap.SPAN_RULES:
-        todo = pl.col("span").is_null()
-        raw = span(rule_source(name, source, plain, todo), pattern)
-        df = df.with_columns(raw.alias(f"{t}raw"))
-        df = df.with_columns(cut(f"{t}raw", case_sensitive=cs).alias(f"{t}cut"))
-        full = tidy(strip_marks(f"{t}raw").str.replace(ap.ERASED_LEAD, ""), case_sensitive=cs)
-        df = decide(df, "span", "span_rule", pl.col(f"{t}cut"), name, {"full": full})
+    found = cascade(
+        df.select(source, plain),
+        source,
+        plain,
+        ap.SPAN_RULES,
+        lambda raw: raw.to_frame("r").select(cut("r", case_sensitive=cs)).to_series(),
+    )
+    df = df.with_columns(
+        found["value"].alias("span"),
+        found["rule"].alias("span_rule"),
+        found["raw"].alias(f"{t}decided"),
+    )
+    full = strip_marks(f"{t}decided").str.replace(ap.ERASED_LEAD, "")
+    df = df.with_columns(tidy(full, case_sensitive=cs).alias("full"))
     # A copula states its subject as much as its complement (``Paris is the capital``), and
     # an answer may come first (``Paris. It is the capital of France.``).
     is_copula = pl.col("span_rule") == "copula"
@@ -190,146 +209,33 @@ def judge_reference_frame(df: pl.DataFrame, column: str, out: str) -> pl.DataFra
     return df.with_columns(pl.when(pl.col(out).is_in([TRUE, FALSE])).then(out).alias(out))
 
 
-JUDGE_NAMES: list[str] = [*(name for name, _ in ap.JUDGE_RULES), "whole"]
+def _judge_spans(raw: pl.Series, *, whole: bool = False) -> pl.Series:
+    """Judgements of raw spans: cut at the first clause (not ``whole`` texts), then
+    :func:`judge_frame`; a span stating doubt is ``"hedge"``."""
+    df = raw.to_frame("r").with_columns(strip_marks("r").alias("r"))
+    df = df.with_columns(pl.col("r").str.contains(ap.HEDGE).alias("h"))
+    df = df.with_columns((pl.col("r") if whole else cut("r")).alias("c"))
+    df = judge_frame(df, "c", "v")
+    doubt = pl.col("h") & pl.col("v").is_not_null()
+    return df.select(pl.when(doubt).then(pl.lit(HEDGE)).otherwise(pl.col("v"))).to_series()
 
 
 def judge_stated_frame(df: pl.DataFrame, source: str) -> pl.DataFrame:
     """``df`` with columns ``judge`` and ``judge_rule`` for a prepared ``source``: the first
     judge span rule whose span holds a judgement decides (then the whole text); a span stating
     doubt (``可能``, ``whether``) or both values is ``"hedge"``. Rules run in order, each only
-    on the rows no earlier rule decided."""
-    t = "__xf_judge_"
-    plain = f"{t}plain"
+    on the rows no earlier rule decided (:func:`cascade`)."""
+    plain = "__xf_judge_plain"
     df = plain_frame(df, source, plain)
-    df = df.with_columns(pl.lit(None, pl.String).alias(c) for c in ("judge", "judge_rule"))
-    for name, pattern in [*ap.JUDGE_RULES, ("whole", "")]:
-        todo = pl.col("judge").is_null()
-        if name == "whole":
-            # The whole text is not cut at its first clause.
-            raw = strip_marks(pl.when(todo).then(pl.col(source)))
-            df = df.with_columns(raw.alias(f"{t}raw"), raw.alias(f"{t}cut"))
-        else:
-            raw = strip_marks(span(rule_source(name, source, plain, todo), pattern))
-            df = df.with_columns(raw.alias(f"{t}raw"))
-            df = df.with_columns(cut(f"{t}raw").alias(f"{t}cut"))
-        df = judge_frame(df, f"{t}cut", f"{t}v")
-        doubt = pl.col(f"{t}raw").str.contains(ap.HEDGE) & pl.col(f"{t}v").is_not_null()
-        found = pl.when(doubt).then(pl.lit(HEDGE)).otherwise(pl.col(f"{t}v"))
-        df = decide(df, "judge", "judge_rule", found, name)
-    return df.select(pl.exclude(f"^{t}.*$"))
-
-
-# --------------------------------------------------------------------------- labels
-def label_list(choices: IntoExpr, *, case_sensitive: bool = False) -> pl.Expr:
-    """Each row's distinct candidate labels (``content``, else ``id``, of ``choices``),
-    prepared and tidied, in order; an empty list when there are none."""
-    el = pl.element().struct
-    raw = pl.coalesce(el.field("content"), el.field("id"))
-    label = tidy(prepare(raw), case_sensitive=case_sensitive)
-    found = text.to_expr(choices).list.eval(label).list.drop_nulls()
-    return found.list.unique(maintain_order=True).fill_null([])
-
-
-#: What wraps every run of ``a-z0-9`` when labels are looked up (so that a literal search
-#: finds a label only where its Latin letters and digits are whole words).
-_MARK = "\x00"
-
-
-def wrap_marks(value: IntoExpr) -> pl.Expr:
-    """``_MARK`` around every run of ``a-z0-9``: ``"is positive."`` -> ``"␀is␀ ␀positive␀."``.
-    A wrapped label occurs in a wrapped text exactly where the label occurs and no ``a-z0-9``
-    character touches a Latin letter or digit at its ends (``positive`` is not in
-    ``nonpositive``; ``正面`` is in ``是正面的``)."""
-    return text.to_expr(value).str.replace_all(r"[a-z0-9]+", f"{_MARK}$0{_MARK}")
-
-
-def containment_frame(df: pl.DataFrame, labels: str, width: int, prefix: str) -> pl.DataFrame:
-    """Columns ``<prefix><i>_<j>``: label ``i`` lies inside the longer label ``j``."""
-    items = [pl.col(labels).list.get(i, null_on_oob=True) for i in range(width)]
-    return df.with_columns(
-        (
-            (items[j].str.len_chars() > items[i].str.len_chars())
-            & items[j].str.contains(items[i], literal=True)
-        )
-        .fill_null(False)
-        .alias(f"{prefix}{i}_{j}")
-        for i in range(width)
-        for j in range(width)
-        if i != j
-    )
-
-
-def labels_frame(
-    df: pl.DataFrame, source: str, labels: str, wrapped: str, width: int, out: str
-) -> pl.DataFrame:
-    """Columns ``<out>`` (the one label ``source`` states, else null) and ``<out>n`` (how many
-    distinct labels it states) over the first ``width`` labels; a label inside a longer
-    stated label (``Guilty`` in ``Guilty of Romance``) does not count. ``source`` is
-    lower-cased like the labels; ``wrapped`` holds the labels through :func:`wrap_marks` and
-    :func:`containment_frame` columns ``<wrapped><i>_<j>`` exist."""
-    items = [pl.col(labels).list.get(i, null_on_oob=True) for i in range(width)]
-    marks = [pl.col(wrapped).list.get(i, null_on_oob=True) for i in range(width)]
-    hit = [f"{out}h{i}" for i in range(width)]
-    df = df.with_columns(wrap_marks(source).alias(f"{out}w"))
-    src = pl.col(f"{out}w")
-    df = df.with_columns(
-        src.str.contains(mark, literal=True).fill_null(False).alias(h)
-        for mark, h in zip(marks, hit, strict=True)
-    )
-    kept: list[pl.Expr] = []
-    for i in range(width):
-        inside = [pl.col(hit[j]) & pl.col(f"{wrapped}{i}_{j}") for j in range(width) if j != i]
-        covered = pl.any_horizontal(inside) if inside else pl.lit(False)
-        kept.append((pl.col(hit[i]) & ~covered).alias(hit[i]))
-    if not kept:
-        return df.with_columns(pl.lit(None, pl.String).alias(out), pl.lit(0).alias(f"{out}n"))
-    # Labels are distinct (label_list), so counting kept hits counts distinct labels.
-    df = df.with_columns(kept)
-    stated = pl.coalesce(pl.when(h).then(item) for h, item in zip(hit, items, strict=True))
-    count = pl.sum_horizontal(pl.col(h).cast(pl.UInt32) for h in hit)
-    df = df.with_columns(count.alias(f"{out}n"), stated.alias(out))
-    return df.drop(*hit, f"{out}w")
-
-
-def label_stated_frame(
-    df: pl.DataFrame, source: str, labels: str, width: int, *, case_sensitive: bool = False
-) -> pl.DataFrame:
-    """``df`` with columns ``label`` and ``rule`` for a prepared, negation-erased ``source``:
-    the first span rule whose span states a label decides (then the whole text); a span
-    stating two labels is a hedge (label null, rule ``hedge``); no label: rule null. Rules run
-    in order, each only on the rows no earlier rule decided."""
-    t = "__xf_label_"
-    plain = f"{t}plain"
-    df = plain_frame(df, source, plain)
-    df = df.with_columns(pl.lit(None, pl.String).alias(c) for c in ("label", "rule"))
-    wrapped = f"{t}wrapped"
-    df = df.with_columns(pl.col(labels).list.eval(wrap_marks(pl.element())).alias(wrapped))
-    df = containment_frame(df, labels, width, wrapped)
-    for name, pattern in [*ap.SPAN_RULES, ("whole", "")]:
-        todo = pl.col("rule").is_null()
-        raw = (
-            pl.when(todo).then(source)
-            if name == "whole"
-            else span(rule_source(name, source, plain, todo), pattern)
-        )
-        low = strip_marks(raw) if case_sensitive else strip_marks(raw).str.to_lowercase()
-        # The span cut at its first clause first (``positive, though … negative remarks``),
-        # then whole (labels may hold commas: ``Paris, France``).
-        df = df.with_columns(
-            low.alias(f"{t}s"), cut(raw, case_sensitive=case_sensitive).alias(f"{t}c")
-        )
-        df = labels_frame(df, f"{t}c", labels, wrapped, width, f"{t}k")
-        df = labels_frame(df, f"{t}s", labels, wrapped, width, f"{t}l")
-        use_cut = pl.col(f"{t}kn") > 0
-        label = pl.when(use_cut).then(pl.col(f"{t}k")).otherwise(pl.col(f"{t}l"))
-        count = pl.when(use_cut).then(pl.col(f"{t}kn")).otherwise(pl.col(f"{t}ln"))
-        df = df.with_columns(
-            pl.when(todo & (count == 1)).then(label).otherwise("label").alias("label"),
-            pl.when(todo & (count == 1))
-            .then(pl.lit(name))
-            .when(todo & (count > 1))
-            .then(pl.lit("hedge"))
-            .otherwise("rule")
-            .alias("rule"),
-        )
-    return df.select(pl.exclude(f"^{t}.*$"))
+    found = cascade(df.select(source, plain), source, plain, ap.JUDGE_RULES, _judge_spans)
+    open_rows = found["value"].is_null() & df[source].is_not_null()
+    at = open_rows.arg_true()
+    value, rule = found["value"], found["rule"]
+    if at.len():
+        whole = _judge_spans(df[source].gather(at), whole=True)
+        got = whole.is_not_null()
+        value = value.scatter(at.filter(got), whole.filter(got))
+        names = pl.Series([None] * at.len(), dtype=pl.String)
+        names = names.scatter(got.arg_true(), pl.Series(["whole"] * int(got.sum())))
+        rule = rule.scatter(at.filter(got), names.filter(got))
+    return df.with_columns(value.alias("judge"), rule.alias("judge_rule")).drop(plain)

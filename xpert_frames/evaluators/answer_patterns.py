@@ -59,6 +59,10 @@ FIRST_SENTENCE = rf"^\s*(?P<s>{_SENTENCE}*)"
 COPULA_SUBJECT = r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)(?:\s(?i:is|are|was|were)\s|是)"
 #: The last non-empty line (found by splitting, not by this pattern).
 LINE = r"(?P<s>[^\n]*[^\s][^\n]*)\s*$"
+#: Trailing sentence ends, and everything up to the last sentence boundary: removed in turn,
+#: they leave what :data:`LAST_SENTENCE` captures (capture-free).
+SENTENCE_ENDS = r"[.。!?！？\s]+$"
+BEFORE_LAST_SENTENCE = r"(?s)^.*(?:[。!?！？]|\.\s)\s*"
 #: The last sentence of a line (``Let's think step by step. Paris`` -> ``Paris``).
 LAST_SENTENCE = (
     r"(?s)^.*(?:^|[。!?！？]|\.\s)\s*(?P<s>[^。!?！？]*?[^。!?！？\s.][^。!?！？]*?)[.。!?！？\s]*$"
