@@ -47,6 +47,7 @@ ANSWER_IS = re.compile(
     r"(?i:answer)|(?:应该|应)?(?:是|为)(?:正确|最终|标准)?答案)"
 )
 FIRST_SENTENCE = re.compile(rf"^\s*(?P<s>{SENT}*)")
+QUOTED_END = re.compile(r"(?s)^.*[“\"「『](?P<s>[^”\"」』\n]{1,40})[”\"」』][\s.。!！]*\Z")
 LINE = re.compile(r"(?P<s>[^\n]*[^\s][^\n]*)\s*\Z")
 LAST_SENTENCE = re.compile(
     r"(?s)^.*(?:^|[。!?！？]|\.\s)\s*(?P<s>[^。!?！？]*?[^。!?！？\s.][^。!?！？]*?)[.。!?！？\s]*\Z"
@@ -61,6 +62,7 @@ TEXT_RULES = [
     ("bold", BOLD),
     ("conclusion", CONCLUSION),
     ("copula", COPULA),
+    ("quoted", QUOTED_END),
     ("line", LINE),
 ]
 NEGATIONS = [
@@ -77,7 +79,10 @@ NEGATIONS = [
 TEX = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([^{}]*)\}")
 MARKS = re.compile(r"[\$`]|\*\*|__")
 PARENS = re.compile(r"(?P<pre>[^\s(（])\s*(?:\([^()]*\)|（[^（）]*）)")
-OPENERS = re.compile(r"^[\s\(（\[【「\"“'‘]+")
+OPENERS = re.compile(
+    r"^[\s\(（\[【「\"“'‘]+|^(?i:most\s+likely|likely|probably|definitely|clearly|certainly"
+    r"|indeed|simply|actually|obviously)\s+"
+)
 PARTICLES = re.compile(r"[吧呢啊呀嘛哦]+\Z")
 SUBJECT_VERB = re.compile(
     r"^(?:[a-z]+ed|[a-z]+[^s]s|wrote|won|made|built|led|ran|took|became|began|gave|found|held"
@@ -241,7 +246,7 @@ def stated_text(erased: str, cs: bool) -> dict[str, Any]:
     if out["rule"] == "copula":
         m = SUBJECT.search(plain)
         out["subject"] = cut(m.group("s") if m else None, cs)
-    if out["rule"] in ("copula", "line"):
+    if out["rule"] in ("copula", "quoted", "line"):
         m = FIRST_SENTENCE.match(plain)
         out["lead"] = cut(m.group("s") if m else None, cs)
     guess = out["rule"] == "copula" and out["subject"] is not None
@@ -347,7 +352,7 @@ def text_row(
         return 1.0, whole, "exact"
     if said["hedge"]:
         return 0.0, shown_value, "hedge"
-    lead = said["lead"] if rule in ("copula", "line") else None
+    lead = said["lead"] if rule in ("copula", "quoted", "line") else None
     opens = None
     if lead is not None and lead.startswith(tref + " "):
         opens = tref if SUBJECT_VERB.match(lead[len(tref) + 1 :]) else None

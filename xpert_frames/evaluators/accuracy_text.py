@@ -90,7 +90,7 @@ def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
     first sentence equals the reference."""
     whole, erased, ref = pl.col("whole"), pl.col("ew"), pl.col("tref")
     value, rule = pl.col("span"), pl.col("span_rule")
-    lead_ok = rule.is_in(["copula", "line"])
+    lead_ok = rule.is_in(["copula", "quoted", "line"])
     lead = pl.when(lead_ok).then(pl.col("lead"))
     # The reference opens the first sentence as the subject of a verb (``George Orwell wrote``).
     rest = lead.str.slice(ref.str.len_chars() + 1)

@@ -161,7 +161,8 @@ def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) ->
     is_copula = pl.col("span_rule") == "copula"
     subject = span(pl.when(is_copula).then(plain), ap.COPULA_SUBJECT)
     first = span(
-        pl.when(pl.col("span_rule").is_in(["copula", "line"])).then(plain), ap.FIRST_SENTENCE
+        pl.when(pl.col("span_rule").is_in(["copula", "quoted", "line"])).then(plain),
+        ap.FIRST_SENTENCE,
     )
     df = df.with_columns(
         cut(subject, case_sensitive=cs).alias("subject"),

@@ -57,6 +57,8 @@ ANSWER_IS_TRIGGER = r"(?i)answer|答案"
 FIRST_SENTENCE = rf"^\s*(?P<s>{_SENTENCE}*)"
 #: The subject of the first sentence holding a copula (``Paris is the capital of France.``).
 COPULA_SUBJECT = r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)(?:\s(?i:is|are|was|were)\s|是)"
+#: A quoted term that ends the text (``这个字应读作“xíng”。``).
+QUOTED_END = r"(?s)^.*[“\"「『](?P<s>[^”\"」』\n]{1,40})[”\"」』][\s.。!！]*$"
 #: The last non-empty line (found by splitting, not by this pattern).
 LINE = r"(?P<s>[^\n]*[^\s][^\n]*)\s*$"
 #: Trailing sentence ends, and everything up to the last sentence boundary: removed in turn,
@@ -78,6 +80,7 @@ SPAN_RULES: tuple[tuple[str, str], ...] = (
     ("bold", BOLD),
     ("conclusion", CONCLUSION),
     ("copula", COPULA),
+    ("quoted", QUOTED_END),
     ("line", LINE),
 )
 
@@ -102,7 +105,10 @@ MARKS = r"[\$`]|\*\*|__"
 #: Parenthetical remarks dropped from a span.
 PARENTHESES = r"(?P<pre>[^\s(（])\s*(?:\([^()]*\)|（[^（）]*）)"
 #: Opening brackets and quotes at the start of a span (``(Paris).`` -> ``Paris).``).
-OPENERS = r"^[\s\(（\[【「\"“'‘]+"
+OPENERS = (
+    r"^[\s\(（\[【「\"“'‘]+|^(?i:most\s+likely|likely|probably|definitely|clearly|certainly"
+    r"|indeed|simply|actually|obviously)\s+"
+)
 #: Erased (negated) clauses at the start of a span and the correction word after them
 #: (``✗; it is Mars`` -> ``Mars``, ``✗，而是李白`` -> ``李白``).
 ERASED_LEAD = (
