@@ -4,7 +4,7 @@
 Contenders: the same rules as a per-row Python loop (the test oracle, ``tests/oracles/accuracy``,
 Python ``re`` one row at a time; timed on a subset because it is slow) and ``xf.score`` end to
 end (eager DataFrame, and lazy with the streaming engine). Number rows in the loop use the
-oracle's minimal parser, cheaper than :mod:`xpert_frames.numbers`, so the loop's cost is
+oracle's minimal parser, cheaper than :mod:`xpert_frames.numeric.parse`, so the loop's cost is
 understated. Rows are generated deterministically (seeded).
 """
 
@@ -20,8 +20,8 @@ import polars as pl
 import xpert_frames as xf
 from benchmarks.common import Row, peak_rss_mb, timed
 from tests.oracles import accuracy as oracle
-from xpert_frames import frames
-from xpert_frames.evaluators.accuracy import AccuracyEvaluator
+from xpert_frames.core import frames
+from xpert_frames.evaluators.accuracy.evaluator import AccuracyEvaluator
 
 BENCH = "accuracy: 1M mixed choice/text/label/judge/number rows"
 CAPITALS = [("上海", "北京", "广州", "深圳"), ("London", "Berlin", "Paris", "Madrid")]

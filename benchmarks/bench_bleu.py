@@ -43,7 +43,7 @@ def _english_vocab(rng: random.Random, size: int = 6000) -> list[str]:
 
 
 def _zh_vocab(size: int = 20000) -> list[str]:
-    from xpert_frames.tokenize import zh
+    from xpert_frames.tokens import zh
 
     zh.tokenize("")
     import jieba
@@ -126,7 +126,7 @@ def _sacrebleu(frame: pl.DataFrame) -> list[float]:
 
 def _xpert(frame: pl.DataFrame) -> list[float]:
     import xpert_frames as xf
-    from xpert_frames.evaluators.bleu import BLEUEvaluator
+    from xpert_frames.evaluators.bleu.evaluator import BLEUEvaluator
 
     return xf.score(frame, [BLEUEvaluator()])["bleu_score"].to_list()
 

@@ -15,7 +15,7 @@ import polars as pl
 
 import xpert_frames as xf
 from benchmarks.common import Row, peak_rss_mb, timed
-from xpert_frames.evaluators.math_answer import MathEvaluator
+from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 
 BENCH = "math"
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,4 +147,8 @@ def run(quick: bool) -> list[Row]:
     t, cpu, _ = cpu_timed(lambda: xf.score(df.lazy(), [ev]).collect(engine="streaming"), 2)
     note = f"end to end; {n / cpu:,.0f} rows per CPU-s"
     rows.append(Row(BENCH, "xpert_frames streaming engine", n, t, note))
-    return rows
+
+    # 5. The MATH-style symbolic slice, side by side with Math-Verify per row (own table).
+    from benchmarks import math_symbolic
+
+    return rows + math_symbolic.run(quick)

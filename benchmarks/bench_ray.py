@@ -25,7 +25,7 @@ def run(quick: bool) -> list[Row]:
         import ray
         import ray.data
 
-        from xpert_frames import ray as xray
+        from xpert_frames import ray_data as xray
     except ImportError:
         return [Row(BENCH, "skipped: pip install 'xpert-frames[ray]'", 0, 0.0)]
     n = 20_000 if quick else 1_000_000

@@ -21,12 +21,12 @@ from rapidfuzz.distance import Levenshtein
 
 import xpert_frames as xf
 from benchmarks.common import Row, peak_rss_mb, timed
-from xpert_frames.evaluators.tcm_diagnosis import (
+from xpert_frames.evaluators.tcm.evaluator import (
     KEYWORD_SEPARATORS,
     NAME_SUFFIX_KEPT,
     TcmDiagnosisEvaluator,
 )
-from xpert_frames.tcm_terms import load_terms
+from xpert_frames.evaluators.tcm.terms import load_terms
 
 BENCH = "tcm_diagnosis"
 

@@ -160,7 +160,7 @@ def english_corpus(n: int, seed: int = 0) -> list[str]:
 
 
 def verify_english(n: int) -> None:
-    from xpert_frames.tokenize import en, en_fast
+    from xpert_frames.tokens import en, en_fast
 
     corpus = english_corpus(n)
     s = pl.Series("t", corpus)
@@ -191,7 +191,7 @@ def verify_english(n: int) -> None:
 
 
 def chinese_corpus(n: int, seed: int = 1) -> list[str]:
-    from xpert_frames.tokenize import zh
+    from xpert_frames.tokens import zh
 
     zh.tokenize("初始化")
     import jieba
@@ -225,7 +225,7 @@ def verify_chinese(n: int) -> None:
     except ImportError:
         print("chinese: rjieba not installed; skipped")
         return
-    from xpert_frames.tokenize import zh
+    from xpert_frames.tokens import zh
 
     corpus = chinese_corpus(n)
     start = time.perf_counter()

@@ -13,21 +13,21 @@ import pytest
 import xpert_frames as xf
 from tests.helpers import score_all_paths
 from tests.oracles import accuracy as oracle
-from xpert_frames import frames
-from xpert_frames.evaluators.accuracy import (
-    AccuracyEvaluator,
-    normalize_text,
-)
-from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.evaluators.choice_extract import (
+from xpert_frames.core import frames
+from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.evaluators.accuracy.choice_extract import (
     RULE_NAMES,
     extract_choice,
     letter_set,
     option_letters,
     reference_letters,
 )
-from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
-from xpert_frames.report import report
+from xpert_frames.evaluators.accuracy.evaluator import (
+    AccuracyEvaluator,
+    normalize_text,
+)
+from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.reporting.report import report
 
 LABELLED = Path(__file__).parent / "data" / "accuracy_labelled.jsonl"
 CAPITALS = [

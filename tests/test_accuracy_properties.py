@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from tests.helpers import score_all_paths
 from tests.oracles import accuracy as oracle
-from xpert_frames import frames, numbers
-from xpert_frames.evaluators.accuracy import AccuracyEvaluator, normalize_text
-from xpert_frames.evaluators.choice_extract import extract_choice
+from xpert_frames.core import frames
+from xpert_frames.evaluators.accuracy.choice_extract import extract_choice
+from xpert_frames.evaluators.accuracy.evaluator import AccuracyEvaluator, normalize_text
+from xpert_frames.numeric import parse as numbers
 
 # Pieces real answers are made of, and the pieces the rules key on.
 FRAGMENTS = [

@@ -13,9 +13,9 @@ import pytest
 import xpert_frames as xf
 from tests.helpers import score_all_paths
 from tests.oracles import accuracy_text as oracle
-from xpert_frames import frames
+from xpert_frames.core import frames
 from xpert_frames.evaluators.accuracy import AccuracyEvaluator, judge_match, text_match
-from xpert_frames.report import report
+from xpert_frames.reporting.report import report
 
 LABELLED = Path(__file__).parent / "data" / "accuracy_text_labelled.jsonl"
 SCHEMA: dict[str, Any] = {
@@ -246,7 +246,7 @@ CHOICE_MISSES = [
 @pytest.mark.parametrize(("prediction", "expected"), CHOICE_MISSES)
 def test_choice_miss_classes(prediction: str, expected: str | None) -> None:
     from tests.oracles import accuracy as choice_oracle
-    from xpert_frames.evaluators.choice_extract import extract_choice
+    from xpert_frames.evaluators.accuracy.choice_extract import extract_choice
 
     got = pl.DataFrame({"p": [prediction]}).select(extract_choice("p").struct.field("letters"))
     assert got.item() == expected

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tests.helpers import score_all_paths
 from tests.oracles import accuracy_text as oracle
-from xpert_frames import frames
+from xpert_frames.core import frames
 from xpert_frames.evaluators.accuracy import AccuracyEvaluator
 
 SCHEMA: dict[str, Any] = {

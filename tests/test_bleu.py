@@ -20,10 +20,11 @@ from nltk.translate.bleu_score import (
 import xpert_frames as xf
 from tests.helpers import score_all_paths
 from tests.oracles import bleu as oracle
-from xpert_frames import bleu_batch, bleu_stats
-from xpert_frames.bleu_stats import Tokens, bleu_numpy, bleu_python, count_stats
-from xpert_frames.evaluators.bleu import BLEUEvaluator, bleu_signature
-from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.evaluators.bleu import batch as bleu_batch
+from xpert_frames.evaluators.bleu import stats as bleu_stats
+from xpert_frames.evaluators.bleu.evaluator import BLEUEvaluator, bleu_signature
+from xpert_frames.evaluators.bleu.stats import Tokens, bleu_numpy, bleu_python, count_stats
 
 HYP1 = (
     "It is a guide to action which ensures that the military always obeys the commands of the party"
@@ -299,7 +300,7 @@ def test_stats_long_rows_group_by_path_equals_nltk() -> None:
 
 
 def test_worker_process_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    from xpert_frames.tokenize import cache, pool
+    from xpert_frames.tokens import cache, pool
 
     monkeypatch.setattr(pool, "MIN_PARALLEL", 4)
     monkeypatch.setattr(bleu_batch, "TOKENIZE_CHUNK", 5)

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from xpert_frames.io import SAMPLE
+from xpert_frames.api import SAMPLE
 
 SCRIPT = Path(sys.executable).parent / "xpert-frames"  # the installed console script
 EXE = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "xpert_frames.cli"]
@@ -28,14 +28,19 @@ def test_score_sample_keeps_rows_and_columns(tmp_path: Path) -> None:
         "score", str(SAMPLE), "-o", str(out), "-e", "fuzzy", "--by", "model", "--report", str(rep)
     )
     assert proc.returncode == 0, proc.stderr
-    assert "rows/s" in proc.stdout
+    assert "start-up" in proc.stdout and "scoring" in proc.stdout
     source = pl.read_parquet(SAMPLE)
     scored = pl.read_parquet(out)
-    assert scored.columns == [*source.columns, "row_id", "fuzzy_score", "fuzzy_match"]
+    outputs = ["fuzzy_score", "fuzzy_match", "fuzzy_applicable"]
+    assert scored.columns == [*source.columns, "row_id", *outputs]
     assert_frame_equal(scored.select(source.columns), source)
     assert scored["row_id"].to_list() == list(range(source.height))
     report = json.loads(rep.read_text())["report"]
-    counts = {r["model"]: r["count"] + r["skipped"] for r in report if r["metric"] == "fuzzy"}
+    counts = {
+        r["model"]: r["count"] + r["skipped"] + r["not_applicable"]
+        for r in report
+        if r["metric"] == "fuzzy"
+    }
     assert counts == dict(source.group_by("model").len().iter_rows())
 
 
@@ -51,7 +56,8 @@ def test_report_command_formats(tmp_path: Path) -> None:
 def test_evaluators_lists_registry() -> None:
     proc = run("evaluators")
     assert proc.returncode == 0
-    assert "fuzzy:" in proc.stdout and "threshold = 0.6" in proc.stdout
+    assert "fuzzy:" in proc.stdout and "    threshold=0.6 (float)\n" in proc.stdout
+    assert "scores rows with a tcm_eval_type" in proc.stdout
 
 
 @pytest.mark.parametrize(

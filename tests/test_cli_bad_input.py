@@ -159,8 +159,14 @@ def test_xperteval_jsonl_records(tmp_path: Path) -> None:
     proc = run("score", str(src), "-o", str(out), "-e", "fuzzy", "--prediction", "response")
     assert proc.returncode == 0, proc.stderr
     scored = pl.read_parquet(out)
-    assert scored["fuzzy_score"].to_list() == [1.0, None, 1.0]
+    # the records carry answer types: fuzzy scores the text rows only
+    assert scored["fuzzy_score"].to_list() == [1.0, None, None]
+    assert scored["fuzzy_applicable"].to_list() == [True, True, False]
     assert scored["id"].to_list() == [1, 2, 3]
+    every = tmp_path / "every.parquet"
+    args = ["-e", "fuzzy", "--prediction", "response", "--all-rows", "-q"]
+    assert run("score", str(src), "-o", str(every), *args).returncode == 0
+    assert pl.read_parquet(every)["fuzzy_score"].to_list() == [1.0, None, 1.0]
 
 
 def test_missing_input_and_mixed_kinds(tmp_path: Path) -> None:

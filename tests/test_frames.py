@@ -7,8 +7,8 @@ from polars.testing import assert_frame_equal
 
 import xpert_frames as xf
 from tests.helpers import score_all_paths
-from xpert_frames import frames
-from xpert_frames.exceptions import ColumnNotFoundError, ColumnTypeError, DuplicateColumnError
+from xpert_frames.core import frames
+from xpert_frames.core.exceptions import ColumnNotFoundError, ColumnTypeError, DuplicateColumnError
 
 
 def nested_frame() -> pl.DataFrame:
@@ -50,7 +50,16 @@ def test_kinds_round_trip() -> None:
 
 def test_nested_reference_shape_is_flattened_vectorized() -> None:
     out = score_all_paths(nested_frame(), ["fuzzy"])
-    assert out.columns == ["id", "prediction", "reference", "fuzzy_score", "fuzzy_match"]
+    # the nested answer has a type: fuzzy scores text rows and says which rows it fits
+    assert out.columns == [
+        "id",
+        "prediction",
+        "reference",
+        "fuzzy_score",
+        "fuzzy_match",
+        "fuzzy_applicable",
+    ]
+    assert out["fuzzy_applicable"].to_list() == [True, True, True]
     # empty reference value and null prediction are invalid: null, counted as skipped
     assert out["fuzzy_score"].to_list() == [1.0, None, None]
     rep = xf.report(out)
@@ -79,7 +88,12 @@ def test_from_records_keeps_malformed_rows() -> None:
     assert df.height == 5
     assert df["answer"].to_list() == ["a", None, None, "d", "42"]
     out = xf.score(df, "fuzzy")
-    assert out["fuzzy_score"].to_list() == [1.0, None, None, None, 0.0]
+    # the last row is a number question: fuzzy does not fit it unless told to score all rows
+    assert out["fuzzy_score"].to_list() == [1.0, None, None, None, None]
+    assert out["fuzzy_applicable"].to_list() == [True, True, True, True, False]
+    everything = xf.score(df, "fuzzy", all_rows=True)
+    assert everything["fuzzy_score"].to_list() == [1.0, None, None, None, 0.0]
+    assert "fuzzy_applicable" not in everything.columns
 
 
 def test_from_records_length_mismatch() -> None:

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import xpert_frames as xf
-from xpert_frames import stats
-from xpert_frames.report import (
+from xpert_frames.registry import detect_evaluators
+from xpert_frames.reporting import intervals as stats
+from xpert_frames.reporting.report import (
     finalize,
     merge_partials,
     partials,
@@ -88,7 +89,7 @@ def test_bootstrap_interval_is_reproducible_and_close_to_normal_theory() -> None
 @given(st.lists(st.integers(0, 399), max_size=6, unique=True))
 def test_partials_of_any_split_merge_to_the_whole(cuts: list[int]) -> None:
     df = scored()
-    metrics = report_plan(df.collect_schema(), ["model"])
+    metrics = report_plan(df.collect_schema(), ["model"], detect_evaluators(df.collect_schema()))
     bounds = [0, *sorted(cuts), df.height]
     parts = [
         partials(df.slice(a, b - a), ["model"], metrics) for a, b in itertools.pairwise(bounds)

@@ -13,8 +13,8 @@ import xpert_frames as xf
 from tests.helpers import score_all_paths
 from tests.oracles import math as oracle
 from tests.oracles.math_seed import SeedMathEvaluator
-from xpert_frames.evaluators.math_answer import MathEvaluator
-from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 
 LABELLED = Path(__file__).parent / "data" / "math_labelled.jsonl"
 
@@ -91,6 +91,8 @@ OPTION_SETS: list[dict[str, Any]] = [
     {"strict_format": True},
     {"tolerance": 0.01},
     {"tolerance": 0.0, "normalize": False, "require_units": True},
+    {"symbolic": "latex"},
+    {"decimal_comma": "always"},
 ]
 
 
@@ -101,19 +103,21 @@ def oracle_frame(df: pl.DataFrame, options: dict[str, Any]) -> list[tuple[Any, .
     rows = []
     for p, a in df.select("prediction", "answer").iter_rows():
         r = oracle.score(p, a, **kw)
-        rows.append((None,) * 4 if r is None else (r["score"], r["value"], r["unit"], r["rule"]))
+        keys = ("score", "value", "unit", "rule", "extracted", "expected")
+        rows.append((None,) * 6 if r is None else tuple(r[k] for k in keys))
     return rows
 
 
 def assert_matches_oracle(df: pl.DataFrame, options: dict[str, Any]) -> None:
     out = score_all_paths(df, [MathEvaluator(**options)])
-    got = out.select("math_score", "math_value", "math_unit", "math_rule").rows()
+    columns = ("score", "value", "unit", "rule", "extracted", "expected")
+    got = out.select(f"math_{c}" for c in columns).rows()
     want = oracle_frame(df, options)
     for i, (g, w) in enumerate(zip(got, want, strict=True)):
         same_value = g[1] == w[1] or (
             g[1] is not None and w[1] is not None and abs(g[1] - w[1]) <= 1e-12 * abs(w[1])
         )
-        assert (g[0], g[2], g[3]) == (w[0], w[2], w[3]) and same_value, (
+        assert (g[0], *g[2:]) == (w[0], *w[2:]) and same_value, (
             options,
             df.row(i),
             g,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -42,4 +41,3 @@ def test_notebook_executes(name: str, tmp_path: Path, monkeypatch: pytest.Monkey
             "distributions.png",
         ]
         assert all((tmp_path / "out" / p).stat().st_size > 1000 for p in images)
-    assert os.environ["XF_SCALE_ROWS"] == "50000"

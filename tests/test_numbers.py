@@ -1,4 +1,4 @@
-"""xpert_frames.numbers: every supported form, the extraction rules, and round trips."""
+"""xpert_frames.numeric.parse: every supported form, the extraction rules, and round trips."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
-from xpert_frames.numbers import NUMBER_DTYPE, extract_number, parse_number
+from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.numeric.parse import NUMBER_DTYPE, extract_number, parse_number
 
 
 def extract(texts: list[str | None], **kw: object) -> list[dict[str, object] | None]:

@@ -22,14 +22,16 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import xpert_frames as xf
-from xpert_frames import io, registry
-from xpert_frames.cli import main as cli_main
+from xpert_frames import registry
+from xpert_frames.api import SAMPLE
+from xpert_frames.cli.main import main as cli_main
+from xpert_frames.core.exceptions import ColumnNotFoundError
+from xpert_frames.core.frames import CHOICE_DTYPE
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.exceptions import ColumnNotFoundError
-from xpert_frames.frames import CHOICE_DTYPE
 
 ray = pytest.importorskip("ray")
-xray = pytest.importorskip("xpert_frames.ray")
+xray = pytest.importorskip("xpert_frames.ray_data")
+ray_engine = pytest.importorskip("xpert_frames.cli.ray_engine")
 
 pytestmark = pytest.mark.ray
 
@@ -153,8 +155,12 @@ def test_scores_equal_in_process(local_scored: pl.DataFrame, ray_scored: pl.Data
     assert_frame_equal(ray_scored.sort("id"), local_scored)
 
 
-def test_score_columns_named_like_batch_scorer(ray_scored: pl.DataFrame) -> None:
-    outputs = xf.BatchScorer(registered()).output_names()
+def test_score_columns_named_like_batch_scorer(
+    ray_scored: pl.DataFrame, data: pl.DataFrame
+) -> None:
+    # the data has answer types: each evaluator's <name>_applicable follows its columns
+    outputs = xf.BatchScorer(registered()).output_names(data.to_arrow().schema)
+    assert any(name.endswith("_applicable") for name in outputs)
     assert ray_scored.columns[-len(outputs) :] == outputs
 
 
@@ -268,7 +274,7 @@ def test_score_files_equals_in_process_cli(tmp_path: Path, data: pl.DataFrame, k
     assert cli_main(["score", *inputs, "-o", str(local), "-q", *(f"-e{n}" for n in names)]) == 0
     out = tmp_path / "out" / "scored.parquet"
     seen: list[bool] = []
-    xray.score_files(
+    ray_engine.score_files(
         inputs,
         out,
         names,
@@ -288,18 +294,18 @@ def test_score_files_keeps_an_input_row_id(tmp_path: Path, data: pl.DataFrame) -
     path = tmp_path / "in.jsonl"
     data.head(50).rename({"id": "row_id"}).write_ndjson(path)
     out = tmp_path / "o.parquet"
-    xray.score_files([str(path)], out, ["fuzzy"], None, address=None, row_id="row_id")
+    ray_engine.score_files([str(path)], out, ["fuzzy"], None, address=None, row_id="row_id")
     got = pl.read_parquet(out)
     assert got.columns[: data.width] == ["row_id", *data.columns[1:]]
     assert got["row_id"].to_list() == list(range(50))
 
 
 def test_cli_engine_ray_equals_polars(tmp_path: Path) -> None:
-    from xpert_frames.cli import score as score_command
+    from xpert_frames.cli.main import score as score_command
 
     if "engine" not in {p.name for p in score_command.params}:
         pytest.skip("--engine is not wired into the CLI yet")
-    sample = str(io.SAMPLE)
+    sample = str(SAMPLE)
     args = ["score", sample, "-q", "--by", "model", "-e", "fuzzy", "-e", "bleu"]
     ray_out, local_out = tmp_path / "ray.parquet", tmp_path / "local.parquet"
     ray_rep, local_rep = tmp_path / "ray.json", tmp_path / "local.json"
@@ -317,7 +323,7 @@ def test_score_files_rejects_address_when_connected(tmp_path: Path, data: pl.Dat
     path = tmp_path / "in.parquet"
     data.head(10).write_parquet(path)
     with pytest.raises(ValueError, match="already connected"):
-        xray.score_files([str(path)], tmp_path / "o.parquet", ["fuzzy"], None, address="auto")
+        ray_engine.score_files([str(path)], tmp_path / "o.parquet", ["fuzzy"], None, address="auto")
     assert not (tmp_path / "o.parquet").exists()
 
 
@@ -333,7 +339,7 @@ def test_core_package_does_not_import_ray() -> None:
 def test_missing_ray_says_how_to_install() -> None:
     code = (
         "import sys; sys.modules['ray'] = None\n"
-        "try:\n    import xpert_frames.ray\nexcept ImportError as exc:\n    print(exc)\n"
+        "try:\n    import xpert_frames.ray_data\nexcept ImportError as exc:\n    print(exc)\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import xpert_frames as xf
-from xpert_frames.evaluators.base import aggregate_scores
+from xpert_frames.evaluators.compat import aggregate_scores
 
 
 def scored_frame(seed: int = 0, n: int = 300) -> pl.DataFrame:
@@ -26,13 +26,20 @@ def scored_frame(seed: int = 0, n: int = 300) -> pl.DataFrame:
 
 
 def plain_python(df: pl.DataFrame, by: list[str]) -> dict[tuple, dict]:
+    """Per group: the seed's aggregate of fuzzy scores on text rows (the rows fuzzy fits), the
+    invalid text rows (skipped) and the rows of other answer types (not applicable)."""
     groups: dict[tuple, list] = {}
     for row in df.iter_rows(named=True):
-        groups.setdefault(tuple(row[c] for c in by), []).append(row["fuzzy_score"])
+        groups.setdefault(tuple(row[c] for c in by), []).append(row)
     out = {}
-    for key, values in groups.items():
-        scores = [v for v in values if v is not None]
-        out[key] = {**aggregate_scores(scores), "skipped": len(values) - len(scores)}
+    for key, rows in groups.items():
+        fits = [r["fuzzy_score"] for r in rows if r["answer_type"] == "text"]
+        scores = [v for v in fits if v is not None]
+        out[key] = {
+            **aggregate_scores(scores),
+            "skipped": len(fits) - len(scores),
+            "not_applicable": len(rows) - len(fits),
+        }
     return out
 
 
@@ -45,8 +52,10 @@ def test_report_matches_plain_python(by: list[str]) -> None:
     for row in rep.iter_rows(named=True):
         exp = expected[tuple(row[c] for c in by)]
         assert row["count"] == exp["count"] and row["skipped"] == exp["skipped"]
-        assert math.isclose(row["score"], exp["score"], rel_tol=1e-12)
-        assert row["min"] == exp["min"] and row["max"] == exp["max"]
+        assert row["not_applicable"] == exp["not_applicable"]
+        if exp["count"]:
+            assert math.isclose(row["score"], exp["score"], rel_tol=1e-12)
+            assert row["min"] == exp["min"] and row["max"] == exp["max"]
 
 
 @settings(max_examples=60, deadline=None)
@@ -74,6 +83,7 @@ def test_report_sorted_and_typed() -> None:
         "max",
         "count",
         "skipped",
+        "not_applicable",
         "stderr",
         "ci_low",
         "ci_high",

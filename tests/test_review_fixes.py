@@ -12,7 +12,7 @@ import pytest
 
 import xpert_frames as xf
 from tests.test_cli import run
-from xpert_frames.exceptions import DuplicateColumnError
+from xpert_frames.core.exceptions import DuplicateColumnError
 
 
 def test_duplicate_rows_do_not_widen_the_bootstrap_interval() -> None:

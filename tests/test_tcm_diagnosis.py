@@ -8,8 +8,8 @@ import pytest
 import xpert_frames as xf
 from tests.helpers import score_all_paths
 from tests.oracles import tcm as oracle
-from xpert_frames.evaluators.tcm_diagnosis import TcmDiagnosisEvaluator
-from xpert_frames.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.evaluators.tcm.evaluator import TcmDiagnosisEvaluator
 
 # XpertEval's test samples, in the seed's nested reference shape.
 SAMPLES = [
@@ -161,7 +161,7 @@ def test_named_instances_side_by_side() -> None:
 
 
 def test_public_expressions() -> None:
-    from xpert_frames.evaluators import tcm_diagnosis as tcm
+    from xpert_frames.evaluators.tcm import evaluator as tcm
 
     df = pl.DataFrame(
         {"t": ["辨证为脾气虚弱兼肝郁气滞，治以健脾益气。"], "r": ["补气、健脾；滋阴"]}

@@ -9,7 +9,7 @@ import pytest
 
 from tests.helpers import score_all_paths
 from tests.oracles import tcm as oracle
-from xpert_frames.evaluators.tcm_diagnosis import TcmDiagnosisEvaluator
+from xpert_frames.evaluators.tcm.evaluator import TcmDiagnosisEvaluator
 
 LABELLED = Path(__file__).parent / "data" / "tcm_labelled.jsonl"
 

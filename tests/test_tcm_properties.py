@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from tests.helpers import score_all_paths
 from tests.oracles import tcm as oracle
-from xpert_frames.evaluators.tcm_diagnosis import TcmDiagnosisEvaluator, set_similarity
+from xpert_frames.evaluators.tcm.evaluator import TcmDiagnosisEvaluator, set_similarity
 
 TABLES = {name: oracle.read_table(name) for name in ("seed", "default")}
 TERMS = sorted({s for t in TABLES.values() for s in t.mapping})

@@ -8,9 +8,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from xpert_frames.evaluators.tcm_diagnosis import TcmDiagnosisEvaluator
-from xpert_frames.exceptions import OptionTypeError
-from xpert_frames.tcm_terms import TermTableError, builtin_path, load_terms
+from xpert_frames.core.exceptions import OptionTypeError, TermTableError
+from xpert_frames.evaluators.tcm.evaluator import TcmDiagnosisEvaluator
+from xpert_frames.evaluators.tcm.terms import builtin_path, load_terms
 
 SEED = {
     "气虚": ["气虚", "气不足", "肺气虚", "脾气虚", "气虚证", "气短"],

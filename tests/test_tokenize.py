@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from nltk.tokenize import NLTKWordTokenizer
 
 from benchmarks.verify_tokenizer import english_corpus
-from xpert_frames.tokenize import en, en_fast, is_chinese, tokenize_series, zh
-from xpert_frames.tokenize._charsets import unsafe_mask
-from xpert_frames.tokenize.columns import from_lists, tokenize_unique
+from xpert_frames.tokens import en, en_fast, is_chinese, tokenize_series, zh
+from xpert_frames.tokens._charsets import unsafe_mask
+from xpert_frames.tokens.columns import from_lists, tokenize_unique
 
 NLTK = NLTKWordTokenizer()
 # Characters that exercise every rule: quotes, apostrophes, contractions' letters, dots,
@@ -128,7 +128,7 @@ def test_from_lists() -> None:
 
 
 def test_zh_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    from xpert_frames.tokenize import pool
+    from xpert_frames.tokens import pool
 
     monkeypatch.setattr(pool, "MIN_PARALLEL", 10)
     texts = [f"第{i}个 句子很长，测试分词。" for i in range(40)]
@@ -139,7 +139,7 @@ def test_zh_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_token_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    from xpert_frames.tokenize import cache
+    from xpert_frames.tokens import cache
 
     monkeypatch.setattr(cache, "MAX_STRINGS", 3)
     cache.clear()

@@ -1,6 +1,7 @@
 """xpert_frames: dataframe-native scoring of LLM outputs against reference answers."""
 
-from xpert_frames.compare import compare
+from xpert_frames.api import BatchScorer, html_report, load_sample, report, score
+from xpert_frames.core.frames import Columns, flatten_references, from_records
 from xpert_frames.evaluators import (
     AccuracyEvaluator,
     BaseEvaluator,
@@ -11,16 +12,16 @@ from xpert_frames.evaluators import (
     TcmDiagnosisEvaluator,
     aggregate_scores,
     fuzzy_match_score,
+    levenshtein_distance,
+)
+from xpert_frames.registry import (
     get_evaluator,
     get_evaluators,
-    levenshtein_distance,
     list_evaluators,
     register_evaluator,
 )
-from xpert_frames.frames import Columns, flatten_references, from_records
-from xpert_frames.io import load_sample
-from xpert_frames.report import report, to_seed_dict
-from xpert_frames.scoring import BatchScorer, score
+from xpert_frames.reporting.compare import compare
+from xpert_frames.reporting.report import to_seed_dict
 
 __version__ = "0.1.0"
 
@@ -42,6 +43,7 @@ __all__ = [
     "fuzzy_match_score",
     "get_evaluator",
     "get_evaluators",
+    "html_report",
     "levenshtein_distance",
     "list_evaluators",
     "load_sample",

@@ -1,39 +1,88 @@
-"""The evaluator registry: one record per evaluator, found by name.
+"""The evaluator registry: one record per evaluator, found by name. Name resolution lives here.
 
-Built-in evaluators are registered here; third-party packages register through the entry point
-group ``xpert_frames.evaluators`` (``name = "package.module:EvaluatorClass"``), loaded on first use.
+Built-in evaluators are named as ``"module:Class"`` strings and imported on first lookup (as
+sacrebleu names its tokenizers), so the registry never imports an evaluator it is not asked for;
+third-party packages register through the entry point group ``xpert_frames.evaluators``
+(``name = "package.module:EvaluatorClass"``), loaded on first use. Besides lookups by name, the
+registry turns a list of names and instances into instances (:func:`resolve_evaluators`) and
+finds the evaluators behind the score columns of a scored table (:func:`detect_evaluators`).
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
-from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.exceptions import (
+import polars as pl
+
+from xpert_frames.core.exceptions import (
+    DuplicateColumnError,
     DuplicateEvaluatorError,
     OptionTypeError,
     UnknownEvaluatorError,
     did_you_mean,
 )
+from xpert_frames.evaluators.base import BaseEvaluator
 
 ENTRY_POINT_GROUP = "xpert_frames.evaluators"
+
+#: The built-in evaluators, by registry name. Imported on first lookup.
+BUILTINS: dict[str, str] = {
+    "accuracy": "xpert_frames.evaluators.accuracy:AccuracyEvaluator",
+    "bleu": "xpert_frames.evaluators.bleu:BLEUEvaluator",
+    "math": "xpert_frames.evaluators.math_answer:MathEvaluator",
+    "tcm_diagnosis": "xpert_frames.evaluators.tcm:TcmDiagnosisEvaluator",
+    "fuzzy": "xpert_frames.evaluators.fuzzy:FuzzyEvaluator",
+}
+
+
+def load_class(target: str) -> type[BaseEvaluator]:
+    """The class named by ``"package.module:Class"``, checked to be an evaluator."""
+    module, _, attr = target.partition(":")
+    cls = getattr(importlib.import_module(module), attr)
+    if not (isinstance(cls, type) and issubclass(cls, BaseEvaluator)):
+        raise TypeError(f"{target!r} is not a BaseEvaluator subclass, got {cls!r}")
+    return cls
 
 
 @dataclass(frozen=True, slots=True)
 class EvaluatorRecord:
-    """Everything the toolkit knows about one registered evaluator."""
+    """Everything the toolkit knows about one registered evaluator: its name, its class (or
+    the ``"module:Class"`` string naming it, resolved on first use) and the class's facts."""
 
     name: str
-    cls: type[BaseEvaluator]
-    description: str
-    answer_types: tuple[str, ...]
-    score_range: tuple[float, float]
-    metric: str
+    target: type[BaseEvaluator] | str
+    summary: str | None = None
+
+    @property
+    def cls(self) -> type[BaseEvaluator]:
+        if isinstance(self.target, type):
+            return self.target
+        if self.target not in _CLASSES:
+            _CLASSES[self.target] = load_class(self.target)
+        return _CLASSES[self.target]
+
+    @property
+    def description(self) -> str:
+        return self.summary or _describe(self.cls)
+
+    @property
+    def answer_types(self) -> tuple[str, ...]:
+        return tuple(self.cls.answer_types)
+
+    @property
+    def score_range(self) -> tuple[float, float]:
+        lo, hi = self.cls.score_range
+        return (lo, hi)
+
+    @property
+    def metric(self) -> str:
+        return self.cls.metric or self.name
 
     def options(self) -> dict[str, Any]:
         """Keyword options of the evaluator class and their defaults."""
@@ -41,11 +90,12 @@ class EvaluatorRecord:
 
 
 _REGISTRY: dict[str, EvaluatorRecord] = {}
+_CLASSES: dict[str, type[BaseEvaluator]] = {}
 _entry_points_loaded = False
 
 
 def evaluator_options(cls: type[BaseEvaluator]) -> dict[str, Any]:
-    params = inspect.signature(cls.__init__).parameters
+    params = inspect.signature(cls).parameters
     return {
         name: p.default
         for name, p in params.items()
@@ -68,7 +118,7 @@ def register_evaluator(
     """Register ``evaluator_class`` under ``name``.
 
     Raises ``TypeError`` for a class not derived from :class:`BaseEvaluator` and
-    :class:`~xpert_frames.exceptions.DuplicateEvaluatorError` when the name is taken, unless
+    :class:`~xpert_frames.core.exceptions.DuplicateEvaluatorError` when the name is taken, unless
     ``overwrite=True``.
     """
     if not (isinstance(evaluator_class, type) and issubclass(evaluator_class, BaseEvaluator)):
@@ -80,14 +130,7 @@ def register_evaluator(
             f"an evaluator is already registered as {name!r} ({_REGISTRY[name].cls.__name__}); "
             "pass overwrite=True to replace it"
         )
-    record = EvaluatorRecord(
-        name=name,
-        cls=evaluator_class,
-        description=description or _describe(evaluator_class),
-        answer_types=tuple(evaluator_class.answer_types),
-        score_range=tuple(evaluator_class.score_range),  # type: ignore[arg-type]
-        metric=evaluator_class.metric or name,
-    )
+    record = EvaluatorRecord(name=name, target=evaluator_class, summary=description)
     _REGISTRY[name] = record
     return record
 
@@ -99,6 +142,12 @@ def _load_entry_points() -> None:
     _entry_points_loaded = True
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name in _REGISTRY:
+            warnings.warn(
+                f"evaluator plugin {ep.name!r} ({ep.value}) is not loaded: the name is taken by "
+                f"{_REGISTRY[ep.name].target!r}; register the plugin under another name",
+                RuntimeWarning,
+                stacklevel=2,
+            )
             continue
         try:
             cls = ep.load()
@@ -166,7 +215,7 @@ def get_evaluators(evaluator_names: Iterable[str], **kwargs: Any) -> list[BaseEv
 
 
 def _accepts(cls: type, option: str) -> bool:
-    params = inspect.signature(cls.__init__).parameters
+    params = inspect.signature(cls).parameters
     return option in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
@@ -180,21 +229,73 @@ def _check_option_names(record: EvaluatorRecord, kwargs: dict[str, Any]) -> None
             )
 
 
-def _register_builtins() -> None:
-    from xpert_frames.evaluators.accuracy import AccuracyEvaluator
-    from xpert_frames.evaluators.bleu import BLEUEvaluator
-    from xpert_frames.evaluators.fuzzy import FuzzyEvaluator
-    from xpert_frames.evaluators.math_answer import MathEvaluator
-    from xpert_frames.evaluators.tcm_diagnosis import TcmDiagnosisEvaluator
+def resolve_evaluators(
+    evaluators: str | BaseEvaluator | Sequence[str | BaseEvaluator],
+) -> list[BaseEvaluator]:
+    """Names (looked up with default options) or instances, as instances with distinct names."""
+    items = [evaluators] if isinstance(evaluators, str | BaseEvaluator) else list(evaluators)
+    if not items:
+        raise ValueError("no evaluators given; pass names such as ['fuzzy'] or instances")
+    out: list[BaseEvaluator] = []
+    for item in items:
+        if isinstance(item, BaseEvaluator):
+            out.append(item)
+        elif isinstance(item, str):
+            out.append(get_evaluator(item))
+        else:
+            raise TypeError(
+                f"expected an evaluator name or BaseEvaluator instance, got {type(item).__name__}"
+            )
+    names = [ev.name for ev in out]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise DuplicateColumnError(
+            f"two evaluators share the name(s) {dupes}; give one a different name, "
+            "e.g. get_evaluator('fuzzy', threshold=0.8, name='fuzzy_strict')"
+        )
+    return out
 
-    for cls in (
-        AccuracyEvaluator,
-        BLEUEvaluator,
-        MathEvaluator,
-        TcmDiagnosisEvaluator,
-        FuzzyEvaluator,
-    ):
-        register_evaluator(cls.key, cls)
+
+def detect_evaluators(schema: pl.Schema) -> list[BaseEvaluator]:
+    """Evaluators whose numeric ``<name>_score`` column is in ``schema``.
+
+    A registry name gives that evaluator (default options). Another prefix is matched to the
+    registered evaluator whose output columns it carries (``acc2_score``, ``acc2_extracted``,
+    ``acc2_rule``, ``acc2_type`` → accuracy named ``acc2``), else it is reported as a plain
+    score. Pass ``evaluators=`` for non-default options that change reports (BLEU's ``n_gram``).
+    """
+    recs = records()
+    known = {r.name: r for r in recs}
+    names = set(schema.names())
+    found: list[BaseEvaluator] = []
+    for column in schema.names():
+        dtype = schema[column]
+        if not column.endswith("_score") or not (dtype.is_numeric() or dtype == pl.Boolean):
+            continue
+        prefix = column.removesuffix("_score")
+        if prefix in known:
+            found.append(get_evaluator(prefix))
+            continue
+        best: BaseEvaluator = ScoreColumn(name=prefix)
+        for record in recs:
+            try:
+                candidate = record.cls(name=prefix)
+            except Exception:  # an evaluator that cannot be built with defaults: not a match
+                continue
+            outputs = set(candidate.output_names())
+            if len(outputs) > len(best.output_names()) and outputs <= names:
+                best = candidate
+        found.append(best)
+    return found
 
 
-_register_builtins()
+class ScoreColumn(BaseEvaluator):
+    """A ``<name>_score`` column of an evaluator the registry does not know: reports give its
+    overall metric only. It scores nothing itself (its one output is the existing column)."""
+
+    def outputs(self) -> dict[str, pl.Expr]:
+        return {"score": pl.col(self.score_column)}
+
+
+for _name, _target in BUILTINS.items():
+    _REGISTRY[_name] = EvaluatorRecord(name=_name, target=_target)

@@ -7,41 +7,51 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from xpert_frames import frames
-from xpert_frames._typing import FrameT
+from xpert_frames.core import frames
+from xpert_frames.core.aliases import FrameT
+from xpert_frames.core.exceptions import ColumnTypeError, DuplicateColumnError
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.exceptions import ColumnTypeError, DuplicateColumnError
 
 if TYPE_CHECKING:
+    import pandas as pd
     import pyarrow as pa
 
-EvaluatorLike = str | BaseEvaluator
 
-
-def as_evaluators(evaluators: EvaluatorLike | Sequence[EvaluatorLike]) -> list[BaseEvaluator]:
-    """Names (looked up in the registry with default options) or instances, as instances."""
-    from xpert_frames.registry import get_evaluator
-
-    items = [evaluators] if isinstance(evaluators, str | BaseEvaluator) else list(evaluators)
-    if not items:
+def check_names(evaluators: Sequence[BaseEvaluator]) -> list[BaseEvaluator]:
+    """``evaluators`` as a list, after checking they are instances with distinct names."""
+    evs = list(evaluators)
+    if not evs:
         raise ValueError("no evaluators given; pass names such as ['fuzzy'] or instances")
-    out: list[BaseEvaluator] = []
-    for item in items:
-        if isinstance(item, BaseEvaluator):
-            out.append(item)
-        elif isinstance(item, str):
-            out.append(get_evaluator(item))
-        else:
+    for ev in evs:
+        if not isinstance(ev, BaseEvaluator):
             raise TypeError(
-                f"expected an evaluator name or BaseEvaluator instance, got {type(item).__name__}"
+                f"expected BaseEvaluator instances, got {type(ev).__name__}; "
+                "xpert_frames.score() also takes registry names"
             )
-    names = [ev.name for ev in out]
+    names = [ev.name for ev in evs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise DuplicateColumnError(
             f"two evaluators share the name(s) {dupes}; give one a different name, "
             "e.g. get_evaluator('fuzzy', threshold=0.8, name='fuzzy_strict')"
         )
+    return evs
+
+
+def typed(schema: pl.Schema, columns: frames.Columns, all_rows: bool = False) -> bool:
+    """Whether the applicability rule is in force: the table has answer types and
+    ``all_rows`` is off."""
+    return not all_rows and frames.has_answer_types(schema, columns)
+
+
+def output_names(evaluators: Sequence[BaseEvaluator], rule: bool) -> list[str]:
+    """The columns scoring adds: each evaluator's, then (under the rule, for evaluators that
+    fit some rows only) its ``<name>_applicable``."""
+    out: list[str] = []
+    for ev in evaluators:
+        out += ev.output_names()
+        if rule and ev.applicable() is not None:
+            out.append(ev.column("applicable"))
     return out
 
 
@@ -49,11 +59,20 @@ def plan(
     lf: pl.LazyFrame,
     evaluators: Sequence[BaseEvaluator],
     columns: frames.Columns,
+    *,
+    all_rows: bool = False,
 ) -> pl.LazyFrame:
-    """The lazy plan: input columns in order, then every evaluator's output columns."""
+    """The lazy plan: input columns in order, then every evaluator's output columns.
+
+    When the table has answer types (and ``all_rows`` is off) each evaluator scores only the
+    rows it fits; the others get null in its columns and ``false`` in ``<name>_applicable``,
+    which reports count as ``not_applicable`` (neither scored nor skipped).
+    """
+    evaluators = check_names(evaluators)
     schema = lf.collect_schema()
     original = schema.names()
-    outputs = [name for ev in evaluators for name in ev.output_names()]
+    rule = typed(schema, columns, all_rows)
+    outputs = output_names(evaluators, rule)
     clash = [name for name in outputs if name in schema]
     if clash:
         raise DuplicateColumnError(
@@ -62,6 +81,8 @@ def plan(
         )
     work = frames.prepare(lf, columns)
     answer_dtype = work.collect_schema()[frames.ANSWER]
+    if rule:
+        work = work.with_columns(pl.col(frames.VALID).alias(frames.VALID_ROW))
     for ev in evaluators:
         if isinstance(answer_dtype, pl.List) and not ev.accepts_list_answer:
             raise ColumnTypeError(
@@ -71,41 +92,90 @@ def plan(
                 answer_dtype,
                 "Only evaluators that take several references accept list answers.",
             )
-        work = ev.apply(work)
+        fits = ev.applicable() if rule else None
+        if fits is None:
+            if rule:
+                work = work.with_columns(pl.col(frames.VALID_ROW).alias(frames.VALID))
+            work = ev.apply(work)
+            continue
+        fits = fits.fill_null(False)
+        work = ev.apply(work.with_columns((pl.col(frames.VALID_ROW) & fits).alias(frames.VALID)))
+        work = work.with_columns(fits.alias(ev.column("applicable")))
     return work.select([*original, *outputs])
 
 
 def score(
     frame: FrameT,
-    evaluators: EvaluatorLike | Sequence[EvaluatorLike],
+    evaluators: Sequence[BaseEvaluator],
     *,
     columns: frames.Columns | Mapping[str, str] | None = None,
+    all_rows: bool = False,
     **names: str,
 ) -> FrameT:
-    """Score ``frame`` with ``evaluators`` (names or instances) in one lazy plan.
+    """Score ``frame`` with evaluator instances in one lazy plan (:func:`xpert_frames.score`
+    also takes names).
 
-    Returns the same kind of table (DataFrame, LazyFrame or pyarrow Table) with every input row
-    and column in order, plus ``<name>_score`` and each evaluator's own columns. Column roles
-    are mapped with keywords, e.g. ``score(df, "fuzzy", prediction="response", answer="gold")``.
+    Returns the same kind of table with every input row and column in order, plus
+    ``<name>_score`` and each evaluator's own columns: a Polars DataFrame or LazyFrame, a pyarrow
+    Table or RecordBatch, a pandas DataFrame (input columns and index untouched; new columns
+    with NaN/None for nulls). Any other object with ``__arrow_c_stream__`` (a RecordBatchReader,
+    a DuckDB relation, ...) is read once and gives a pyarrow Table. Column roles are mapped with
+    keywords, e.g. ``score(df, evs, prediction="response", answer="gold")``.
+
+    When the table has an ``answer_type`` column, each evaluator scores only the rows it fits
+    (accuracy: choice/text/number/judge; math: number; BLEU and fuzzy: text; TCM: rows with a
+    ``tcm_eval_type``); ``all_rows=True`` scores every row with every evaluator.
     """
-    evs = as_evaluators(evaluators)
+    evs = check_names(evaluators)
     cols = frames.Columns.of(columns, **names)
-    if frames.is_arrow_table(frame):
-        return _score_arrow(frame, evs, cols)  # type: ignore[arg-type]
-    lazy = plan(frames.to_lazy(frame), evs, cols)
-    if isinstance(frame, pl.LazyFrame):
-        return lazy
-    return lazy.collect()
+    if isinstance(frame, pl.DataFrame | pl.LazyFrame):
+        lazy = plan(frame.lazy(), evs, cols, all_rows=all_rows)
+        return lazy if isinstance(frame, pl.LazyFrame) else lazy.collect()
+    if frames.is_pandas(frame):
+        return _score_pandas(frame, evs, cols, all_rows)
+    if frames.is_record_batch(frame):
+        out = _score_arrow(frames.to_arrow_table(frame), evs, cols, all_rows)
+        return _one_batch(out)
+    if frames.is_arrow_table(frame) or hasattr(frame, "__arrow_c_stream__"):
+        return _score_arrow(frames.to_arrow_table(frame), evs, cols, all_rows)
+    frames.to_lazy(frame)  # raises the TypeError that names what is accepted
+    raise AssertionError("unreachable")
 
 
-def _score_arrow(table: pa.Table, evs: list[BaseEvaluator], cols: frames.Columns) -> pa.Table:
+def _new_columns(
+    lf: pl.LazyFrame, evs: list[BaseEvaluator], cols: frames.Columns, all_rows: bool
+) -> pl.DataFrame:
+    """Only the columns scoring adds, as one Polars DataFrame."""
+    scored = plan(lf, evs, cols, all_rows=all_rows)
+    width = len(lf.collect_schema())
+    return scored.select(scored.collect_schema().names()[width:]).collect()
+
+
+def _score_arrow(
+    table: pa.Table, evs: list[BaseEvaluator], cols: frames.Columns, all_rows: bool = False
+) -> pa.Table:
     # Compute only the new columns and append them: input columns stay byte-for-byte as given.
-    lf = frames.to_lazy(table)
-    outputs = [name for ev in evs for name in ev.output_names()]
-    new = plan(lf, evs, cols).select(outputs).collect().to_arrow()
-    for name in outputs:
+    new = _new_columns(frames.to_lazy(table), evs, cols, all_rows).to_arrow()
+    for name in new.column_names:
         table = table.append_column(new.schema.field(name), new.column(name))
     return table
+
+
+def _one_batch(table: pa.Table) -> pa.RecordBatch:
+    import pyarrow as pa
+
+    table = table.combine_chunks()
+    batches = table.to_batches()
+    return batches[0] if batches else pa.RecordBatch.from_pylist([], schema=table.schema)
+
+
+def _score_pandas(
+    df: pd.DataFrame, evs: list[BaseEvaluator], cols: frames.Columns, all_rows: bool
+) -> pd.DataFrame:
+    # Input columns (and the index) are left as they are; the new ones are assigned beside them.
+    new = _new_columns(frames.to_lazy(df), evs, cols, all_rows).to_pandas()
+    new.index = df.index
+    return df.assign(**{name: new[name] for name in new.columns})
 
 
 class BatchScorer:
@@ -117,19 +187,29 @@ class BatchScorer:
 
     def __init__(
         self,
-        evaluators: EvaluatorLike | Sequence[EvaluatorLike],
+        evaluators: Sequence[BaseEvaluator],
         *,
         columns: frames.Columns | Mapping[str, str] | None = None,
+        all_rows: bool = False,
         **names: str,
     ) -> None:
-        self.evaluators = as_evaluators(evaluators)
+        self.evaluators = check_names(evaluators)
         self.columns = frames.Columns.of(columns, **names)
+        self.all_rows = all_rows
 
     def __call__(self, batch: pa.Table) -> pa.Table:
-        return _score_arrow(batch, self.evaluators, self.columns)
+        return _score_arrow(batch, self.evaluators, self.columns, self.all_rows)
 
-    def output_names(self) -> list[str]:
-        return [name for ev in self.evaluators for name in ev.output_names()]
+    def output_names(self, schema: pa.Schema | None = None) -> list[str]:
+        """The columns added to a table with ``schema`` (``<name>_applicable`` columns only
+        when the schema has answer types; without a schema: the evaluators' own columns)."""
+        rule = schema is not None and typed(
+            frames.schema_of(schema.empty_table()), self.columns, self.all_rows
+        )
+        return output_names(self.evaluators, rule)
 
     def __repr__(self) -> str:
-        return f"BatchScorer({self.evaluators!r}, columns={self.columns!r})"
+        return (
+            f"BatchScorer({self.evaluators!r}, columns={self.columns!r}, "
+            f"all_rows={self.all_rows!r})"
+        )

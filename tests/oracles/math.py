@@ -1,6 +1,6 @@
 """Plain per-row Python of the math rules (does not import xpert_frames).
 
-Same rules as :mod:`xpert_frames.numbers` and :mod:`xpert_frames.evaluators.math_answer`,
+Same rules as :mod:`xpert_frames.numeric.parse` and :mod:`xpert_frames.evaluators.math_answer`,
 written the obvious way: string loops, Python ``re``, a character loop for Chinese numerals.
 Only the unit table (data) is shared.
 """
@@ -12,6 +12,8 @@ import math
 import re
 from pathlib import Path
 from typing import Any
+
+from tests.oracles import math_forms as mf
 
 UNITS_CSV = Path(__file__).resolve().parents[2] / "xpert_frames" / "data" / "units.csv"
 with UNITS_CSV.open(encoding="utf-8") as fh:
@@ -30,6 +32,7 @@ REPLACE["\u3000"] = " "
 REPLACE |= {"\\dfrac": "\\frac", "\\tfrac": "\\frac", "\\left": "", "\\right": "", "$": ""}
 REPLACE |= {"{,}": ",", "\\,": "", "\\!": "", "\\%": "%", "\\times": "×", "\\cdot": "×"}
 REPLACE |= {"−": "-", "﹣": "-", "℃": "°C", "℉": "°F", "十分之": "十分之", "十分": "很"}
+REPLACE |= mf.FORM_REPLACE
 for w, r in [
     ("一共", "共"), ("一些", "些"), ("一下", "下"), ("一样", "样"), ("一起", "起"),
     ("一定", "定"), ("一般", "般"), ("一直", "直"), ("一旦", "旦"), ("一切", "切"),
@@ -78,8 +81,12 @@ def _unit_regex() -> str:
 def _body(chinese: bool) -> str:
     num = f"(?:{AR}|{CN})" if chinese else AR
     forms = [rf"\\frac\s*\{{\s*(?P<fa>[-+]?{AR})\s*\}}\s*\{{\s*(?P<fb>[-+]?{AR})\s*\}}"]
+    forms.append(r"(?P<mw>[0-9]+) +(?P<ma>[0-9]+)\s*/\s*(?P<mb>[0-9]+)")
     if chinese:
-        forms += [f"百分之(?P<pc>{num})", rf"(?P<da>{num})\s*分之\s*(?P<db>{num})"]
+        forms += [
+            f"百分之(?P<pc>{num})",
+            rf"(?:(?P<cw>{num})又)?(?P<da>{num})\s*分之\s*(?P<db>{num})",
+        ]
     forms.append(rf"(?P<sa>{AR})\s*/\s*(?P<sb>{AR})")
     forms.append(rf"(?P<x>{num})(?:\s*(?P<mult>[万亿]))?" if chinese else f"(?P<x>{num})")
     sign = "(?P<sign>[-+]|负)?" if chinese else "(?P<sign>[-+])?"
@@ -142,10 +149,15 @@ def parse(candidate: str | None, chinese: bool) -> tuple[float | None, str | Non
     value = None
     if g["fa"] is not None:
         value = _div(number(g["fa"], chinese), number(g["fb"], chinese))
+    elif g["mw"] is not None:
+        value = _div(number(g["ma"], chinese), number(g["mb"], chinese))
+        value = None if value is None else float(g["mw"]) + value
     elif g.get("pc") is not None:
         value, unit = number(g["pc"], chinese), "%"
     elif g.get("da") is not None:
         value = _div(number(g["db"], chinese), number(g["da"], chinese))
+        whole = number(g["cw"], chinese) if g.get("cw") else 0.0
+        value = None if value is None or whole is None else whole + value
     elif g["sa"] is not None:
         value = _div(number(g["sa"], chinese), number(g["sb"], chinese))
     else:
@@ -170,18 +182,36 @@ def candidates(text: str, chinese: bool) -> list[str]:
     return [m.group(0) for m in CAND[chinese].finditer(text)]
 
 
-def extract(text: str | None, mode: str = "last", normalized: bool = True) -> dict[str, Any]:
+def _last(text: str | None, c: bool) -> str | None:
+    found = candidates(text, c) if text is not None else []
+    return found[-1] if found else None
+
+
+def _or_words(found: str | None, text: str | None, c: bool) -> str | None:
+    """English number words, only where a span has no number (normalized grammar only)."""
+    if found is not None or text is None or not c or not mf.ENGLISH_WORD.search(text):
+        return found
+    return _last(mf.english(text), c)
+
+
+def extract(
+    text: str | None, mode: str = "last", normalized: bool = True, decimal_comma: str = "auto"
+) -> dict[str, Any]:
     if text is None:
-        return {"value": None, "unit": None, "rule": None}
+        return {"value": None, "unit": None, "rule": None, "text": None, "approx": None}
     c = normalized
-    n = normalize(text) if c else text
+    n = mf.forms(normalize(text), decimal_comma) if c else text
+    exact = approx = None
+    if c:
+        n, exact, approx = mf.approx(n, CAND[c].pattern)
     found = candidates(n, c)
     if mode == "first":
         cand, rule = (found[0], "first") if found else (None, "none")
     else:
         cand, rule = None, "none"
         b = BOXED.match(n)
-        boxed = candidates(b.group(1), c) if b else []
+        boxed = _or_words(_last(b.group(1), c), b.group(1), c) if b else None
+        late = b is not None and re.search(MARKERS, BOXED.sub("", n, count=1)) is not None
         stmt = None
         s = STATEMENT.match(n)
         if s:
@@ -190,33 +220,54 @@ def extract(text: str | None, mode: str = "last", normalized: bool = True) -> di
             clause = CLAUSE.match(sentence).group(1)  # type: ignore[union-attr]
             after = clause.rsplit("=", 1)[1] if "=" in clause else clause
             options = candidates(after, c) or candidates(sentence, c)
-            stmt = options[-1] if options else None
+            stmt = _or_words(options[-1] if options else None, sentence, c)
         eq = re.search(rf"=\s*({CAND[c].pattern})\s*[。.]?\s*\Z", n)
+        order = [("boxed", boxed), ("statement", stmt)]
+        if late:
+            order.reverse()
         for name, value in [
-            ("boxed", boxed[-1] if boxed else None),
-            ("statement", stmt),
+            *order,
             ("equals", eq.group(1) if eq else None),
-            ("last", found[-1] if found else None),
+            ("last", _or_words(found[-1] if found else None, n, c)),
         ]:
             if value is not None:
                 cand, rule = value, name
                 break
     value, unit = parse(cand, c)
-    return {"value": value, "unit": unit, "rule": rule}
+    approx_value = parse(approx, c)[0] if approx is not None and exact == cand else None
+    return {"value": value, "unit": unit, "rule": rule, "text": cand, "approx": approx_value}
 
 
-def parse_whole(text: str | None, normalized: bool = True) -> tuple[float | None, str | None]:
+def parse_whole(
+    text: str | None, normalized: bool = True, decimal_comma: str = "auto"
+) -> tuple[float | None, str | None]:
     if text is None:
         return None, None
-    n = (normalize(text) if normalized else text).strip()
-    return parse(n, normalized)
+    if not normalized:
+        return parse(text.strip(), False)
+    n = mf.approx(mf.forms(normalize(text), decimal_comma), "(?!)")[0].strip()
+    if mf.ENGLISH_WORD.search(n) and not re.search("[0-9]", n):
+        n = mf.english(n)
+    return parse(n, True)
 
 
 # ----------------------------------------------------------------------------- scoring
 def close(p: float, r: float, tol: float) -> bool:
+    if p == round(p) and r == round(r) and abs(p) < 2.0**53 and abs(r) < 2.0**53:
+        return p == r  # two whole numbers must be equal
     if abs(r) < tol:
         return abs(p - r) <= tol
     return abs(p - r) <= tol * abs(r)
+
+
+def mv_available() -> bool:
+    from importlib.util import find_spec
+
+    return find_spec("math_verify") is not None
+
+
+def _plain(span: str) -> bool:
+    return parse_whole(span)[0] is not None
 
 
 def score(
@@ -228,22 +279,64 @@ def score(
     require_units: bool = False,
     strict_format: bool = False,
     extract_mode: str = "last",
+    decimal_comma: str = "auto",
+    symbolic: str = "auto",
 ) -> dict[str, Any] | None:
-    """``{score, value, unit, rule}`` of one row; ``None`` for an invalid row."""
+    """``{score, value, unit, rule, extracted, expected}`` of one row; ``None`` for an
+    invalid row."""
     if prediction is None or answer is None or not answer.strip():
         return None
     if strict_format:
-        pv, pu = parse_whole(prediction, normalize)
+        pv, pu = parse_whole(prediction, normalize, decimal_comma)
         rule = "strict" if pv is not None else "none"
+        p = {"text": prediction.strip() if pv is not None else None, "approx": None}
     else:
-        p = extract(prediction, extract_mode, normalize)
+        p = extract(prediction, extract_mode, normalize, decimal_comma)
         pv, pu, rule = p["value"], p["unit"], p["rule"]
-    r = extract(answer, extract_mode, normalize)
+    r = extract(answer, extract_mode, normalize, decimal_comma)
     rv, ru = r["value"], r["unit"]
+    pspan, rspan = mf.prediction_span(prediction, rule), mf.reference_span(answer)
+    if normalize and not strict_format:
+        sym = mf.is_symbolic(rspan, False, _fold, _plain) or mf.is_symbolic(
+            pspan, rule == "statement", _fold, _plain
+        )
+    else:
+        sym = False
+    if sym:
+        use_mv = symbolic == "math_verify" or (symbolic == "auto" and mv_available())
+        compared = prediction if pspan is None else f"${pspan}$"
+        if use_mv:
+            outcome, method = mf.verify(compared, f"${rspan}$"), "symbolic"
+        else:
+            same = mf.latex_form(compared, _fold) == mf.latex_form(rspan, _fold)
+            outcome, method = ("equal" if same else "different"), "latex-exact"
+        return {
+            "score": 1.0 if outcome == "equal" else 0.0,
+            "value": None,
+            "unit": None,
+            "rule": f"{rule}:{method}",
+            "extracted": prediction if pspan is None else pspan,
+            "expected": rspan,
+        }
     ok = False
     if pv is not None and rv is not None:
         ok = _units_and_values(pv, pu, rv, ru, tolerance, normalize, require_units)
-    return {"score": 1.0 if ok else 0.0, "value": pv, "unit": pu, "rule": rule}
+    av = p["approx"]
+    decimal_ref = r["text"] is not None and re.search(r"[0-9]\.[0-9]", r["text"]) is not None
+    if not ok and av is not None and rv is not None and decimal_ref and rv != round(rv):
+        ok = close(av, rv, tolerance)
+    return {
+        "score": 1.0 if ok else 0.0,
+        "value": pv,
+        "unit": pu,
+        "rule": rule,
+        "extracted": p["text"],
+        "expected": r["text"],
+    }
+
+
+def _fold(span: str) -> str:
+    return normalize(span)
 
 
 def _units_and_values(

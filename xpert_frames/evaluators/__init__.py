@@ -1,8 +1,11 @@
-"""Evaluators and the registry (the seed's ``xperteval.evaluators`` names)."""
+"""Evaluators: the contract (:mod:`.base`), the XpertEval surface (:mod:`.compat`) and one
+package per evaluator, each holding its helpers. Finding evaluators by name is the registry's
+job (:mod:`xpert_frames.registry`); this package never imports it."""
 
 from xpert_frames.evaluators.accuracy import AccuracyEvaluator
-from xpert_frames.evaluators.base import BaseEvaluator, aggregate_scores
+from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.bleu import BLEUEvaluator
+from xpert_frames.evaluators.compat import aggregate_scores
 from xpert_frames.evaluators.fuzzy import (
     FuzzyEvaluator,
     FuzzyMatcher,
@@ -10,13 +13,7 @@ from xpert_frames.evaluators.fuzzy import (
     levenshtein_distance,
 )
 from xpert_frames.evaluators.math_answer import MathEvaluator
-from xpert_frames.evaluators.tcm_diagnosis import TcmDiagnosisEvaluator
-from xpert_frames.registry import (
-    get_evaluator,
-    get_evaluators,
-    list_evaluators,
-    register_evaluator,
-)
+from xpert_frames.evaluators.tcm import TcmDiagnosisEvaluator
 
 __all__ = [
     "AccuracyEvaluator",
@@ -28,9 +25,5 @@ __all__ = [
     "TcmDiagnosisEvaluator",
     "aggregate_scores",
     "fuzzy_match_score",
-    "get_evaluator",
-    "get_evaluators",
     "levenshtein_distance",
-    "list_evaluators",
-    "register_evaluator",
 ]

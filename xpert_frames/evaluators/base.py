@@ -1,39 +1,57 @@
 """The evaluator contract.
 
-An evaluator turns the canonical columns of :mod:`xpert_frames.frames` into its own output
-columns, all named ``<name>_<suffix>``; ``<name>_score`` (Float64) is always one of them.
-Invalid rows (null prediction, missing or empty reference value) get null in every output
-column, so reports count them as skipped. A valid prediction that yields nothing is *wrong*
-(score 0), never skipped.
+An evaluator turns the canonical columns of :mod:`xpert_frames.core.frames` into its own output
+columns, all named ``<name>_<suffix>``; ``<name>_score`` (Float64) is always the first. Every
+evaluator works the same way, in one method the base class owns (:meth:`BaseEvaluator.apply`):
 
-Subclasses implement :meth:`BaseEvaluator.outputs` (pure Polars expressions), or override
-:meth:`BaseEvaluator.apply` when a library forces Python work (then once per unique value, in
-batches). :meth:`BaseEvaluator.report_metrics` says what reports compute. The seed's
-``evaluate(predictions, references)`` and ``aggregate_scores`` are kept
-and run on the same columnar code.
+1. :meth:`~BaseEvaluator.prepare` (optional) adds *temporary* columns: shared intermediate
+   results planned once, or a batch of Python work done once per unique value. Temporary
+   columns are named with :meth:`~BaseEvaluator.temp` (a reserved prefix no user column and no
+   other evaluator can have) and the base drops them afterwards.
+2. :meth:`~BaseEvaluator.outputs` (required) gives one Polars expression per output suffix,
+   over the canonical and temporary columns.
+3. The base masks every output of an invalid row (null prediction, missing or empty reference)
+   to null, so reports count it as skipped, and adds the ``<name>_type`` column when the
+   evaluator splits its metric by a sub-type.
+
+:meth:`~BaseEvaluator.report_metrics` says what reports compute. The XpertEval surface
+(``evaluate``, ``aggregate_scores``, ``_is_valid_sample``) lives in
+:mod:`xpert_frames.evaluators.compat`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 import polars as pl
 
-from xpert_frames import frames
-from xpert_frames._options import check_name
-from xpert_frames._typing import FrameT
-from xpert_frames.metrics import ColumnMetric, CorpusMetric
+from xpert_frames.core import frames
+from xpert_frames.core.metrics import ColumnMetric, CorpusMetric
+from xpert_frames.core.options import check_name
+from xpert_frames.evaluators.compat import XpertEvalMixin
+
+#: Prefix of every temporary column (``__xf_tmp:<evaluator name>:<part>``). ``:`` cannot appear
+#: in the canonical column names, so a temporary column never collides with one of them.
+TEMP_PREFIX = "__xf_tmp:"
 
 
-class BaseEvaluator:
+def _evaluate_only(self: BaseEvaluator) -> dict[str, pl.Expr]:
+    raise NotImplementedError(
+        f"{type(self).__name__} defines only evaluate(predictions, references) (the XpertEval "
+        "way), so it cannot score a frame; implement outputs() (Polars expressions) too"
+    )
+
+
+class BaseEvaluator(XpertEvalMixin, ABC):
     """Base class of every evaluator (the XpertEval ``BaseEvaluator`` API, made columnar)."""
 
     #: Default name: registry key and prefix of the output columns.
     key: ClassVar[str] = ""
     #: Report metric of the overall score (the seed's dict key, e.g. ``"math_accuracy"``).
     metric: ClassVar[str] = ""
-    #: Answer types this evaluator is meant for (documentation and registry facts).
+    #: Answer types this evaluator scores (registry fact). When the table has answer types, rows
+    #: of other types are not applicable to it (:meth:`applicable`); ``()`` fits every row.
     answer_types: ClassVar[tuple[str, ...]] = ()
     #: Range of ``<name>_score``.
     score_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
@@ -51,30 +69,54 @@ class BaseEvaluator:
     def __init__(self, *, name: str | None = None) -> None:
         self.name = check_name(name if name is not None else (self.key or type(self).__name__))
 
-    # ------------------------------------------------------------------ to implement
-    def outputs(self) -> dict[str, pl.Expr]:
-        """Output expressions over the canonical columns, keyed by suffix (``"score"`` first).
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # A seed-style evaluator (XpertEval): it defines evaluate() and no outputs(). It stays
+        # usable through evaluate(); scoring a frame with it says what is missing.
+        super().__init_subclass__(**kwargs)
+        if "evaluate" in vars(cls) and getattr(cls.outputs, "__isabstractmethod__", False):
+            cls.outputs = _evaluate_only  # type: ignore[method-assign]
 
-        Values for invalid rows do not matter: :meth:`apply` masks them to null.
+    # ------------------------------------------------------------------ to implement
+    @abstractmethod
+    def outputs(self) -> dict[str, pl.Expr]:
+        """Output expressions keyed by suffix, ``"score"`` first, over the canonical columns
+        and the temporary columns :meth:`prepare` adds. Values of invalid rows do not matter:
+        :meth:`apply` masks them to null."""
+
+    def prepare(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """Add temporary columns (named with :meth:`temp`) that :meth:`outputs` reads.
+
+        Override to stage shared work once (a struct of intermediate results, a batch of
+        Python work over unique values); the default adds nothing.
         """
-        raise NotImplementedError(
-            f"{type(self).__name__} does not define columnar outputs(); it can only run through "
-            "evaluate(predictions, references). "
-            "Implement outputs() (Polars expressions) or apply()."
-        )
+        return lf
+
+    # ------------------------------------------------------------------ the contract's one path
+    def temp(self, part: str) -> str:
+        """Name of this evaluator's temporary column ``part`` (dropped by :meth:`apply`)."""
+        return f"{TEMP_PREFIX}{self.name}:{part}"
 
     def output_suffixes(self) -> list[str]:
-        """Suffixes of the output columns, in order. Override together with :meth:`apply`."""
+        """Suffixes of the output columns, in order."""
         suffixes = list(self.outputs())
         if self.subtype_column is not None:
             suffixes.append("type")
         return suffixes
 
     def apply(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        """``lf`` (with canonical columns) plus this evaluator's output columns.
+        """``lf`` (with canonical columns) plus exactly :meth:`output_names`, rows in order.
 
-        Must keep rows and order and add exactly :meth:`output_names`.
+        Subclasses implement :meth:`prepare` and :meth:`outputs`, not this method.
         """
+        before = set(lf.collect_schema().names())
+        lf = self.prepare(lf)
+        added = [n for n in lf.collect_schema().names() if n not in before]
+        stray = [n for n in added if not n.startswith(self.temp(""))]
+        if stray:
+            raise TypeError(
+                f"{type(self).__name__}.prepare() added column(s) {stray}; temporary columns "
+                f"must be named with self.temp(part), e.g. {self.temp('part')!r}"
+            )
         valid = pl.col(frames.VALID)
         exprs = [
             pl.when(valid).then(expr).otherwise(None).alias(self.column(suffix))
@@ -87,7 +129,25 @@ class BaseEvaluator:
                 .otherwise(None)
                 .alias(self.column("type"))
             )
-        return lf.with_columns(exprs)
+        lf = lf.with_columns(exprs)
+        return lf.drop(added) if added else lf
+
+    def applicable(self) -> pl.Expr | None:
+        """The rows this evaluator fits, as a Boolean expression over the canonical columns,
+        used when the table has answer types: by default the rows whose ``answer_type``
+        (trimmed, lower-case; null counts as ``text``) is one of :attr:`answer_types`.
+        ``None`` fits every row."""
+        if not self.answer_types:
+            return None
+        kind = pl.col(frames.ANSWER_TYPE).str.strip_chars().str.to_lowercase().fill_null("text")
+        return kind.is_in(list(self.answer_types))
+
+    @classmethod
+    def fits(cls) -> str:
+        """The rows :meth:`applicable` selects, in words (for listings and reports)."""
+        if not cls.answer_types:
+            return "every row"
+        return "rows whose answer_type is " + " / ".join(cls.answer_types)
 
     # ------------------------------------------------------------------ names
     def column(self, suffix: str) -> str:
@@ -125,7 +185,7 @@ class BaseEvaluator:
     def report_metrics(self) -> list[ColumnMetric | CorpusMetric]:
         """What reports compute for this evaluator: the overall score and, with a sub-type, one
         row per sub-type. Override to add metrics (a match rate, corpus BLEU from summed
-        statistics via :class:`~xpert_frames.metrics.CorpusMetric`)."""
+        statistics via :class:`~xpert_frames.core.metrics.CorpusMetric`)."""
         if self.name == self.key and self.metric:
             overall, template = self.metric, self.subtype_metric
         else:  # a renamed instance: metrics follow its name
@@ -140,56 +200,3 @@ class BaseEvaluator:
                 )
             )
         return out
-
-    # ------------------------------------------------------------------ frames
-    def score(
-        self,
-        frame: FrameT,
-        *,
-        columns: frames.Columns | Mapping[str, str] | None = None,
-        **names: str,
-    ) -> FrameT:
-        """Score a DataFrame, LazyFrame or pyarrow Table; returns the same kind of table with
-        every input row and column in order, plus this evaluator's columns."""
-        from xpert_frames.scoring import score
-
-        return score(frame, [self], columns=columns, **names)
-
-    # ------------------------------------------------------------------ seed API
-    def evaluate(
-        self, predictions: Sequence[str | None], references: Sequence[Any]
-    ) -> dict[str, Any]:
-        """The seed API: ``{"<metric>": {"score", "min", "max", "count"}, ...}``."""
-        from xpert_frames.report import report, to_seed_dict
-
-        scored = self.score(frames.from_records(predictions, references))
-        return to_seed_dict(report(scored, evaluators=[self]))
-
-    def aggregate_scores(self, individual_scores: Sequence[float]) -> dict[str, float | int]:
-        """The seed's aggregation: mean, min, max and count; empty gives zeros with count 0."""
-        return aggregate_scores(individual_scores)
-
-    def _is_valid_sample(self, prediction: str | None, reference: Any) -> bool:
-        """The seed's per-sample check, kept for callers of the old API; made stricter in the
-        same way as the columnar path (an empty reference value is invalid too)."""
-        if prediction is None or not isinstance(reference, dict):
-            return False
-        answer = reference.get("answer")
-        if not isinstance(answer, dict) or "value" not in answer:
-            return False
-        value = answer["value"]
-        if isinstance(value, list | tuple):
-            return any(str(v).strip() for v in value)
-        return value is not None and str(value).strip() != ""
-
-
-def aggregate_scores(individual_scores: Sequence[float]) -> dict[str, float | int]:
-    """The seed's ``aggregate_scores``: empty gives ``{score: 0, min: 0, max: 0, count: 0}``."""
-    if not individual_scores:
-        return {"score": 0.0, "min": 0.0, "max": 0.0, "count": 0}
-    return {
-        "score": sum(individual_scores) / len(individual_scores),
-        "min": min(individual_scores),
-        "max": max(individual_scores),
-        "count": len(individual_scores),
-    }

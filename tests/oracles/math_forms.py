@@ -1,0 +1,153 @@
+"""Plain per-row Python of the newer math rules (does not import xpert_frames): number forms
+rewritten before reading (fractions, mixed numbers, thousands, decimal commas, percent words,
+approximations, English words) and the symbolic routing of answers that are not numbers."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+FORM_REPLACE = {
+    "\\cfrac": "\\frac",
+    "\\approx": "≈",
+    "\\! ": "",
+    "\\(": " ",
+    "\\)": " ",
+    "\\[": " ",
+    "\\]": " ",
+    "\\displaystyle": "",
+}
+
+
+def forms(s: str, decimal_comma: str = "auto") -> str:
+    s = re.sub(r"\\frac\s*([0-9])\s*([0-9])", r"\\frac{\1}{\2}", s)
+    s = re.sub(r"\\frac\s*([0-9])\s*\{", r"\\frac{\1}{", s)
+    s = re.sub(r"\\frac\s*\{([^{}]*)\}\s*([0-9])", r"\\frac{\1}{\2}", s)
+    s = re.sub(r"([0-9])\s*\\frac\s*\{\s*([0-9]+)\s*\}\s*\{\s*([0-9]+)\s*\}", r"\1 \2/\3", s)
+    for _ in range(2):
+        s = re.sub(r"([0-9]) ([0-9]{3})([^0-9]|\Z)", r"\1,\2\3", s)
+    if decimal_comma == "auto":
+        s = re.sub(r"(^|[^0-9,.(\[])([0-9]+),([0-9]{2})([^0-9,)\]]|\Z)", r"\1\2.\3\4", s)
+    elif decimal_comma == "always":
+        for _ in range(2):
+            s = re.sub(r"([0-9]),([0-9])", r"\1.\2", s)
+    return re.sub(r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|\Z)", r"\1%\2", s)
+
+
+def approx(s: str, candidate: str) -> tuple[str, str | None, str | None]:
+    """(text without the approximation, exact, approximation) of the last ``a ≈ b``."""
+    if "≈" not in s:
+        return s, None, None
+    m = re.match(rf"(?s)^.*?(?P<exact>{candidate})\s*≈\s*(?P<approx>{candidate})[^≈]*\Z", s)
+    cut = re.sub(r"([0-9}])\s*≈\s*[-+]?[0-9][0-9.,]*", r"\1", s)
+    return cut, (m.group("exact") if m else None), (m.group("approx") if m else None)
+
+
+# ----------------------------------------------------------------------------- English
+UNITS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+ENGLISH_WORD = re.compile("(?i)(?:" + "|".join([*UNITS, *TENS, "hundred"]) + ")")
+
+
+def english(s: str) -> str:
+    for value, word in sorted(enumerate(UNITS), key=lambda p: -len(p[1])):
+        s = re.sub(rf"(?i)(^|[^A-Za-z])({word})([^A-Za-z]|\Z)", rf"\g<1>{value}\g<3>", s)
+    for k, word in enumerate(TENS, start=2):
+        s = re.sub(rf"(?i)(^|[^A-Za-z]){word}(?:-| − | )([1-9])([^0-9]|\Z)", rf"\g<1>{k}\2\3", s)
+        s = re.sub(rf"(?i)(^|[^A-Za-z]){word}([^A-Za-z]|\Z)", rf"\g<1>{k}0\2", s)
+    h = r"([1-9]) (?i:hundred)"
+    s = re.sub(h + r"(?: (?i:and))? ([1-9][0-9])([^0-9]|\Z)", r"\1\2\3", s)
+    s = re.sub(h + r"(?: (?i:and))? ([1-9])([^0-9]|\Z)", r"\g<1>0\2\3", s)
+    s = re.sub(h + r"([^A-Za-z]|\Z)", r"\g<1>00\2", s)
+    s = re.sub(r"([0-9]) (?i:thousand)([^A-Za-z]|\Z)", r"\g<1>000\2", s)
+    return re.sub(r"([0-9]) (?i:million)([^A-Za-z]|\Z)", r"\g<1>000000\2", s)
+
+
+# ----------------------------------------------------------------------------- symbolic
+BOXED3 = re.compile(
+    r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*)\}"
+)
+MARKERS = "最终答案|答案是|答案为|答案[:：]|答[:：]|结果是|结果为|所以|因此|故"
+MARKERS += r"|(?i:the answer is)|(?i:final answer)|(?i:answer\s*[:：])|####"
+STRONG = re.compile(r"\\[a-zA-Z]+|[\^_√π∞≤≥≠±∪∩∈]|[(\[][^()\[\]]*,[^()\[\]]*[)\]]|[0-9]!")
+WEAK = re.compile(
+    r"[=<>]|(?:^|[^a-zA-Z\\])[a-zA-Z](?:[^a-zA-Z]|\Z)|[0-9a-zA-Z)}]\s*,\s*[-+0-9a-zA-Z(\\{]"
+    r"|[0-9a-zA-Z)}]\s*[-+*/×−]\s*[0-9a-zA-Z(\\{]"
+)
+PROSE = re.compile(r"[\u3400-\u9fff]|(?:^|[^a-zA-Z\\])[a-zA-Z]{3,}")
+
+
+def strip_delims(s: str) -> str:
+    space = " \t\n\r$"
+    s = s.strip(space).removeprefix("\\(").removeprefix("\\[")
+    s = s.rstrip(space + ".。").removesuffix("\\)").removesuffix("\\]")
+    return s.strip(space)
+
+
+def boxed(text: str) -> str | None:
+    m = BOXED3.match(text)
+    return m.group(1) if m else None
+
+
+def reference_span(ref: str) -> str:
+    b = boxed(ref)
+    return strip_delims(ref if b is None else b)
+
+
+def prediction_span(pred: str, rule: str | None) -> str | None:
+    if rule == "statement":
+        if not re.search(r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]", pred):
+            return None  # no character that can make the sentence symbolic
+        tail = re.sub(rf"(?s)^.*(?:{MARKERS})", "", pred, count=1).lstrip(" \t:,，：")
+        return strip_delims(re.sub(r"(?s)(?:[。；;！!？?\n]|\.(?:\s|\Z)).*\Z", "", tail, count=1))
+    b = boxed(pred)
+    return None if b is None else strip_delims(b)
+
+
+def is_symbolic(span: str | None, strong_only: bool, normalize: Any, plain: Any) -> bool:
+    """``normalize``: the fold + rewrite of the numbers oracle; ``plain``: whether a span
+    reads as one number."""
+    if span is None:
+        return False
+    form = normalize(span).replace("\\frac", "")
+    looks = bool(STRONG.search(form)) or (
+        not strong_only and bool(WEAK.search(form)) and not PROSE.search(form)
+    )
+    return looks and not plain(span)
+
+
+def latex_form(s: str, normalize: Any) -> str:
+    out = re.sub(r"\s+", "", normalize(s))
+    return re.sub(r"\{(.)\}", r"\1", out).strip(".")
+
+
+def verify(prediction: str, reference: str) -> str:
+    """Math-Verify in this process (the oracle runs in the main thread)."""
+    from math_verify import parse
+    from math_verify import verify as mv_verify
+
+    gold, target = parse(reference), parse(prediction)
+    if not gold or not target:
+        return "different"
+    return "equal" if mv_verify(gold, target) else "different"

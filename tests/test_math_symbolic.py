@@ -1,0 +1,151 @@
+"""Symbolic answers never get credit from a stray number: Math-Verify (the ``symbolic`` extra)
+or exact normalized LaTeX decides them; the worker's per-pair deadline; the labelled forms set
+and its agreement with Math-Verify per row."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import polars as pl
+import pytest
+
+import xpert_frames as xf
+from tests.helpers import score_all_paths
+from tests.test_math import OPTION_SETS, assert_matches_oracle
+from tests.test_math_forms import forms_set
+from xpert_frames.evaluators.math_answer import symbolic, verify_pool
+from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
+
+HAS_MV = verify_pool.available()
+needs_mv = pytest.mark.skipif(not HAS_MV, reason="needs the symbolic extra (Math-Verify)")
+MODES = ["latex", pytest.param("math_verify", marks=needs_mv)]
+
+#: (prediction, reference): a number can be read from each side, and they agree or nearly.
+STRAY = [
+    ("Thus the answer is $\\boxed{2^{2025}}$.", "3^{2025}"),
+    ("The solution set is $\\boxed{(0, 1]}$.", "1"),
+    ("So the ratio is $\\boxed{2}$.", "(1+\\sqrt5)/2"),
+    ("The area is $\\boxed{16\\pi}$.", "16"),
+    ("Therefore, $\\boxed{3}$.", "\\sqrt{3}"),
+    ("Hence $\\boxed{2^{10}}$.", "2"),
+    ("The vector is $\\boxed{\\begin{pmatrix} 4 \\\\ 2 \\end{pmatrix}}$.", "4"),
+    ("The answer is $\\boxed{2}$.", "2x"),
+    ("So $x = \\boxed{\\frac{1-\\sqrt{5}}{2}}$.", "\\frac{1+\\sqrt{5}}{2}"),
+    ("The final answer is $\\frac{\\pi}{3}$.", "\\frac{\\pi}{4}"),
+    ("所以答案是$\\boxed{2}$。", "2\\sqrt{2}"),
+    ("The roots are $\\boxed{1, 3}$.", "1,2"),
+]
+
+
+def score(preds: list[str], answers: list[str], **options: Any) -> pl.DataFrame:
+    df = pl.DataFrame({"prediction": preds, "answer": answers})
+    return score_all_paths(df, [MathEvaluator(**options)])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_credit_from_a_stray_number(mode: str) -> None:
+    out = score([p for p, _ in STRAY], [a for _, a in STRAY], symbolic=mode)
+    assert out["math_score"].to_list() == [0.0] * len(STRAY)
+    method = "symbolic" if mode == "math_verify" else "latex-exact"
+    assert all(r.endswith(":" + method) for r in out["math_rule"]), out["math_rule"]
+    assert out["math_value"].null_count() == len(STRAY)  # no number was compared
+
+
+def test_latex_fallback_compares_normalized_latex() -> None:
+    preds = ["$\\boxed{\\dfrac{\\sqrt{2}}{2}}$", "$\\boxed{x^{2}+1}$", "$\\boxed{2\\sqrt{3}}$"]
+    out = score(preds, ["\\frac{\\sqrt2}{2}", "x^2 + 1", "\\sqrt{12}"], symbolic="latex")
+    assert out["math_score"].to_list() == [1.0, 1.0, 0.0]  # equal values written differently
+    assert out["math_rule"].to_list() == ["boxed:latex-exact"] * 3
+    assert out["math_extracted"].to_list() == ["\\dfrac{\\sqrt{2}}{2}", "x^{2}+1", "2\\sqrt{3}"]
+    assert out["math_expected"].to_list() == ["\\frac{\\sqrt2}{2}", "x^2 + 1", "\\sqrt{12}"]
+
+
+@needs_mv
+def test_math_verify_decides_equivalence() -> None:
+    preds = [
+        "$\\boxed{2\\sqrt{3}}$",
+        "Hence $\\boxed{3^{10}}$.",
+        "$\\boxed{x^2 + 2x + 1}$",
+        "Solving gives $\\boxed{x = 5}$.",
+        "The domain is $\\boxed{(-\\infty, 3) \\cup (3, \\infty)}$.",
+        "The answer is 14.",
+    ]
+    answers = ["\\sqrt{12}", "59049", "(x+1)^2", "5", "(-\\infty,3)\\cup(3,\\infty)", "14"]
+    out = score(preds, answers, symbolic="math_verify")
+    assert out["math_score"].to_list() == [1.0] * 6
+    assert out["math_rule"].to_list() == ["boxed:symbolic"] * 5 + ["statement"]
+
+
+def test_numeric_rows_stay_numeric() -> None:
+    preds = ["$\\boxed{\\frac{3}{8}}$", "The answer is 1,000 apples.", "答案是5平方厘米"]
+    out = score(preds, ["0.375", "1000", "5平方厘米"])
+    assert out["math_rule"].to_list() == ["boxed", "statement", "statement"]
+    assert out["math_score"].to_list() == [1.0, 1.0, 1.0]
+
+
+def test_each_distinct_pair_verified_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[str, str]] = []
+
+    class Counting:
+        def verify(self, pairs: list[tuple[str, str]]) -> list[str]:
+            seen.extend(pairs)
+            return ["equal"] * len(pairs)
+
+    monkeypatch.setattr(symbolic, "resolve_mode", lambda mode: "math_verify")
+    monkeypatch.setattr(verify_pool, "pool", lambda timeout: Counting())
+    df = pl.DataFrame({"prediction": ["$\\boxed{x}$"] * 50 + ["$\\boxed{y}$"] * 50, "answer": "x"})
+    out = xf.score(df, [MathEvaluator()])
+    assert out["math_score"].to_list() == [1.0] * 100
+    assert sorted(seen) == [("$x$", "$x$"), ("$y$", "$x$")]
+
+
+# --------------------------------------------------------------------------- the worker
+@needs_mv
+def test_worker_deadline_kills_a_slow_pair_and_goes_on() -> None:
+    pool = verify_pool.VerifyPool(timeout=1.5)
+    try:
+        assert pool.verify([("$x$", "$x$")]) == ["equal"]  # started and warm
+        slow = ("$2^{2^{2^{2^{2^{2^{10}}}}}}$", "$3^{3^{3^{3^{3^{10}}}}}$")
+        result: list[str] = []
+        # From a thread, where Math-Verify's own signal-based limits cannot work.
+        worker = threading.Thread(target=lambda: result.extend(pool.verify([slow, ("$1$", "$1$")])))
+        worker.start()
+        worker.join(timeout=60)
+        assert not worker.is_alive()
+        assert result[1] == "equal"
+        assert result[0] in ("timeout", "different")  # never hangs, never credits
+    finally:
+        pool.close()
+
+
+# --------------------------------------------------------------------------- labelled set
+def _agreement(out: pl.DataFrame) -> tuple[int, int]:
+    right = int((out["math_score"] == out["correct"].cast(pl.Float64)).sum())
+    symbolic_golds = out.filter(pl.col("kind") == "symbolic")
+    false_credit = int(((symbolic_golds["math_score"] == 1.0) & ~symbolic_golds["correct"]).sum())
+    return right, false_credit
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_forms_set(mode: str, capsys: pytest.CaptureFixture[str]) -> None:
+    df = forms_set()
+    out = score_all_paths(df, [MathEvaluator(symbolic=mode)])
+    right, false_credit = _agreement(out)
+    hold = out.filter(pl.col("split") == "holdout")
+    hold_right, _ = _agreement(hold)
+    with capsys.disabled():
+        print(
+            f"\nmath forms set ({mode}): {right}/{df.height}, held out {hold_right}/"
+            f"{hold.height}, false credits on symbolic golds {false_credit}"
+        )
+    assert false_credit == 0
+    numeric = out.filter(pl.col("kind") == "numeric")
+    assert (numeric["math_score"] == numeric["correct"].cast(pl.Float64)).all()
+    if mode == "math_verify":
+        assert right == df.height
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=str)
+def test_forms_set_matches_oracle(options: dict[str, Any]) -> None:
+    assert_matches_oracle(forms_set().select("prediction", "answer"), options)

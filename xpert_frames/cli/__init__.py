@@ -1,0 +1,2 @@
+"""The ``xpert-frames`` console script and the file I/O behind it (reading Parquet, JSONL and
+CSV; atomic writes; progress)."""

@@ -1,0 +1,204 @@
+"""Reading inputs lazily and writing outputs atomically."""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from xpert_frames.core.exceptions import InputError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+#: Rows scored at a time by :func:`sink_chunked`.
+CHUNK_ROWS = 500_000
+_PARQUET = (".parquet", ".pq")
+_JSONL = (".jsonl", ".ndjson", ".json")
+_CSV = (".csv", ".tsv")
+
+
+def expand(inputs: Sequence[str | Path]) -> list[Path]:
+    """Files named by ``inputs``: files, directories (their Parquet files, recursively) and
+    globs. Missing paths and empty matches are errors."""
+    files: list[Path] = []
+    for item in inputs:
+        text = str(item)
+        path = Path(text)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.suffix.lower() in _PARQUET)
+            if not found:
+                raise InputError(f"directory {text!r} holds no Parquet files")
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        elif glob.has_magic(text):
+            found = sorted(Path(p) for p in glob.glob(text, recursive=True) if Path(p).is_file())
+            if not found:
+                raise InputError(f"glob {text!r} matched no files")
+            files.extend(found)
+        else:
+            raise InputError(f"input {text!r} does not exist")
+    kinds = {_kind(p) for p in files}
+    if len(kinds) > 1:
+        raise InputError(f"inputs mix file kinds {sorted(kinds)}; score each kind separately")
+    return files
+
+
+def _kind(path: Path) -> str:
+    suffix = path.suffix.lower()
+    if suffix in _PARQUET:
+        return "parquet"
+    if suffix in _JSONL:
+        return "jsonl"
+    if suffix in _CSV:
+        return "csv"
+    raise InputError(
+        f"cannot read {str(path)!r}: expected .parquet, .jsonl/.ndjson or .csv, got {suffix!r}"
+    )
+
+
+def scan(inputs: Sequence[str | Path]) -> pl.LazyFrame:
+    """One LazyFrame over all inputs (Parquet, JSONL or CSV), in file order."""
+    files = expand(inputs)
+    kind = _kind(files[0])
+    names = [str(p) for p in files]
+    if kind == "parquet":
+        for name in names:
+            _check_parquet(name)
+        return pl.scan_parquet(names)
+    if kind == "jsonl":
+        for name in names:
+            _check_utf8(name)
+        lf = pl.concat(
+            [pl.scan_ndjson(n, infer_schema_length=None) for n in names], how="diagonal_relaxed"
+        )
+        return _drop_empty_structs(lf)
+    for name in names:
+        _check_utf8(name)
+    sep = "\t" if names[0].lower().endswith(".tsv") else ","
+    return pl.concat(
+        [pl.scan_csv(n, separator=sep, infer_schema=False) for n in names],
+        how="diagonal_relaxed",
+    )
+
+
+def _drop_empty_structs(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """JSON objects that are always ``{}`` infer as structs without fields, which Parquet
+    cannot store: keep such columns, as all-null columns."""
+    schema = lf.collect_schema()
+    empty = [
+        name for name, dtype in schema.items() if isinstance(dtype, pl.Struct) and not dtype.fields
+    ]
+    return lf.with_columns(pl.lit(None, pl.Null).alias(name) for name in empty) if empty else lf
+
+
+def _check_parquet(name: str) -> None:
+    try:
+        pl.read_parquet_schema(name)
+    except Exception as exc:
+        raise InputError(f"cannot read Parquet file {name!r}: {exc}") from None
+
+
+def _check_utf8(name: str) -> None:
+    """Report the first line that is not valid UTF-8, with file and line number."""
+    with open(name, "rb") as handle:
+        for number, line in enumerate(handle, 1):
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(
+                    f"{name}:{number}: invalid UTF-8 at byte {exc.start} of the line; "
+                    "re-encode the file as UTF-8"
+                ) from None
+
+
+def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
+    """Call ``write(tmp)`` with a temporary file beside ``path``, then rename it to ``path``.
+
+    On any failure (or interrupt) the temporary file is removed and ``path`` is untouched.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        write(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+    return target
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    def write(tmp: Path) -> None:
+        tmp.write_text(text, encoding="utf-8")
+
+    return write_atomic(path, write)
+
+
+def count_rows(inputs: Sequence[str | Path]) -> int | None:
+    """Row count of Parquet inputs from their metadata (``None`` for other kinds)."""
+    files = expand(inputs)
+    if _kind(files[0]) != "parquet":
+        return None
+    return int(pl.scan_parquet([str(p) for p in files]).select(pl.len()).collect().item())
+
+
+def write_tables(path: Path, tables: Iterable[pa.Table]) -> int:
+    """Append ``tables`` (one row group each) to one new Parquet file; later tables are cast to
+    the first one's schema. Returns the number of tables written (0: no file was created)."""
+    import pyarrow.parquet as pq
+
+    writer: pq.ParquetWriter | None = None
+    count = 0
+    try:
+        for table in tables:
+            if writer is None:
+                writer = pq.ParquetWriter(path, table.schema, compression="zstd")
+            elif table.schema != writer.schema:
+                table = table.cast(writer.schema)
+            writer.write_table(table)
+            count += 1
+    finally:
+        if writer is not None:
+            writer.close()
+    return count
+
+
+def sink_chunked(
+    plan: pl.LazyFrame,
+    path: Path,
+    *,
+    total: int,
+    chunk_rows: int = CHUNK_ROWS,
+    advance: Callable[[int], object] | None = None,
+) -> None:
+    """Write ``plan`` to one Parquet file, ``chunk_rows`` rows at a time (one row group each).
+
+    Each chunk is a slice of the plan, pushed down to the Parquet scan, collected with the
+    streaming engine and appended: peak memory follows the chunk size, not the table size, even
+    where an operation in the plan would hold a whole column (Polars 2.1 evaluates mapping
+    replacements such as ``replace_strict`` outside its streaming engine).
+    """
+
+    def chunks() -> Iterator[pa.Table]:
+        for offset in range(0, max(total, 1), chunk_rows):
+            table = plan.slice(offset, chunk_rows).collect(engine="streaming").to_arrow()
+            yield table
+            if advance is not None:
+                advance(table.num_rows)
+
+    write_tables(path, chunks())

@@ -1,0 +1,357 @@
+"""The ``xpert-frames`` console script. Choices and defaults come from the registry.
+
+Exit codes: 0 ok, 2 usage or input error (a clear message, no traceback), 1 unexpected.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+import polars as pl
+
+from xpert_frames import registry
+from xpert_frames.cli import files, progress
+from xpert_frames.cli.options import columns_from, parse_evaluator, role_options
+from xpert_frames.core.exceptions import XpertFramesError
+from xpert_frames.core.frames import Columns
+from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.registry import detect_evaluators
+from xpert_frames.reporting.html import html_report
+from xpert_frames.reporting.render import FORMATS, format_for, render
+from xpert_frames.reporting.report import report as make_report
+from xpert_frames.reporting.report import report_parquet
+from xpert_frames.scoring import check_names, plan
+
+
+# --------------------------------------------------------------------------- output
+def _write_report(
+    path: Path,
+    scored: Path,
+    rep: pl.DataFrame,
+    evaluators: Sequence[BaseEvaluator],
+    by: list[str],
+    baseline: str | None,
+    columns: Columns,
+) -> None:
+    fmt = format_for(Path(path))
+    if fmt == "html":
+        text = html_report(
+            pl.scan_parquet(scored),
+            by,
+            evaluators=evaluators,
+            report_frame=rep,
+            baseline=baseline,
+            columns=columns,
+        )
+    else:
+        text = render(rep, fmt, evaluators)
+    files.write_text_atomic(path, text)
+
+
+def _by(value: str | None) -> list[str]:
+    return [c.strip() for c in value.split(",") if c.strip()] if value else []
+
+
+# --------------------------------------------------------------------------- commands
+SCORE_EXAMPLES = """\b
+Examples:
+  xpert-frames score answers.parquet -o scored.parquet -e accuracy -e math
+  xpert-frames score answers/ -o scored.parquet -e "fuzzy:threshold=0.8,normalize=case|width" \\
+      --by model --report report.html
+
+\b
+-e NAME:opt=value,opt=value sets an evaluator's options (lists as a|b, mappings as JSON);
+`xpert-frames evaluators` lists names, options and defaults. With an answer_type column each
+evaluator scores only the rows it fits; --all-rows scores every row with every evaluator.
+"""
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="xpert-frames")
+def cli() -> None:
+    """Score LLM outputs against reference answers over Parquet, JSONL or CSV."""
+
+
+@cli.command(epilog=SCORE_EXAMPLES)
+@click.argument("inputs", nargs=-1, required=True)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="scored Parquet file (written atomically)",
+)
+@click.option(
+    "-e",
+    "--evaluator",
+    "specs",
+    multiple=True,
+    required=True,
+    metavar="NAME[:OPT=V,...]",
+    help="evaluator to apply, e.g. -e accuracy or -e fuzzy:threshold=0.8; repeat for several",
+)
+@click.option(
+    "--report",
+    "report_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="also write the report: .json, .md, .csv or .html (a self-contained page)",
+)
+@click.option("--by", default=None, help="comma-separated columns to group the report by")
+@click.option(
+    "--baseline",
+    default=None,
+    metavar="MODEL",
+    help="HTML report: the model the others are compared against (default: first by name)",
+)
+@click.option(
+    "--all-rows",
+    is_flag=True,
+    help="score every row with every evaluator, whatever its answer_type",
+)
+@click.option(
+    "--row-id",
+    default="row_id",
+    show_default=True,
+    help="column numbering the input rows (0-based, input order) for joining scores back; "
+    "left as is when the input has it as integers; empty to add none",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["polars", "ray"]),
+    default="polars",
+    show_default=True,
+    help="polars: score in this process; ray: read, score and write through Ray Data "
+    "(pip install 'xpert-frames[ray]')",
+)
+@click.option(
+    "--address",
+    default=None,
+    metavar="ADDRESS",
+    help="with --engine ray: the Ray cluster to join ('auto': the cluster this machine is "
+    "part of); default: start Ray on this machine",
+)
+@click.option(
+    "--chunk-rows",
+    type=click.IntRange(min=1),
+    default=files.CHUNK_ROWS,
+    show_default=True,
+    help="rows scored at a time from Parquet inputs (bounds memory; one row group each)",
+)
+@click.option("-q", "--quiet", is_flag=True, help="print nothing but errors (Ray's logs too)")
+@role_options
+def score(
+    inputs: tuple[str, ...],
+    output: Path,
+    specs: tuple[str, ...],
+    report_path: Path | None,
+    by: str | None,
+    baseline: str | None,
+    all_rows: bool,
+    row_id: str,
+    engine: str,
+    address: str | None,
+    chunk_rows: int,
+    quiet: bool,
+    **roles: Any,
+) -> None:
+    """Score INPUTS (Parquet files, directories or globs; JSONL; CSV) into OUTPUT."""
+    started = time.perf_counter()
+    evaluators = check_names([parse_evaluator(s) for s in specs])  # also: names must differ
+    if report_path:
+        try:
+            format_for(report_path)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--report'") from None
+    if baseline is not None and not (report_path and format_for(report_path) == "html"):
+        raise click.BadParameter("--baseline is for HTML reports: add --report report.html")
+    columns = columns_from(roles)
+    lf = files.scan(inputs)
+    in_schema = lf.collect_schema()
+    scored = plan(lf, evaluators, columns, all_rows=all_rows)  # validates the input as given
+    if row_id and row_id in in_schema and not in_schema[row_id].is_integer():
+        raise click.BadParameter(
+            f"column {row_id!r} is in the input as {in_schema[row_id]}, not integers; name "
+            "another column (--row-id n) or none (--row-id '')",
+            param_hint="'--row-id'",
+        )
+    if row_id and row_id not in in_schema:
+        # The row index goes on the scan, under the scoring: a chunk's slice then reaches the
+        # Parquet reader (a row index above the scoring would make every chunk start at row 0).
+        outputs = scored.collect_schema().names()[len(in_schema) :]
+        indexed = lf.with_row_index(row_id).with_columns(pl.col(row_id).cast(pl.Int64))
+        scored = plan(indexed, evaluators, columns, all_rows=all_rows).select(
+            *in_schema.names(), row_id, *outputs
+        )
+    group = _by(by)
+    schema = scored.collect_schema()
+    missing = [c for c in group if c not in schema]
+    if missing:
+        raise click.BadParameter(f"--by column(s) {missing} not in the input: {schema.names()}")
+    if address is not None and engine != "ray":
+        raise click.BadParameter("--address needs --engine ray", param_hint="'--address'")
+    holder: dict[str, Any] = {}
+
+    def finish(tmp: Path) -> None:
+        # The report is made from the written file before it is renamed into place: a failure
+        # here leaves neither output nor report behind.
+        holder["scored"] = time.perf_counter()
+        holder["report"] = report_parquet(tmp, group, evaluators, chunk_rows)
+        if report_path:
+            _write_report(report_path, tmp, holder["report"], evaluators, group, baseline, columns)
+
+    if engine == "ray":
+        try:
+            from xpert_frames.cli.ray_engine import score_files
+        except ImportError as exc:
+            raise click.UsageError(str(exc)) from None
+        holder["ready"] = time.perf_counter()
+        with progress.held_stderr(quiet):  # Ray's C++ core and workers write to fd 2
+            score_files(
+                inputs,
+                output,
+                evaluators,
+                columns,
+                address=address,
+                row_id=row_id or None,
+                after_write=finish,
+                all_rows=all_rows,
+                quiet=quiet,
+            )
+    else:
+        total = files.count_rows(inputs)
+        progress.warm_up(evaluators)
+        holder["ready"] = time.perf_counter()
+        bar = progress.bar(total=total, disable=quiet)
+
+        def write(tmp: Path) -> None:
+            if total is not None:  # Parquet: bounded chunks, whatever the plan holds in memory
+                files.sink_chunked(
+                    scored, tmp, total=total, chunk_rows=chunk_rows, advance=bar.update
+                )
+            else:
+                progress.track(scored, evaluators[0].score_column, bar).sink_parquet(tmp)
+            bar.close()
+            finish(tmp)
+
+        files.write_atomic(output, write)
+    if not quiet:
+        click.echo(render(holder["report"], "table", evaluators))
+        times = (started, holder["ready"], holder["scored"])
+        click.echo(progress.summary(output, evaluators, times, engine))
+
+
+@cli.command("report")
+@click.argument("scored", nargs=-1, required=True)
+@click.option("--by", default=None, help="comma-separated columns to group by")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="table (default on a terminal), markdown, json, csv, or html (a self-contained "
+    "page with charts; needs -o); default: from the -o suffix, else table",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="write the report to this file (atomically) instead of printing it",
+)
+@click.option(
+    "--baseline",
+    default=None,
+    metavar="MODEL",
+    help="HTML: the model the others are compared against (default: first by name)",
+)
+def report_cmd(
+    scored: tuple[str, ...],
+    by: str | None,
+    fmt: str | None,
+    output: Path | None,
+    baseline: str | None,
+) -> None:
+    """Report on already scored files: a table, Markdown, JSON, CSV or an HTML page.
+
+    \b
+    Examples:
+      xpert-frames report scored.parquet --by model
+      xpert-frames report scored.parquet --by model,answer_type --format markdown
+      xpert-frames report scored.parquet --by model --format html -o report.html
+    """
+    if fmt is None:
+        fmt = format_for(output) if output is not None else "table"
+    if fmt == "html" and output is None:
+        raise click.BadParameter("--format html writes a file: add -o report.html")
+    if baseline is not None and fmt != "html":
+        raise click.BadParameter("--baseline is for HTML reports: add --format html")
+    lf = files.scan(scored)
+    evaluators = detect_evaluators(lf.collect_schema())
+    rep = make_report(lf, by=_by(by), evaluators=evaluators)
+    if fmt == "html":
+        text = html_report(lf, _by(by), evaluators=evaluators, report_frame=rep, baseline=baseline)
+    else:
+        text = render(rep, fmt, evaluators)
+    if output is None:
+        click.echo(text, nl=not text.endswith("\n"))
+    else:
+        files.write_text_atomic(output, text)
+
+
+@cli.command()
+def evaluators() -> None:
+    """List the registered evaluators, the rows they score, their options and defaults."""
+    for record in registry.records():
+        lo, hi = record.score_range
+        types = ", ".join(record.answer_types) or "any"
+        click.echo(f"{record.name}: {record.description}")
+        click.echo(f"    answer types: {types}; score range [{lo}, {hi}]; metric {record.metric!r}")
+        click.echo(f"    with an answer_type column, scores {record.cls.fits()}")
+        for option, default in record.options().items():
+            kind = "" if default is None else f" ({type(default).__name__})"
+            click.echo(f"    {option}={_show(default)}{kind}")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "|".join(str(v) for v in value) if value else "(none)"
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit code instead of raising for input errors."""
+    try:
+        cli.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="xpert-frames",
+            standalone_mode=False,
+        )
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 1
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except (XpertFramesError, pl.exceptions.PolarsError, OSError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        return 2
+    except Exception as exc:  # unexpected: say so, keep the traceback for bug reports
+        import traceback
+
+        traceback.print_exc()
+        click.echo(f"unexpected error: {type(exc).__name__}: {exc}", err=True)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""Command-line option parsing: evaluator specs ``NAME:opt=value,...`` and column-role flags."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from xpert_frames import registry
+from xpert_frames.core.frames import Columns
+from xpert_frames.evaluators.base import BaseEvaluator
+
+ROLE_FLAGS = (
+    "prediction",
+    "answer",
+    "answer_type",
+    "choices",
+    "tcm_eval_type",
+    "reference",
+    "meta",
+)
+
+
+# --------------------------------------------------------------------------- option parsing
+def _convert(option: str, raw: str, default: Any) -> Any:
+    """Text from the command line, typed after the option's default."""
+    lowered = raw.strip().lower()
+    if isinstance(default, bool) or lowered in ("true", "false"):
+        if lowered in ("true", "1", "yes"):
+            return True
+        if lowered in ("false", "0", "no"):
+            return False
+        raise click.BadParameter(f"option {option!r} takes true/false, got {raw!r}")
+    if isinstance(default, list | tuple) or "|" in raw:
+        kind = type(default[0]) if isinstance(default, list | tuple) and default else None
+        return [_convert(option, part, kind() if kind else None) for part in raw.split("|") if part]
+    if isinstance(default, int) and not isinstance(default, bool):
+        try:
+            return int(raw)
+        except ValueError:
+            return float(raw) if _is_float(raw) else raw
+    if isinstance(default, float):
+        return float(raw) if _is_float(raw) else raw
+    if raw.startswith(("{", "[")):
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise click.BadParameter(f"option {option!r}: invalid JSON {raw!r}: {exc}") from None
+    if default is None and _is_float(raw):
+        return float(raw)
+    return raw
+
+
+def _is_float(raw: str) -> bool:
+    try:
+        float(raw)
+    except ValueError:
+        return False
+    return True
+
+
+def parse_evaluator(spec: str) -> BaseEvaluator:
+    """``name`` or ``name:opt=value,opt=value`` (lists as ``a|b``, mappings as JSON)."""
+    name, _, rest = spec.partition(":")
+    record = registry.get_record(name.strip())
+    defaults = record.options()
+    options: dict[str, Any] = {}
+    for item in _split_options(rest):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise click.BadParameter(f"expected opt=value in {spec!r}, got {item!r}")
+        if key in options:
+            raise click.BadParameter(
+                f"option {key!r} given twice in {spec!r}; give each option once"
+            )
+        options[key] = _convert(key, value, defaults.get(key))
+    return registry.get_evaluator(record.name, **options)
+
+
+def _split_options(text: str) -> list[str]:
+    """Split on commas that are not inside JSON brackets."""
+    parts, depth, current = [], 0, ""
+    for char in text:
+        depth += char in "[{"
+        depth -= char in "]}"
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    if current.strip():
+        parts.append(current)
+    return [p for p in parts if p.strip()]
+
+
+def columns_from(kwargs: dict[str, Any]) -> Columns:
+    return Columns.of(**{role: kwargs[role] for role in ROLE_FLAGS if kwargs.get(role)})
+
+
+def role_options(func: Any) -> Any:
+    defaults = Columns()
+    for role in reversed(ROLE_FLAGS):
+        flag = "--" + role.replace("_", "-")
+        func = click.option(
+            flag,
+            role,
+            default=None,
+            metavar="COLUMN",
+            help=f"column holding the {role.replace('_', ' ')} "
+            f"(default {getattr(defaults, role)!r})",
+        )(func)
+    return func

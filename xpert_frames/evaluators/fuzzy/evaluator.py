@@ -1,0 +1,122 @@
+"""Fuzzy matching: normalized Levenshtein similarity on Unicode code points.
+
+The columnar path runs rapidfuzz over whole batches
+(:func:`xpert_frames.evaluators.fuzzy.kernel.levenshtein_similarity`); the seed's pure-Python
+``FuzzyMatcher`` API is in :mod:`xpert_frames.evaluators.fuzzy.matcher`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, get_args
+
+import polars as pl
+
+from xpert_frames.core import frames, text
+from xpert_frames.core.aliases import FuzzyNormalization, IntoExpr
+from xpert_frames.core.exceptions import OptionTypeError
+from xpert_frames.core.metrics import ColumnMetric, CorpusMetric
+from xpert_frames.core.options import check_choice, check_fraction
+from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.evaluators.fuzzy.kernel import levenshtein_similarity
+
+NORMALIZATIONS: tuple[str, ...] = get_args(FuzzyNormalization)
+
+
+def normalize(
+    value: IntoExpr,
+    *,
+    steps: Sequence[FuzzyNormalization] = (),
+    aliases: Mapping[str, str] | None = None,
+) -> pl.Expr:
+    """Apply the chosen normalizations (in a fixed order), then the alias table."""
+    expr = text.to_expr(value)
+    if "width" in steps:
+        expr = text.full_to_half(expr)
+    if "case" in steps:
+        expr = expr.str.to_lowercase()
+    if "punctuation" in steps:
+        expr = text.strip_punctuation(expr)
+    if "whitespace" in steps:
+        expr = text.collapse_whitespace(expr)
+    if aliases:
+        expr = text.replace_aliases(expr, aliases)
+    return expr
+
+
+def similarity(
+    reference: IntoExpr,
+    prediction: IntoExpr,
+    *,
+    steps: Sequence[FuzzyNormalization] = (),
+    aliases: Mapping[str, str] | None = None,
+) -> pl.Expr:
+    """Normalized Levenshtein similarity of two string columns (Float64, null if either is)."""
+    steps = _check_steps(steps)
+    aliases = _check_aliases(aliases)
+    pair = pl.struct(
+        normalize(reference, steps=steps, aliases=aliases).alias("a"),
+        normalize(prediction, steps=steps, aliases=aliases).alias("b"),
+    )
+    return pair.map_batches(_similarity_batch, return_dtype=pl.Float64, is_elementwise=True)
+
+
+def _similarity_batch(pair: pl.Series) -> pl.Series:
+    fields = pair.struct.unnest()
+    return levenshtein_similarity(fields["a"], fields["b"])
+
+
+def _check_steps(steps: Any) -> tuple[FuzzyNormalization, ...]:
+    if isinstance(steps, bool):
+        return NORMALIZATIONS if steps else ()  # type: ignore[return-value]
+    if isinstance(steps, str) or not isinstance(steps, Sequence | set | frozenset):
+        raise OptionTypeError(
+            f"option 'normalize' must be a list drawn from {list(NORMALIZATIONS)} (or True/False), "
+            f"got {steps!r}"
+        )
+    for step in steps:
+        check_choice("normalize", step, NORMALIZATIONS)
+    return tuple(s for s in NORMALIZATIONS if s in steps)  # type: ignore[misc]
+
+
+def _check_aliases(aliases: Any) -> dict[str, str]:
+    if aliases is None:
+        return {}
+    if not isinstance(aliases, Mapping) or not all(
+        isinstance(k, str) and k and isinstance(v, str) for k, v in aliases.items()
+    ):
+        raise OptionTypeError(
+            f"option 'aliases' must map non-empty strings to strings, e.g. {{'人工智能': 'AI'}}, "
+            f"got {aliases!r}"
+        )
+    return dict(aliases)
+
+
+# --------------------------------------------------------------------------- evaluator
+class FuzzyEvaluator(BaseEvaluator):
+    """Normalized Levenshtein similarity of prediction and reference, with a match threshold."""
+
+    key: ClassVar[str] = "fuzzy"
+    metric: ClassVar[str] = "fuzzy"
+    answer_types: ClassVar[tuple[str, ...]] = ("text",)
+
+    def __init__(
+        self,
+        *,
+        threshold: float = 0.6,
+        normalize: Sequence[FuzzyNormalization] | bool = (),
+        aliases: Mapping[str, str] | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(name=name)
+        self.threshold = check_fraction("threshold", threshold)
+        self.normalize = _check_steps(normalize)
+        self.aliases = _check_aliases(aliases)
+
+    def outputs(self) -> dict[str, pl.Expr]:
+        sim = similarity(frames.ANSWER, frames.PRED, steps=self.normalize, aliases=self.aliases)
+        return {"score": sim, "match": sim >= self.threshold}
+
+    def report_metrics(self) -> list[ColumnMetric | CorpusMetric]:
+        rate = ColumnMetric(f"{self.name}_match_rate", self.column("match"), binary=True)
+        return [*super().report_metrics(), rate]

@@ -1,0 +1,238 @@
+"""Math answers: the number (and unit) in the prediction against the reference's, and
+symbolic answers decided symbolically.
+
+The number is found by :func:`xpert_frames.numeric.parse.extract_number` (``\\boxed{}`` → answer
+statements → ``= n`` at the end → last number, a final answer statement after the last box
+winning over it; or the first number with ``extract="first"``, the seed's choice), in
+prediction and reference alike. Values are compared with the seed's rule: absolute error when
+``|reference| < tolerance``, else relative error, both ``<= tolerance``; two whole numbers
+(below 2**53) must be equal. An approximation written right after the answer
+(``x = 1/3 ≈ 0.33``) counts too when the reference is a decimal.
+
+A row whose reference or prediction answer is not a plain number (powers, roots, π, variables,
+intervals, tuples, matrices, equations: :mod:`xpert_frames.evaluators.math_answer.symbolic`) never
+gets credit from a number taken out of it: Math-Verify decides it (the ``symbolic`` extra;
+rule ``<source>:symbolic``, ``:symbolic-timeout`` or ``:symbolic-error``, the last two
+scoring 0) or, without the extra or with ``symbolic="latex"``, an exact comparison of
+normalized LaTeX (rule ``<source>:latex-exact``). ``<name>_extracted`` and ``<name>_expected``
+show what was compared: the numbers as written, or the two answer spans.
+
+``normalize=True`` (default) reads full-width forms, Chinese numerals and fractions, LaTeX and
+``×10^n``, mixed numbers, space and LaTeX thousands, decimal commas (``decimal_comma``),
+percent words and English number words, compares units through their aliases
+(``千克`` = ``kg``), converts between known units of one dimension when both sides have one
+(``1 km`` = ``1000 m``, ``90分钟`` = ``1.5 h``), and accepts a percentage written with or
+without its sign (``50%`` matches ``50`` and ``0.5``). ``require_units=True`` also fails a
+row whose units differ and cannot be converted, or where only one side has a unit.
+``normalize=False`` turns all of that off: ASCII numbers only, units compared as written, a
+percentage only as its value (``50%`` is 0.5).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import polars as pl
+
+from xpert_frames.core import frames
+from xpert_frames.core.aliases import MathExtract
+from xpert_frames.core.options import check_bool, check_choice, check_float
+from xpert_frames.core.text import to_expr
+from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.evaluators.math_answer import symbolic as sym
+from xpert_frames.numeric.parse import (
+    DECIMAL_COMMAS,
+    EXTRACT_MODES,
+    DecimalComma,
+    extract_number_detail,
+    parse_number_with_unit,
+)
+from xpert_frames.numeric.units import canonical_unit, unit_dimension, unit_factor
+
+_WHOLE_BELOW = 2.0**53
+
+
+def values_close(pred: pl.Expr, ref: pl.Expr, tolerance: float) -> pl.Expr:
+    """The seed's rule: ``|p - r| <= tol`` when ``|r| < tol``, else ``|p - r| / |r| <= tol``
+    (Boolean; null when either side is null). The relative test is written ``|p - r| <= tol·|r|``
+    so that ``tolerance=0`` with a zero reference is exact equality (the seed divided by zero
+    there and scored 0). Two whole numbers below 2**53 must be equal."""
+    diff = (pred - ref).abs()
+    close = (
+        pl.when(ref.abs() < tolerance)
+        .then(diff <= tolerance)
+        .otherwise(diff <= tolerance * ref.abs())
+    )
+    whole = (pred.round(0) == pred) & (ref.round(0) == ref) & (ref.abs() < _WHOLE_BELOW)
+    return pl.when(whole & (pred.abs() < _WHOLE_BELOW)).then(pred == ref).otherwise(close)
+
+
+class MathEvaluator(BaseEvaluator):
+    """Numeric answers (numbers, fractions, percentages, Chinese numerals, units) and symbolic
+    answers (through Math-Verify when installed)."""
+
+    key: ClassVar[str] = "math"
+    metric: ClassVar[str] = "math_accuracy"
+    binary_score: ClassVar[bool] = True
+    answer_types: ClassVar[tuple[str, ...]] = ("number",)
+
+    def __init__(
+        self,
+        *,
+        tolerance: float = 1e-6,
+        normalize: bool = True,
+        require_units: bool = False,
+        strict_format: bool = False,
+        extract: MathExtract = "last",
+        decimal_comma: DecimalComma = "auto",
+        symbolic: str = "auto",
+        symbolic_timeout: float = 5.0,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(name=name)
+        self.tolerance = check_float("tolerance", tolerance, low=0.0)
+        self.normalize = check_bool("normalize", normalize)
+        self.require_units = check_bool("require_units", require_units)
+        self.strict_format = check_bool("strict_format", strict_format)
+        self.extract = check_choice("extract", extract, EXTRACT_MODES)
+        self.decimal_comma = check_choice("decimal_comma", decimal_comma, DECIMAL_COMMAS)
+        self.symbolic = check_choice("symbolic", symbolic, sym.SYMBOLIC_MODES)
+        if self.symbolic == "math_verify" and sym.resolve_mode("auto") != "math_verify":
+            raise ImportError(
+                "symbolic='math_verify' needs Math-Verify. Hint: pip install "
+                "'xpert-frames[symbolic]', or use symbolic='auto' (falls back to exact "
+                "comparison of normalized LaTeX)."
+            )
+        self.symbolic_timeout = check_float("symbolic_timeout", symbolic_timeout, low=0.1)
+
+    # ------------------------------------------------------------------ columns
+    def _number(self, text: str | pl.Expr) -> pl.Expr:
+        return extract_number_detail(
+            text,
+            mode=self.extract,  # type: ignore[arg-type]
+            normalize=self.normalize,
+            decimal_comma=self.decimal_comma,  # type: ignore[arg-type]
+        )
+
+    def prediction_number(self, prediction: str | pl.Expr = frames.PRED) -> pl.Expr:
+        """Struct ``{value, unit, rule, text, approx}`` read from the prediction under this
+        evaluator's options (``strict_format``: the whole prediction must be one number, rule
+        ``strict``)."""
+        if not self.strict_format:
+            return self._number(prediction)
+        parsed = parse_number_with_unit(
+            prediction,
+            normalize=self.normalize,
+            decimal_comma=self.decimal_comma,  # type: ignore[arg-type]
+        )
+        value = parsed.struct.field("value")
+        rule = pl.when(value.is_not_null()).then(pl.lit("strict")).otherwise(pl.lit("none"))
+        text = pl.when(value.is_not_null()).then(to_expr(prediction).str.strip_chars())
+        return pl.struct(
+            value.alias("value"),
+            parsed.struct.field("unit"),
+            rule.alias("rule"),
+            text.alias("text"),
+            pl.lit(None, pl.Float64).alias("approx"),
+        )
+
+    def reference_number(self, reference: str | pl.Expr = frames.ANSWER) -> pl.Expr:
+        """Struct ``{value, unit, rule, text, approx}`` read from the reference answer."""
+        return self._number(reference)
+
+    def prepare(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """Read both numbers (and canonical units) once into temporary columns, find the
+        symbolic rows and verify them (once per distinct pair); :meth:`outputs` compares with
+        pure expressions over the temporary columns."""
+        t = self.temp
+        pred, ref = t("pred"), t("ref")
+        lf = lf.with_columns(
+            self.prediction_number().alias(pred), self.reference_number().alias(ref)
+        )
+        p_text, r_text = pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)
+        rule = pl.col(pred).struct.field("rule")
+        classify = self.normalize and not self.strict_format
+        pspan, rspan = sym.answer_spans(p_text, r_text, rule, pl.col(ref))
+        lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
+        if classify:
+            known = [
+                (c.struct.field("text") == pl.col(span)) & c.struct.field("value").is_not_null()
+                for c, span in ((pl.col(pred), t("pspan")), (pl.col(ref), t("rspan")))
+            ]
+            symbolic = sym.symbolic_rows(pl.col(t("pspan")), pl.col(t("rspan")), rule, *known)
+        else:
+            symbolic = pl.lit(False)
+        lf = lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("sym")))
+        # Only symbolic rows are compared: the others are nulls, which every step skips.
+        on = pl.col(t("sym"))
+        span = pl.when(on).then(pl.col(t("pspan")))
+        compared = pl.coalesce(pl.lit("$") + span + pl.lit("$"), pl.when(on).then(p_text))
+        outcome = sym.symbolic_outcome(
+            compared,
+            pl.when(on).then(pl.col(t("rspan"))),
+            pl.col(t("sym")),
+            mode=self.symbolic,
+            timeout=self.symbolic_timeout,
+        )
+        lf = lf.with_columns(outcome.alias(t("outcome")))
+        if self.normalize:
+            lf = lf.with_columns(
+                canonical_unit(pl.col(pred).struct.field("unit")).alias(t("pc")),
+                canonical_unit(pl.col(ref).struct.field("unit")).alias(t("rc")),
+            )
+        return lf
+
+    def outputs(self) -> dict[str, pl.Expr]:
+        """Expressions over the temporary columns that :meth:`prepare` adds."""
+        t = self.temp
+        pred, ref = pl.col(t("pred")), pl.col(t("ref"))
+        pv, pu = pred.struct.field("value"), pred.struct.field("unit")
+        rv, ru = ref.struct.field("value"), ref.struct.field("unit")
+        on, outcome = pl.col(t("sym")), pl.col(t("outcome"))
+        numeric = self._correct(pv, pu, rv, ru)
+        approx = pred.struct.field("approx")
+        ref_text = ref.struct.field("text")
+        decimal = pl.when(approx.is_not_null()).then(ref_text).str.contains(r"[0-9]\.[0-9]")
+        by_approx = decimal & (rv.round(0) != rv) & values_close(approx, rv, self.tolerance)
+        numeric = numeric.fill_null(False) | by_approx.fill_null(False)
+        method = sym.method_name(self.symbolic)
+        suffix = (
+            pl.when(outcome.is_in(["equal", "different"]))
+            .then(pl.lit(method))
+            .otherwise(pl.lit("symbolic-") + outcome)
+        )
+        source = pred.struct.field("rule")
+        symbolic_side = [pl.when(on).then(pl.col(t("pspan"))), pl.when(on).then(frames.PRED)]
+        return {
+            "score": pl.when(on)
+            .then(outcome == "equal")
+            .otherwise(numeric)
+            .fill_null(False)
+            .cast(pl.Float64),
+            "value": pl.when(~on).then(pv),
+            "unit": pl.when(~on).then(pu),
+            "rule": pl.coalesce(pl.when(on).then(source) + ":" + suffix, source),
+            "extracted": pl.coalesce(*symbolic_side, pred.struct.field("text")),
+            "expected": pl.coalesce(pl.when(on).then(pl.col(t("rspan"))), ref_text),
+        }
+
+    def _correct(self, pv: pl.Expr, pu: pl.Expr, rv: pl.Expr, ru: pl.Expr) -> pl.Expr:
+        tol = self.tolerance
+        if not self.normalize:
+            ok = values_close(pv, rv, tol)
+            return (ok & pu.eq_missing(ru)) if self.require_units else ok
+        pc, rc = pl.col(self.temp("pc")), pl.col(self.temp("rc"))
+        pf, rf = unit_factor(pc), unit_factor(rc)
+        same = pc.eq_missing(rc)
+        convertible = (
+            ~same & unit_dimension(pc).eq(unit_dimension(rc)) & pf.is_not_null() & rf.is_not_null()
+        ).fill_null(False)
+        converted = convertible & values_close(pv * pf, rv * rf, tol)
+        if self.require_units:
+            return (same & values_close(pv, rv, tol)) | converted
+        # A percentage against a bare number written as the same figure (50% and 50).
+        p_pct, r_pct = pu.eq_missing(pl.lit("%")), ru.eq_missing(pl.lit("%"))
+        alt_p = pl.when(p_pct & ~r_pct).then(pv * 100.0).otherwise(pv)
+        alt_r = pl.when(r_pct & ~p_pct).then(rv * 100.0).otherwise(rv)
+        plain = values_close(pv, rv, tol).fill_null(False) | values_close(alt_p, alt_r, tol)
+        return pl.when(convertible).then(converted).otherwise(plain)

@@ -1,0 +1,230 @@
+"""Symbolic math answers: which rows are not plain numbers, and their equivalence.
+
+A number taken from a symbolic answer proves nothing (``2^{2025}`` against ``3^{2025}``, an
+interval against ``1``, ``(1+\\sqrt5)/2`` against ``2``), so such rows are decided
+symbolically or not at all:
+
+* the *answer span* of the reference is its last ``\\boxed{}`` content, else the whole
+  reference; of the prediction, the sentence after the last answer statement when that gave
+  the number (rule ``statement``), else the last box's content, else none (the whole
+  prediction is handed to Math-Verify, which finds its own answer);
+* a span is *symbolic* when it is not one plain number (with an optional unit) and it holds a
+  LaTeX command other than ``\\frac``, a power, root, π, ∞, set operator, an interval or tuple
+  in brackets, or a factorial; a reference or boxed span also when it has an equation or
+  inequality, a one-letter variable, a comma list or arithmetic between terms, unless it reads
+  as prose (CJK text or a word of three letters or more);
+* a row is symbolic when either span is. Its pair is verified once per distinct pair by
+  Math-Verify (:mod:`xpert_frames.evaluators.math_answer.verify_pool`, per-pair deadline),
+  or, without the ``symbolic`` extra (or with ``symbolic="latex"``), by exact comparison of
+  the normalized LaTeX of both spans.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import polars as pl
+
+from xpert_frames.evaluators.math_answer import verify_pool as math_verify_pool
+from xpert_frames.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
+from xpert_frames.numeric.parse import parse_number
+from xpert_frames.numeric.rules import on_subset
+
+SYMBOLIC_MODES: tuple[str, ...] = ("auto", "math_verify", "latex")
+_BOXED = r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*)\}"
+_MARKERS = "|".join(
+    m.replace("答案:", "答案[:：]").replace("答:", "答[:：]") for m in STATEMENT_MARKERS
+)
+_THROUGH_MARKER = f"(?s)^.*(?:{_MARKERS})"
+_SENTENCE_END = r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$"
+_SPACE = " \t\n\r$"
+
+_STRONG = r"\\[a-zA-Z]+|[\^_√π∞≤≥≠±∪∩∈]|[(\[][^()\[\]]*,[^()\[\]]*[)\]]|[0-9]!"
+_WEAK = (
+    r"[=<>]|(?:^|[^a-zA-Z\\])[a-zA-Z](?:[^a-zA-Z]|$)|[0-9a-zA-Z)}]\s*,\s*[-+0-9a-zA-Z(\\{]"
+    r"|[0-9a-zA-Z)}]\s*[-+*/×−]\s*[0-9a-zA-Z(\\{]"
+)
+_PROSE = r"[\x{3400}-\x{9fff}]|(?:^|[^a-zA-Z\\])[a-zA-Z]{3,}"
+
+
+def boxed_content(text: pl.Expr) -> pl.Expr:
+    """The content of the last ``\\boxed{}`` (three levels of nested braces), else null."""
+    return text.str.extract(_BOXED, 1)
+
+
+def strip_delimiters(span: pl.Expr) -> pl.Expr:
+    """A span without ``$``, ``\\(``/``\\)``, ``\\[``/``\\]`` around it or a final period."""
+    out = span.str.strip_chars(_SPACE).str.strip_prefix("\\(").str.strip_prefix("\\[")
+    out = out.str.strip_chars_end(_SPACE + ".。").str.strip_suffix("\\)").str.strip_suffix("\\]")
+    return out.str.strip_chars(_SPACE)
+
+
+def _sentence(prediction: pl.Expr) -> pl.Expr:
+    """The sentence after the prediction's last answer statement."""
+    return (
+        prediction.str.replace(_THROUGH_MARKER, "")
+        .str.strip_chars_start(" \t:,，：")
+        .str.replace(_SENTENCE_END, "")
+    )
+
+
+def _math_form(span: pl.Expr) -> pl.Expr:
+    """The span folded (LaTeX spellings, ``\\text{}`` wrappers) and without ``\\frac``."""
+    return rewrite_text(fold_text(span)).str.replace_all("\\frac", "", literal=True)
+
+
+#: Spans of digits, points, spaces, percent signs and CJK text only are never symbolic, nor
+#: is a plain decimal or a fraction of two with a non-zero denominator (both read as numbers).
+_SCREEN = r"[^0-9.\s%‰\p{Han}]"
+_SIMPLE = r"^[-+]?[0-9]+(?:\.[0-9]+)?(?:\s*/\s*[1-9][0-9]*(?:\.[0-9]+)?)?%?$"
+
+
+def _screen(span: pl.Expr) -> pl.Expr:
+    return span.str.contains(_SCREEN) & ~span.str.contains(_SIMPLE)
+
+
+def _classify(spans: pl.DataFrame) -> pl.DataFrame:
+    """``{s, strong, sym}`` for distinct spans ``s`` (``strong``: only the strong markers
+    count). Only spans that pass the screen are folded and matched; only those that look
+    symbolic are parsed as numbers."""
+    f = pl.col
+    spans = spans.unique()
+
+    def looks(d: pl.DataFrame) -> pl.DataFrame:
+        form = _math_form(f("s"))
+        weak = form.str.contains(_WEAK) & ~form.str.contains(_PROSE)
+        return d.with_columns((form.str.contains(_STRONG) | (~f("strong") & weak)).alias("sym"))
+
+    spans = on_subset(spans, _screen(f("s")), looks, {"sym": pl.Boolean()})
+
+    def not_plain(d: pl.DataFrame) -> pl.DataFrame:
+        return d.with_columns(parse_number(f("s")).is_null().alias("sym"))
+
+    spans = on_subset(spans, f("sym"), not_plain)
+    return spans.with_columns(f("sym").fill_null(False))
+
+
+def _classify_rows(df: pl.DataFrame) -> pl.DataFrame:
+    """Add ``rsym`` and ``psym`` (each distinct span classified once)."""
+    f = pl.col
+    statement = (f("rule") == "statement").fill_null(False)
+    spans = pl.concat(
+        [
+            df.select(f("rspan").alias("s"), pl.lit(False).alias("strong")),
+            df.select(f("pspan").alias("s"), statement.alias("strong")),
+        ]
+    ).drop_nulls()
+    table = _classify(spans)
+    r_sym = table.filter(~f("strong")).select(f("s").alias("rspan"), f("sym").alias("rsym"))
+    p_sym = table.select(f("s").alias("pspan"), f("strong").alias("__st"), f("sym").alias("psym"))
+    df = df.join(r_sym, on="rspan", how="left").with_columns(statement.alias("__st"))
+    return df.join(p_sym, on=["pspan", "__st"], how="left").drop("__st")
+
+
+def _classify_batch(batch: pl.Series) -> pl.Series:
+    """The batch behind :func:`symbolic_rows`."""
+    f = pl.col
+    df = batch.struct.unnest()
+    screen = (_screen(f("rspan")) | _screen(f("pspan"))).fill_null(False)
+    mask = df.select(screen).to_series()
+    out = pl.Series(batch.name, [False], dtype=pl.Boolean).extend_constant(False, len(df) - 1)
+    if not mask.any():
+        return out
+    rows = df.with_row_index("i").filter(mask)
+    rows = _classify_rows(rows).sort("i")
+    sym = rows.select(f("rsym").fill_null(False) | f("psym").fill_null(False)).to_series()
+    return out.scatter(rows["i"], sym)
+
+
+#: A character that folds into one of the strong markers (full-width forms included).
+_STRONG_CHAR = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
+
+
+def answer_spans(
+    prediction: pl.Expr, reference: pl.Expr, rule: pl.Expr, reference_number: pl.Expr
+) -> tuple[pl.Expr, pl.Expr]:
+    """The answer spans of prediction and reference (module docs).
+
+    A reference that is exactly the number the parser read (``reference_number``: struct with
+    ``text`` and ``value``) is its own span. A statement sentence is cut only when the
+    prediction has a character that can make it symbolic; without one there is no span (the
+    whole prediction is compared if the reference is symbolic). Every regex runs on nulls for
+    the rows it does not concern, which costs nothing."""
+    stripped = reference.str.strip_chars(_SPACE)
+    number = reference_number.struct
+    plain = ((number.field("text") == stripped) & number.field("value").is_not_null()).fill_null(
+        False
+    )
+    other = pl.when(~plain).then(reference)
+    rspan = pl.coalesce(boxed_content(other), other)
+    fence = rspan.str.contains(r"^[\s$\\]|[$)\]。.\s]$")
+    rspan = pl.coalesce(strip_delimiters(pl.when(fence).then(rspan)), rspan)
+    rspan = pl.when(plain).then(stripped).otherwise(rspan)
+    statement = (rule == "statement").fill_null(False)
+    cut = statement & prediction.str.contains(_STRONG_CHAR)
+    sentence = _sentence(pl.when(cut).then(prediction))
+    boxed = boxed_content(pl.when(~statement).then(prediction))
+    return strip_delimiters(pl.coalesce(sentence, boxed)), rspan
+
+
+def symbolic_rows(
+    pspan: pl.Expr, rspan: pl.Expr, rule: pl.Expr, p_plain: pl.Expr, r_plain: pl.Expr
+) -> pl.Expr:
+    """Whether a row is symbolic (module docs), over its spans (columns, read once): a batch
+    function on the rows whose spans pass the screen, each distinct span classified once.
+    ``p_plain``/``r_plain``: the span is known to be one number (it is the number the parser
+    read), so it needs no screen."""
+    spans = pl.struct(
+        pl.when(~p_plain.fill_null(False)).then(pspan).alias("pspan"),
+        pl.when(~r_plain.fill_null(False)).then(rspan).alias("rspan"),
+        rule.alias("rule"),
+    )
+    return spans.map_batches(_classify_batch, return_dtype=pl.Boolean, is_elementwise=True)
+
+
+def latex_form(span: pl.Expr) -> pl.Expr:
+    """Normalized LaTeX for the exact fallback: folded, no spaces, single characters unbraced
+    (``\\sqrt{5}`` = ``\\sqrt5``, ``x^{2}`` = ``x^2``), ``\\dfrac`` = ``\\frac``."""
+    out = rewrite_text(fold_text(span)).str.replace_all(r"\s+", "")
+    return out.str.replace_all(r"\{(.)\}", "${1}").str.strip_chars(".")
+
+
+def _verify_batch(pairs: pl.Series, *, timeout: float) -> pl.Series:
+    """Outcome per row of a struct ``{p, r}`` batch (null where either is null): each
+    distinct pair verified once by Math-Verify."""
+    df = pairs.struct.unnest()
+    todo = df.drop_nulls().unique()
+    if todo.height == 0:
+        return pl.Series(pairs.name, [None] * len(pairs), dtype=pl.String)
+    outcomes = math_verify_pool.pool(timeout).verify(list(todo.iter_rows()))
+    todo = todo.with_columns(pl.Series("o", outcomes, dtype=pl.String))
+    out = df.join(todo, on=["p", "r"], how="left", maintain_order="left")
+    return out["o"].alias(pairs.name)
+
+
+def symbolic_outcome(
+    prediction: pl.Expr, reference: pl.Expr, on: pl.Expr, *, mode: str, timeout: float
+) -> pl.Expr:
+    """``equal``/``different``/``timeout``/``error`` for the rows where ``on`` holds (else
+    null), and the method used: ``symbolic`` (Math-Verify) or ``latex-exact``."""
+    if resolve_mode(mode) == "latex":
+        same = latex_form(prediction) == latex_form(reference)
+        return pl.when(on).then(pl.when(same).then(pl.lit("equal")).otherwise(pl.lit("different")))
+    pair = pl.struct(
+        pl.when(on).then(prediction).alias("p"),
+        pl.when(on).then(pl.lit("$") + reference + pl.lit("$")).alias("r"),
+    )
+    fn = functools.partial(_verify_batch, timeout=timeout)
+    return pair.map_batches(fn, return_dtype=pl.String, is_elementwise=True)
+
+
+def resolve_mode(mode: str) -> str:
+    """``auto`` → ``math_verify`` when the extra is installed, else ``latex``."""
+    if mode == "auto":
+        return "math_verify" if math_verify_pool.available() else "latex"
+    return mode
+
+
+def method_name(mode: str) -> str:
+    """The rule suffix of a symbolic row: ``symbolic`` (Math-Verify) or ``latex-exact``."""
+    return "symbolic" if resolve_mode(mode) == "math_verify" else "latex-exact"

@@ -1,0 +1,117 @@
+"""Number forms that need a rewrite before :mod:`xpert_frames.numeric.grammar` reads them.
+
+All are Polars string expressions (Rust ``regex``: no look-around, so a boundary character is
+captured and written back):
+
+* LaTeX fraction shorthands: ``\\frac13``, ``\\frac3{4}``, ``\\frac{3}4`` → ``\\frac{a}{b}``;
+  a mixed number ``12\\frac{3}{5}`` → ``12 3/5`` (read as 12 + 3/5 by the grammar);
+* thousands written with single spaces (``1 000``, ``11 111 100``; LaTeX ``\\!``, ``\\,`` and
+  ``{,}`` are folded earlier) → commas;
+* decimal commas (:data:`DECIMAL_COMMAS`): ``auto`` reads ``2,74`` and ``1000,99`` (two digits
+  after a lone comma) as decimals and keeps ``1,000`` one thousand; ``always`` reads every
+  comma between digits as a decimal point; ``never`` only as thousands;
+* percent words: ``33.5 percent``, ``8 pct``, ``12 percentage`` → ``%``;
+* an approximation after an exact value (``1/3 ≈ 0.33``) is cut from the text (the exact value
+  is the answer); :func:`approx_pair` finds the pair so the approximation can be compared too;
+* English number words (:func:`english_numbers`): ``seven``, ``twenty-one``, ``one hundred``,
+  ``3 thousand``; used only where a span has no digits (words such as "one" are common).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+DECIMAL_COMMAS: tuple[str, ...] = ("auto", "always", "never")
+
+#: Fold-table additions (exact substrings, longest first in the fold pass).
+LATEX_FORMS: dict[str, str] = {
+    "\\cfrac": "\\frac",
+    "\\approx": "≈",
+    "\\! ": "",
+    "\\(": " ",
+    "\\)": " ",
+    "\\[": " ",
+    "\\]": " ",
+    "\\displaystyle": "",
+}
+
+#: A text needs :func:`rewrite_forms` only if it contains one of these (after folding).
+FORM_TRIGGERS: tuple[str, ...] = ("\\frac", " ", ",", "percent", "pct", "≈")
+
+_FRAC = [
+    (r"\\frac\s*([0-9])\s*([0-9])", r"\frac{${1}}{${2}}"),
+    (r"\\frac\s*([0-9])\s*\{", r"\frac{${1}}{"),
+    (r"\\frac\s*\{([^{}]*)\}\s*([0-9])", r"\frac{${1}}{${2}}"),
+    (r"([0-9])\s*\\frac\s*\{\s*([0-9]+)\s*\}\s*\{\s*([0-9]+)\s*\}", "${1} ${2}/${3}"),
+]
+_SPACE_THOUSANDS = (r"([0-9]) ([0-9]{3})([^0-9]|$)", "${1},${2}${3}")
+_DECIMAL_AUTO = (r"(^|[^0-9,.(\[])([0-9]+),([0-9]{2})([^0-9,)\]]|$)", "${1}${2}.${3}${4}")
+_DECIMAL_ALWAYS = (r"([0-9]),([0-9])", "${1}.${2}")
+_PERCENT = (r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|$)", "${1}%${2}")
+#: ``exact ≈ approximation``; group 1 the exact value's last character, group 2 the
+#: approximation (digits, sign, point, comma, slash; a unit after it stays).
+APPROX_CUT = (r"([0-9}])\s*≈\s*[-+]?[0-9][0-9.,]*", "${1}")
+
+
+def rewrite_forms(text: pl.Expr, decimal_comma: str = "auto") -> pl.Expr:
+    """Fraction shorthands, mixed numbers, space thousands, decimal commas, percent words
+    (see module docs), on folded text."""
+    out = text
+    for pattern, repl in _FRAC:
+        out = out.str.replace_all(pattern, repl)
+    for _ in range(2):  # each pass joins every other group: 2 passes reach 10^12
+        out = out.str.replace_all(*_SPACE_THOUSANDS)
+    if decimal_comma == "auto":
+        out = out.str.replace_all(*_DECIMAL_AUTO)
+    elif decimal_comma == "always":
+        for _ in range(2):
+            out = out.str.replace_all(*_DECIMAL_ALWAYS)
+    return out.str.replace_all(*_PERCENT)
+
+
+def approx_pair(candidate: str) -> str:
+    """Regex with the last ``<candidate> ≈ <candidate>`` of a text as named groups ``exact``
+    and ``approx`` (run before :data:`APPROX_CUT` removes the approximation)."""
+    return rf"(?s)^.*?(?P<exact>{candidate})\s*≈\s*(?P<approx>{candidate})[^≈]*$"
+
+
+# --------------------------------------------------------------------------- English words
+_UNITS = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen",
+]  # fmt: skip
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+#: Any English number word (case-insensitive), to pick the rows worth rewriting.
+ENGLISH_WORD = "(?i)(?:" + "|".join([*_UNITS, *_TENS, "hundred"]) + ")"
+
+
+def _english_rules() -> list[tuple[str, str]]:
+    rules: list[tuple[str, str]] = []
+    for value, word in sorted(enumerate(_UNITS), key=lambda p: -len(p[1])):
+        rules.append((rf"(?i)(^|[^A-Za-z])({word})([^A-Za-z]|$)", f"${{1}}{value}${{3}}"))
+    for k, word in enumerate(_TENS, start=2):
+        rules.append(
+            (rf"(?i)(^|[^A-Za-z]){word}(?:-| − | )([1-9])([^0-9]|$)", f"${{1}}{k}${{2}}${{3}}")
+        )
+        rules.append((rf"(?i)(^|[^A-Za-z]){word}([^A-Za-z]|$)", f"${{1}}{k}0${{2}}"))
+    hundred = r"([1-9]) (?i:hundred)"
+    rules += [
+        (hundred + r"(?: (?i:and))? ([1-9][0-9])([^0-9]|$)", "${1}${2}${3}"),
+        (hundred + r"(?: (?i:and))? ([1-9])([^0-9]|$)", "${1}0${2}${3}"),
+        (hundred + r"([^A-Za-z]|$)", "${1}00${2}"),
+        (r"([0-9]) (?i:thousand)([^A-Za-z]|$)", "${1}000${2}"),
+        (r"([0-9]) (?i:million)([^A-Za-z]|$)", "${1}000000${2}"),
+    ]
+    return rules
+
+
+ENGLISH_RULES: list[tuple[str, str]] = _english_rules()
+
+
+def english_numbers(text: pl.Expr) -> pl.Expr:
+    """English number words to digits (``twenty-one`` → ``21``, ``one hundred`` → ``100``)."""
+    out = text
+    for pattern, repl in ENGLISH_RULES:
+        out = out.str.replace_all(pattern, repl)
+    return out

@@ -1,0 +1,198 @@
+"""The regexes behind :mod:`xpert_frames.numeric.parse`, and the text normalization they expect.
+
+Polars runs Rust's ``regex`` crate: no look-around and no back-references, so what a look-around
+would do is done by normalizing first (binary minus, ordinals and common words that contain
+numeral characters, such as ``一共`` or ``十分``, are rewritten) and by ASCII word boundaries.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+import polars as pl
+
+from xpert_frames.numeric.chinese import DIGITS, INT_CHARS
+from xpert_frames.numeric.forms import LATEX_FORMS
+from xpert_frames.numeric.units import unit_table
+
+_D = "[" + "".join(DIGITS) + "]"
+
+#: ASCII number: integer with optional thousands separators, decimals, exponent.
+ASCII_NUMBER = r"(?:(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+#: Chinese numeral in running text: starts with a digit character or 十.
+CHINESE_NUMBER = f"(?:{_D}|十)[{INT_CHARS}]*(?:点{_D}+)?"
+
+#: Answer statements; the text after the last one holds the answer.
+STATEMENT_MARKERS: tuple[str, ...] = (
+    "最终答案",
+    "答案是",
+    "答案为",
+    "答案:",
+    "答:",
+    "结果是",
+    "结果为",
+    "所以",
+    "因此",
+    "故",
+    "(?i:the answer is)",
+    "(?i:final answer)",
+    "(?i:answer\\s*:)",
+    "####",
+)
+
+# Words that contain numeral characters but are not numbers; "十分之" is kept as it is.
+_WORDS: dict[str, str] = {
+    "十分之": "十分之",
+    "十分": "很",
+    "一共": "共",
+    "一些": "些",
+    "一下": "下",
+    "一样": "样",
+    "一起": "起",
+    "一定": "定",
+    "一般": "般",
+    "一直": "直",
+    "一旦": "旦",
+    "一切": "切",
+    "一致": "致",
+    "一边": "边",
+    "一方面": "方面",
+    "一步": "步",
+    "每一": "每",
+    "统一": "统",
+    "唯一": "唯",
+    "三角": "角",
+    "四边形": "边形",
+    "五边形": "边形",
+    "六边形": "边形",
+    "一元一次": "元次",
+    "一元二次": "元次",
+    "二元一次": "元次",
+    "三元一次": "元次",
+    "一次函数": "次函数",
+    "二次函数": "次函数",
+    "一次方程": "次方程",
+    "二次方程": "次方程",
+}
+_LATEX: dict[str, str] = {
+    "\\dfrac": "\\frac",
+    "\\tfrac": "\\frac",
+    "\\left": "",
+    "\\right": "",
+    "$": "",
+    "{,}": ",",
+    "\\,": "",
+    "\\!": "",
+    "\\%": "%",
+    "\\times": "×",
+    "\\cdot": "×",
+    "−": "-",
+    "﹣": "-",
+    "℃": "°C",
+    "℉": "°F",
+}
+# Full-width ASCII forms except the full-width comma, which separates clauses, not thousands.
+_WIDTH: dict[str, str] = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F) if c != 0xFF0C}
+_WIDTH["\u3000"] = " "
+
+
+def _escape(text: str) -> str:
+    return re.sub(r"([\\.+*?()|\[\]{}^$#&~-])", r"\\\1", text)
+
+
+#: A text needs :func:`rewrite_text` only if it contains one of these (after folding).
+REWRITE_TRIGGERS: tuple[str, ...] = ("\\", "×", "第", "-")
+
+
+def fold_text(text: pl.Expr) -> pl.Expr:
+    """Full-width forms, LaTeX spellings and non-numeric words, in one Aho-Corasick pass."""
+    table = _WIDTH | _LATEX | LATEX_FORMS | _WORDS
+    keys = sorted(table, key=len, reverse=True)
+    return text.str.replace_many(keys, [table[k] for k in keys], leftmost=True)
+
+
+def rewrite_text(text: pl.Expr) -> pl.Expr:
+    """The regex rewrites of folded text: ``\\text{}``, ``×10^n``, ordinals, binary minus."""
+    out = text.str.replace_all(
+        r"\\(?:text|mathrm|mathbf|textbf|rm|operatorname|mbox)\s*\{([^{}]*)\}", "${1}"
+    )
+    out = out.str.replace_all(r"([0-9])\s*×\s*10\s*\^\s*\{?\s*([-+]?[0-9]+)\s*\}?", "${1}e${2}")
+    out = out.str.replace_all(r"第\s*[零〇一二两三四五六七八九十百千0-9]+", "第#")
+    # A minus glued to, or spaced on both sides after, a digit, letter or bracket is binary
+    # ("7-2", "7 - 2"; not "to -12", nor an exponent's sign in "1e-3").
+    return out.str.replace_all(
+        r"([0-9A-DF-Za-df-z)\]}]|[^0-9.][eE]|^[eE])(?:-|[ \t]+-[ \t]+)", "${1} − "
+    )
+
+
+def normalize_text(text: pl.Expr) -> pl.Expr:
+    """Fold full-width forms, LaTeX wrappers, ``×10^n``, ordinals, binary minus and
+    non-numeric words containing numeral characters (see module docs)."""
+    return rewrite_text(fold_text(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Grammar:
+    """Regexes of one normalization setting."""
+
+    chinese: bool
+    candidate: str  #: a number with optional sign and unit, unanchored
+    whole: str  #: the same, anchored at both ends
+    number_prefix: str  #: the number without its unit, anchored at the start
+    number_groups: str  #: the number without its unit, anchored, with named groups
+    boxed: str  #: group 1: the content of the last ``\\boxed{...}``
+    marker: str  #: any answer statement
+    through_marker: str  #: the text up to and including the last answer statement
+    sentence_end: str  #: the first sentence end and all after it
+    clause_end: str  #: the first clause end (``，`` or ``, ``) and all after it
+    equals: str  #: group 1: the number of a final ``= n``
+
+
+def _unit_pattern() -> str:
+    aliases = [*unit_table().aliases, "%", "‰"]
+    parts = []
+    for alias in sorted(set(aliases), key=len, reverse=True):
+        esc = _escape(alias)
+        parts.append(esc + "(?-u:\\b)" if alias[-1].isascii() and alias[-1].isalpha() else esc)
+    return "(?:" + "|".join(parts) + ")"
+
+
+@functools.cache
+def grammar(chinese: bool) -> Grammar:
+    """The regexes with (``chinese=True``, the ``normalize=True`` grammar) or without the
+    Chinese forms."""
+    num = f"(?:{ASCII_NUMBER}|{CHINESE_NUMBER})" if chinese else ASCII_NUMBER
+    sign = "(?P<sign>[-+]|负)?" if chinese else "(?P<sign>[-+])?"
+    frac = (
+        rf"\\frac\s*\{{\s*(?P<fa>[-+]?{ASCII_NUMBER})\s*\}}"
+        rf"\s*\{{\s*(?P<fb>[-+]?{ASCII_NUMBER})\s*\}}"
+    )
+    slash = rf"(?P<sa>{ASCII_NUMBER})\s*/\s*(?P<sb>{ASCII_NUMBER})"
+    # A mixed number: a whole part, one or more spaces, a fraction (``4 4/9``; LaTeX
+    # ``4\frac{4}{9}`` is rewritten to this form), or ``三又四分之一``.
+    mixed = r"(?P<mw>[0-9]+) +(?P<ma>[0-9]+)\s*/\s*(?P<mb>[0-9]+)"
+    forms = [frac, mixed]
+    if chinese:
+        chinese_fraction = rf"(?:(?P<cw>{num})又)?(?P<da>{num})\s*分之\s*(?P<db>{num})"
+        forms += [f"百分之(?P<pc>{num})", chinese_fraction]
+    forms.append(slash)
+    forms.append(rf"(?P<x>{num})(?:\s*(?P<mult>[万亿]))?" if chinese else f"(?P<x>{num})")
+    number = f"{sign}(?:{'|'.join(forms)})"
+    unnamed = re.sub(r"\(\?P<\w+>", "(?:", number)
+    candidate = f"{unnamed}(?:\\s*{_unit_pattern()})?"
+    markers = "|".join(STATEMENT_MARKERS)
+    return Grammar(
+        chinese=chinese,
+        candidate=candidate,
+        whole=f"^{candidate}$",
+        number_prefix=f"^{unnamed}",
+        number_groups=f"^{number}$",
+        boxed=r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}",
+        marker=markers,
+        through_marker=f"(?s)^.*(?:{markers})",
+        sentence_end=r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$",
+        clause_end=r"(?s)(?:，|, ).*$",
+        equals=rf"=\s*({candidate})\s*[。.]?\s*$",
+    )

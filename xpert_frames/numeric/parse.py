@@ -1,0 +1,386 @@
+"""Numbers in model answers, as Polars expressions.
+
+:func:`extract_number` finds the answer's number in free text and returns a struct
+``{value: Float64, unit: String, rule: String}``; :func:`parse_number` reads a string that is
+exactly a number (with an optional unit). Both run as Polars operations on whole batches
+(``map_batches``, one call per batch; no Python per row or per string): regexes,
+``extract_groups`` and arithmetic, Chinese numerals included
+(:mod:`xpert_frames.numeric.chinese`). Inside a batch, a text that is one bare ASCII number is a
+cast, each rule runs only on the rows that can match it, and repeated texts are read once.
+
+Where the answer's number comes from (``rule``), in priority order:
+
+``boxed``      the last ``\\boxed{...}``;
+``statement``  after the last answer statement (答案是/答案为/答案：/答：/所以/因此/故/最终答案/
+               结果是/结果为/the answer is/final answer/answer:/``####``): the last number of
+               its clause (the text up to the next ``，``/``, `` or sentence end; after the
+               clause's last ``=`` if it has one), else the last number of its sentence;
+``equals``     ``= <number>`` ending the text;
+``last``       the last number in the text;
+``none``       nothing found (value null).
+
+With ``mode="first"`` the rules are skipped and the first number is taken (``rule="first"``):
+the seed's choice, read with the full grammar below.
+
+Forms (``normalize=True``): integers, decimals, signs (``-``, ``负``, ``－``), full-width digits,
+thousands separators (``1,250.5``), scientific notation (``2.5e3``, ``2.5×10^3``), fractions
+``a/b``, ``a分之b`` (= b/a), ``\\frac{a}{b}``, ``$...$``, percent (``50%`` and ``百分之五十`` are
+0.5, unit ``%``), Chinese numerals (``三点五``, ``一千零五十``, ``两千``), ``万``/``亿``
+multipliers after digits (``2.5万`` = 25000), and a unit after the number (``kg``, ``m/s``,
+``°C``, ``米``, ``千克`` ...; see :mod:`xpert_frames.numeric.units`).
+
+``normalize=False`` reads only the ASCII number forms as written (the rules and the units stay):
+no full-width folding, no Chinese numerals, ``负``, ``分之``, ``百分之`` or ``万``/``亿``
+multipliers, no LaTeX clean-up (``$``, ``\\left``, ``\\dfrac``,
+``{,}``, ``\\times 10^n``), no binary-minus detection (``7-2`` gives ``-2``).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Literal
+
+import polars as pl
+
+from xpert_frames.core.aliases import IntoExpr, MathExtract
+from xpert_frames.core.exceptions import InvalidOptionError
+from xpert_frames.core.options import check_bool, check_choice
+from xpert_frames.core.text import to_expr
+from xpert_frames.numeric.chinese import chinese_number
+from xpert_frames.numeric.forms import (
+    APPROX_CUT,
+    DECIMAL_COMMAS,
+    ENGLISH_WORD,
+    approx_pair,
+    english_numbers,
+    rewrite_forms,
+)
+from xpert_frames.numeric.grammar import (
+    REWRITE_TRIGGERS,
+    Grammar,
+    fold_text,
+    grammar,
+    normalize_text,
+    rewrite_text,
+)
+from xpert_frames.numeric.rules import candidates, on_subset
+
+ExtractMode = MathExtract
+EXTRACT_MODES: tuple[str, ...] = ("last", "first")
+RULES: tuple[str, ...] = ("boxed", "statement", "equals", "last", "first", "none")
+NUMBER_DTYPE = pl.Struct({"value": pl.Float64, "unit": pl.String, "rule": pl.String})
+DETAIL_DTYPE = pl.Struct(
+    {"value": pl.Float64, "unit": pl.String, "rule": pl.String, "text": pl.String}
+    | {"approx": pl.Float64()}
+)
+DecimalComma = Literal["auto", "always", "never"]
+
+__all__ = [
+    "EXTRACT_MODES",
+    "NUMBER_DTYPE",
+    "RULES",
+    "ExtractMode",
+    "extract_number",
+    "extract_number_detail",
+    "normalize_text",
+    "parse_number",
+    "parse_number_with_unit",
+]
+
+
+def _check_mode(mode: object) -> str:
+    try:
+        return check_choice("mode", mode, EXTRACT_MODES)
+    except InvalidOptionError as exc:
+        raise InvalidOptionError(
+            f"{exc} Hint: 'last' follows answer statements and takes the last number; "
+            "'first' is the seed's choice."
+        ) from None
+
+
+# --------------------------------------------------------------------------- parsing
+def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
+    """Replace the number-token columns ``ops`` by their values: ASCII digits (with thousands
+    separators) by a cast; Chinese numerals once per distinct string over all columns, only
+    on the rows that have one."""
+    f = pl.col
+    ascii_values = {
+        n: f(n).str.replace_all(",", "", literal=True).cast(pl.Float64, strict=False) for n in ops
+    }
+    if not g.chinese:
+        return df.with_columns(v.alias(n) for n, v in ascii_values.items())
+    chinese = pl.any_horizontal(f(n).str.contains("[^0-9.,eE+-]").fill_null(False) for n in ops)
+    df = df.with_columns(chinese.alias("__cn"))
+    plain = df.filter(~f("__cn")).with_columns(v.alias(n) for n, v in ascii_values.items())
+    df = df.filter(f("__cn"))
+    need = pl.concat([df.select(f(n).alias("s")) for n in ops]).drop_nulls().unique()
+    table = need.with_columns(chinese_number("s").alias("__v")).drop_nulls("__v")
+    for n, v in ascii_values.items():
+        df = df.join(table, left_on=n, right_on="s", how="left")
+        df = df.with_columns(pl.coalesce(v, f("__v")).alias(n)).drop("__v")
+    return pl.concat([plain, df]).drop("__cn")
+
+
+_BARE = r"^[-+]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$"
+
+
+def _parse_frame(g: Grammar, candidates: pl.Series, *, validated: bool) -> pl.DataFrame:
+    """``{c, value, unit}`` for each distinct non-null candidate string ``c``.
+
+    ``validated``: every ``c`` is a match of ``g.candidate`` (else non-matches give null). The
+    unit is split off first (a prefix match without capture groups); a number part in ASCII
+    digits is then a cast, and only the rest goes through the capture-group regex.
+    """
+    f = pl.col
+    df = pl.DataFrame({"c": candidates.unique().drop_nulls()})
+    if not validated:
+        df = df.filter(f("c").str.contains(g.whole))
+    rest = f("c").str.replace(g.number_prefix, "")
+    df = df.with_columns(
+        f("c").str.slice(0, f("c").str.len_chars() - rest.str.len_chars()).alias("num"),
+        rest.str.strip_chars().replace("", None).alias("unit"),
+    )
+    bare = f("num").str.contains(_BARE)
+    simple = df.filter(bare).with_columns(
+        f("num").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value")
+    )
+    df = df.filter(~bare)
+    df = df.with_columns(f("num").str.extract_groups(g.number_groups).alias("p")).unnest("p")
+    # Each form has a numerator and maybe a denominator: fold them into two operand columns.
+    nums, dens, whole = ["fa", "ma", "sa", "x"], ["fb", "mb", "sb"], ["mw"]
+    if g.chinese:
+        nums, dens, whole = [*nums, "pc", "db"], [*dens, "da"], [*whole, "cw"]
+    df = df.select(
+        "c",
+        "sign",
+        pl.coalesce(nums).alias("a"),
+        pl.coalesce(dens).alias("b"),
+        pl.coalesce(whole).alias("w"),
+        f("mult") if g.chinese else pl.lit(None, pl.String).alias("mult"),
+        (f("pc").is_not_null() if g.chinese else pl.lit(False)).alias("pc"),
+        f("unit"),
+    )
+    df = df.with_columns(f("b").is_not_null().alias("has_b"), f("w").is_not_null().alias("has_w"))
+    if df["w"].null_count() < df.height:  # mixed numbers are rare: skip their column if none
+        df = _operands(g, df, ["a", "b", "w"])
+    else:
+        df = _operands(g, df, ["a", "b"]).with_columns(pl.lit(None, pl.Float64).alias("w"))
+    mult = f("mult").replace_strict({"万": 1e4, "亿": 1e8}, default=1.0, return_dtype=pl.Float64)
+    fraction = pl.when(f("has_w")).then(f("w") + f("a") / f("b")).otherwise(f("a") / f("b"))
+    value = pl.when(f("has_b")).then(fraction).otherwise(f("a") * mult)
+    negative = f("sign").is_in(["-", "负"]).fill_null(False)
+    unit = pl.when(f("pc")).then(pl.lit("%")).otherwise(f("unit"))
+    df = df.select(
+        "c", pl.when(negative).then(-value).otherwise(value).alias("value"), unit.alias("unit")
+    )
+    df = pl.concat([simple.select("c", "value", "unit"), df])
+    scale = f("unit").replace_strict({"%": 0.01, "‰": 0.001}, default=1.0, return_dtype=pl.Float64)
+    value = f("value") * scale
+    return df.select("c", pl.when(value.is_finite()).then(value).alias("value"), "unit")
+
+
+_FORM_TRIGGER = r"\\frac|[0-9] [0-9]|[0-9],[0-9]|percent|pct|≈"
+
+
+def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFrame:
+    """Normalize ``n`` (fold, rewrites, number forms) on the rows that need it, and add the
+    last ``exact ≈ approximation`` pair (``exact``, ``approx``) before cutting it out."""
+    f = pl.col
+    # Plain ASCII without LaTeX has nothing to fold.
+    work = on_subset(
+        work,
+        f("n").str.contains(r"[^\x00-\x7F]|[\\$]|\{,\}"),
+        lambda d: d.with_columns(fold_text(f("n")).alias("n")),
+    )
+    work = on_subset(
+        work,
+        f("n").str.contains_any(list(REWRITE_TRIGGERS)),
+        lambda d: d.with_columns(rewrite_text(f("n")).alias("n")),
+    )
+    work = on_subset(
+        work,
+        f("n").str.contains(_FORM_TRIGGER),
+        lambda d: d.with_columns(rewrite_forms(f("n"), decimal_comma).alias("n")),
+    )
+
+    def approx(d: pl.DataFrame) -> pl.DataFrame:
+        pair = f("n").str.extract_groups(approx_pair(g.candidate)).alias("__pair")
+        cut = f("n").str.replace_all(*APPROX_CUT).alias("n")
+        return d.with_columns(pair).unnest("__pair").with_columns(cut)
+
+    added = {"exact": pl.String(), "approx": pl.String()}
+    return on_subset(work, f("n").str.contains("≈", literal=True), approx, added)
+
+
+def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -> pl.DataFrame:
+    """``df`` (non-null texts ``t`` and any key columns) plus ``value``, ``unit``, ``rule``,
+    ``text`` (the number as written) and ``approx`` (an approximation written right after
+    it), in the same row order. The work frame carries only a row key and the text."""
+    g = grammar(normalize)
+    f = pl.col
+    work = df.select(f("t").alias("n")).with_row_index("k")
+    pairs = None
+    if normalize:
+        work = _normalized(work, g, decimal_comma)
+        # The rare ``exact ≈ approximation`` pairs wait aside (no copies through the rules).
+        pairs = work.filter(f("exact").is_not_null()).select("k", "exact", "approx")
+        work = work.drop("exact", "approx")
+    work = candidates(g, work, mode).select("k", "cand", "rule")
+    if pairs is not None and pairs.height:
+        work = work.join(pairs, on="k", how="left")
+        approx = pl.when(f("exact") == f("cand")).then(f("approx"))
+        work = work.select("k", "cand", "rule", approx.alias("approx"))
+    else:
+        work = work.with_columns(pl.lit(None, pl.String).alias("approx"))
+    has_approx = work["approx"].null_count() < work.height
+    texts = pl.concat([work["cand"], work["approx"]]) if has_approx else work["cand"]
+    parsed = _parse_frame(g, texts, validated=True)
+    work = work.join(parsed, left_on="cand", right_on="c", how="left")
+    if has_approx:
+        approx_value = parsed.select("c", f("value").alias("approx_value"))
+        work = work.join(approx_value, left_on="approx", right_on="c", how="left")
+    else:
+        work = work.with_columns(pl.lit(None, pl.Float64).alias("approx_value"))
+    work = work.sort("k")
+    return df.hstack(
+        work.select("value", "unit", "rule", f("cand").alias("text"), f("approx_value"))
+    )
+
+
+#: Read distinct texts only (then join back) when at most this share of them is distinct.
+DEDUP_BELOW = 0.8
+_BARE_TEXT = r"^\s*[-+]?[0-9]+(?:\.[0-9]+)?\s*$"
+
+
+def _extract_series(
+    texts: pl.Series, *, mode: str, normalize: bool, decimal_comma: str, detail: bool
+) -> pl.Series:
+    """The batch behind :func:`extract_number` (``detail``: :func:`extract_number_detail`).
+
+    A text that is one bare ASCII number (most references) is a cast: every rule would find
+    that number and nothing else. The other texts are read once per distinct text when the
+    batch repeats texts (then joined back), else row by row; all as column operations.
+    """
+    f = pl.col
+    df = pl.DataFrame({"t": texts.cast(pl.String)}).with_row_index("i")
+    nulls = {"value": pl.Float64, "unit": pl.String, "rule": pl.String, "text": pl.String}
+    nulls["approx_value"] = pl.Float64
+    missing = df.filter(f("t").is_null()).with_columns(
+        pl.lit(None, dt).alias(k) for k, dt in nulls.items()
+    )
+    df = df.filter(f("t").is_not_null())
+    bare = f("t").str.contains(_BARE_TEXT)
+    simple = df.filter(bare).with_columns(
+        f("t").str.strip_chars().cast(pl.Float64).alias("value"),
+        pl.lit(None, pl.String).alias("unit"),
+        pl.lit(mode).alias("rule"),
+        f("t").str.strip_chars().alias("text"),
+        pl.lit(None, pl.Float64).alias("approx_value"),
+    )
+    rest = df.filter(~bare)
+    unique = rest["t"].unique()
+    read = functools.partial(_read, mode=mode, normalize=normalize, decimal_comma=decimal_comma)
+    if len(unique) <= DEDUP_BELOW * rest.height:
+        rest = rest.join(read(pl.DataFrame({"t": unique})), on="t", how="left")
+    else:
+        rest = read(rest)
+    out = pl.concat([simple, rest.select(simple.columns), missing]).sort("i")
+    fields: list[str | pl.Expr] = ["value", "unit", "rule"]
+    if detail:
+        fields += ["text", f("approx_value").alias("approx")]
+    struct = pl.struct(fields)
+    return out.select(pl.when(f("t").is_not_null()).then(struct).alias(texts.name)).to_series()
+
+
+def _parse_series(texts: pl.Series, *, normalize: bool, decimal_comma: str) -> pl.Series:
+    """The batch behind :func:`parse_number_with_unit`."""
+    g = grammar(normalize)
+    texts = texts.cast(pl.String)
+    df = pl.DataFrame({"t": texts.unique().drop_nulls()})
+    if normalize:
+        n = rewrite_forms(normalize_text(pl.col("t")), decimal_comma).str.replace_all(*APPROX_CUT)
+        df = df.with_columns(n.str.strip_chars().alias("n"))
+        words = pl.col("n").str.contains(ENGLISH_WORD) & ~pl.col("n").str.contains("[0-9]")
+        df = on_subset(df, words, lambda d: d.with_columns(english_numbers(pl.col("n"))))
+    else:
+        df = df.with_columns(pl.col("t").str.strip_chars().alias("n"))
+    df = df.join(_parse_frame(g, df["n"], validated=False), left_on="n", right_on="c", how="left")
+    out = pl.DataFrame({"t": texts}).join(
+        df.select("t", "value", "unit"), on="t", how="left", maintain_order="left"
+    )
+    return out.select(pl.struct("value", "unit").alias(texts.name)).to_series()
+
+
+# --------------------------------------------------------------------------- public
+def _check_decimal_comma(decimal_comma: object) -> str:
+    try:
+        return check_choice("decimal_comma", decimal_comma, DECIMAL_COMMAS)
+    except InvalidOptionError as exc:
+        raise InvalidOptionError(
+            f"{exc} Hint: 'auto' reads '2,74' as 2.74 and '1,000' as 1000; 'always' reads "
+            "every comma between digits as a decimal point; 'never' only as thousands."
+        ) from None
+
+
+def extract_number(
+    text: IntoExpr,
+    *,
+    mode: ExtractMode = "last",
+    normalize: bool = True,
+    decimal_comma: DecimalComma = "auto",
+) -> pl.Expr:
+    """The answer's number in free text: struct ``{value, unit, rule}`` (see module docs).
+
+    ``text`` is a column name or a String expression; null text gives a null struct. Runs as
+    Polars expressions over each batch's distinct texts (no per-row Python).
+    """
+    return _extract(text, mode, normalize, decimal_comma, detail=False)
+
+
+def extract_number_detail(
+    text: IntoExpr,
+    *,
+    mode: ExtractMode = "last",
+    normalize: bool = True,
+    decimal_comma: DecimalComma = "auto",
+) -> pl.Expr:
+    """:func:`extract_number` plus ``text`` (the number as written, after normalization) and
+    ``approx`` (the value of an approximation written right after it: ``1/3 ≈ 0.33``)."""
+    return _extract(text, mode, normalize, decimal_comma, detail=True)
+
+
+def _extract(
+    text: IntoExpr, mode: object, normalize: object, decimal_comma: object, *, detail: bool
+) -> pl.Expr:
+    fn = functools.partial(
+        _extract_series,
+        mode=_check_mode(mode),
+        normalize=check_bool("normalize", normalize),
+        decimal_comma=_check_decimal_comma(decimal_comma),
+        detail=detail,
+    )
+    dtype = DETAIL_DTYPE if detail else NUMBER_DTYPE
+    return to_expr(text).map_batches(fn, return_dtype=dtype, is_elementwise=True)
+
+
+def parse_number(
+    text: IntoExpr, *, normalize: bool = True, decimal_comma: DecimalComma = "auto"
+) -> pl.Expr:
+    """Float64 value of a string that is exactly one number, with an optional unit and
+    surrounding whitespace (``"1,250.5元"``, ``"二分之一"``, ``"-3e-2"``); otherwise null."""
+    return parse_number_with_unit(
+        text, normalize=normalize, decimal_comma=decimal_comma
+    ).struct.field("value")
+
+
+def parse_number_with_unit(
+    text: IntoExpr, *, normalize: bool = True, decimal_comma: DecimalComma = "auto"
+) -> pl.Expr:
+    """Struct ``{value, unit}`` of a string that is exactly one number (else both null)."""
+    fn = functools.partial(
+        _parse_series,
+        normalize=check_bool("normalize", normalize),
+        decimal_comma=_check_decimal_comma(decimal_comma),
+    )
+    dtype = pl.Struct({"value": pl.Float64(), "unit": pl.String()})
+    return to_expr(text).map_batches(fn, return_dtype=dtype, is_elementwise=True)

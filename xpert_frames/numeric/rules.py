@@ -1,0 +1,137 @@
+"""Where the answer's number is in a normalized text: the rules behind
+:func:`xpert_frames.numeric.parse.extract_number`, as Polars frame operations.
+
+Each rule runs only on the rows that can match it and that no earlier rule answered
+(:func:`on_subset`). A final answer statement *after* the last ``\\boxed{}`` wins over that box
+(``\\boxed{255} … The final answer is 10,455``: the box held an intermediate result). English
+number words are read only where a span has no number in digits.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+
+import polars as pl
+
+from xpert_frames.numeric.forms import ENGLISH_WORD, english_numbers
+from xpert_frames.numeric.grammar import Grammar
+
+
+def on_subset(
+    df: pl.DataFrame,
+    cond: pl.Expr,
+    fn: Callable[[pl.DataFrame], pl.DataFrame],
+    added: Mapping[str, pl.DataType] | None = None,
+) -> pl.DataFrame:
+    """``fn`` on the rows where ``cond`` holds; the other rows get null ``added`` columns.
+    Row order changes (callers join or sort afterwards). ``fn`` keeps the columns it is given
+    in place and appends ``added`` in that order (so that no row needs no call: a call on an
+    empty frame would still compile every regex)."""
+    mask = df.select(cond.fill_null(False)).to_series()
+    nulls = [pl.lit(None, dt).alias(k) for k, dt in (added or {}).items()]
+    hits = mask.sum()
+    if hits == df.height:  # no copy when all or no rows match
+        return fn(df)
+    if hits == 0:
+        return df.with_columns(nulls)
+    hit = fn(df.filter(mask))
+    miss = df.filter(~mask).with_columns(nulls)
+    return pl.concat([hit, miss.select(hit.columns)])
+
+
+def last_candidate(g: Grammar, text: pl.Expr) -> pl.Expr:
+    return text.str.extract_all(g.candidate).list.last()
+
+
+def _words_fallback(g: Grammar, df: pl.DataFrame, target: str, source: pl.Expr) -> pl.DataFrame:
+    """Fill null ``target`` from English number words in ``source`` (rows with such words)."""
+    if not g.chinese:  # the words are part of the normalize=True grammar
+        return df
+    words = last_candidate(g, english_numbers(source)).alias(target)
+
+    def fill(d: pl.DataFrame) -> pl.DataFrame:
+        return on_subset(d, source.str.contains(ENGLISH_WORD), lambda e: e.with_columns(words))
+
+    return on_subset(df, pl.col(target).is_null() & source.is_not_null(), fill)
+
+
+def _statement(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
+    """Add ``statement``: the last number of the clause after the last answer statement (after
+    the clause's last ``=``), else the last number of its sentence."""
+    f = pl.col
+    tail = f("n").str.replace(g.through_marker, "").str.strip_chars_start(" \t:,，：")
+    out = df.with_columns(tail.str.replace(g.sentence_end, "").alias("sentence"))
+    after_eq = f("sentence").str.replace(g.clause_end, "").str.replace(r"(?s)^.*=", "")
+    out = out.with_columns(last_candidate(g, after_eq).alias("statement"))
+    out = on_subset(
+        out,
+        f("statement").is_null(),
+        lambda d: d.with_columns(last_candidate(g, f("sentence")).alias("statement")),
+    )
+    out = _words_fallback(g, out, "statement", f("sentence"))
+    return out.drop("sentence")
+
+
+def _boxed(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
+    """Add ``boxed`` (the last box's last number) and ``late`` (an answer statement follows
+    the last box)."""
+    f = pl.col
+    content = f("n").str.extract(g.boxed, 1)
+    after = f("n").str.replace(g.boxed, "")
+    out = df.with_columns(
+        content.alias("content"),
+        last_candidate(g, content).alias("boxed"),
+        (content.is_not_null() & after.str.contains(g.marker)).alias("late"),
+    )
+    return _words_fallback(g, out, "boxed", f("content")).drop("content")
+
+
+def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
+    """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column ``n``).
+
+    Text is cut with ``contains``/``replace`` (no capture groups: Rust's fast engines), and
+    each rule runs only on the rows that can match it and that no earlier rule answered."""
+    f = pl.col
+    if mode == "first":
+        cand = f("n").str.extract_all(g.candidate).list.first()
+        return df.with_columns(
+            cand.alias("cand"),
+            pl.when(cand.is_not_null())
+            .then(pl.lit("first"))
+            .otherwise(pl.lit("none"))
+            .alias("rule"),
+        )
+    has_box = f("n").str.contains_any(["boxed", "fbox"])
+    df = on_subset(
+        df, has_box, functools.partial(_boxed, g), {"boxed": pl.String(), "late": pl.Boolean()}
+    )
+    late = f("late").fill_null(False)
+    has_marker = (f("boxed").is_null() | late) & f("n").str.contains(g.marker)
+    df = on_subset(df, has_marker, functools.partial(_statement, g), {"statement": pl.String()})
+    equals = f("n").str.extract(g.equals, 1).alias("equals")
+    has_eq = pl.all_horizontal(f("boxed", "statement").is_null()) & f("n").str.contains(
+        "=", literal=True
+    )
+    df = on_subset(df, has_eq, lambda d: d.with_columns(equals), {"equals": pl.String()})
+    rest = pl.all_horizontal(f("boxed", "statement", "equals").is_null())
+    last = last_candidate(g, f("n")).alias("last")
+    df = on_subset(df, rest, lambda d: d.with_columns(last), {"last": pl.String()})
+    df = _words_fallback(g, df, "last", pl.when(rest).then(f("n")))
+    first = pl.when(late & f("statement").is_not_null())
+    values = [
+        first.then(f("statement")).otherwise(f("boxed")),
+        pl.when(late).then(f("boxed")).otherwise(f("statement")),
+        f("equals"),
+        f("last"),
+    ]
+    names = [
+        first.then(pl.lit("statement")).otherwise(pl.lit("boxed")),
+        pl.when(late).then(pl.lit("boxed")).otherwise(pl.lit("statement")),
+        pl.lit("equals"),
+        pl.lit("last"),
+    ]
+    rule = pl.lit("none")
+    for value, name in reversed(list(zip(values, names, strict=True))):
+        rule = pl.when(value.is_not_null()).then(name).otherwise(rule)
+    return df.with_columns(pl.coalesce(values).alias("cand"), rule.alias("rule")).drop("late")

@@ -1,0 +1,79 @@
+"""Units after a number: the alias table (``data/units.csv``) and expressions over it.
+
+Each row of the table is ``alias, canonical, dimension, factor``: ``千克`` and ``kilograms`` are
+both ``kg`` (dimension ``mass``); ``factor`` converts the canonical unit to the dimension's base
+unit (``km`` → 1000 m) and is empty where no linear conversion exists (``°C``, ``%``, counters).
+The table is data, read once on first use.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+from dataclasses import dataclass
+
+import polars as pl
+
+from xpert_frames.core.aliases import IntoExpr
+from xpert_frames.core.text import to_expr
+
+
+@dataclass(frozen=True, slots=True)
+class UnitTable:
+    """Aliases and their canonical unit, dimension and base factor."""
+
+    canonical: dict[str, str]
+    dimension: dict[str, str]
+    factor: dict[str, float]
+
+    @property
+    def aliases(self) -> list[str]:
+        return list(self.canonical)
+
+
+@functools.cache
+def unit_table() -> UnitTable:
+    """The shipped unit table (``xpert_frames/data/units.csv``)."""
+    from importlib.resources import files  # only on first use: keeps the import light
+
+    text = files("xpert_frames").joinpath("data/units.csv").read_text(encoding="utf-8")
+    canonical: dict[str, str] = {}
+    dimension: dict[str, str] = {}
+    factor: dict[str, float] = {}
+    for row in csv.DictReader(text.splitlines()):
+        alias, canon = row["alias"], row["canonical"]
+        canonical[alias] = canon
+        dimension[canon] = row["dimension"]
+        if row["factor"]:
+            factor[canon] = float(row["factor"])
+    return UnitTable(canonical, dimension, factor)
+
+
+def _lookup(
+    expr: pl.Expr,
+    mapping: dict[str, str] | dict[str, float],
+    dtype: pl.DataType | type[pl.DataType],
+) -> pl.Expr:
+    """``mapping[value]`` (null when absent), evaluated batch by batch: Polars 2.1 runs a mapping
+    ``replace_strict`` outside its streaming engine, holding the whole column in memory."""
+
+    def batch(values: pl.Series) -> pl.Series:
+        return values.replace_strict(mapping, default=None, return_dtype=dtype)
+
+    return expr.map_batches(batch, return_dtype=dtype, is_elementwise=True)
+
+
+def canonical_unit(unit: IntoExpr) -> pl.Expr:
+    """The canonical spelling of a unit (``千克`` → ``kg``); unknown units are kept as written."""
+    expr = to_expr(unit)
+    return pl.coalesce(_lookup(expr, unit_table().canonical, pl.String), expr)
+
+
+def unit_dimension(canonical: IntoExpr) -> pl.Expr:
+    """Dimension of a canonical unit (``length``, ``mass``, ``time`` ...), null if unknown."""
+    return _lookup(to_expr(canonical), unit_table().dimension, pl.String)
+
+
+def unit_factor(canonical: IntoExpr) -> pl.Expr:
+    """Factor from a canonical unit to its dimension's base unit; null where none applies."""
+    return _lookup(to_expr(canonical), unit_table().factor, pl.Float64)
