@@ -12,6 +12,7 @@ import pytest
 
 import xpert_frames as xf
 from tests.helpers import score_all_paths
+from tests.oracles import accuracy_judge as judge_oracle
 from tests.oracles import accuracy_text as oracle
 from xpert_frames.core import frames
 from xpert_frames.evaluators.accuracy import AccuracyEvaluator, judge_match, text_match
@@ -67,7 +68,7 @@ def test_issue_table(
     out = scored([row])
     assert out["accuracy_score"].to_list() == [want]
     if kind == "judge":
-        assert oracle.judge_row(prediction, answer)[0] == want
+        assert judge_oracle.judge_row(prediction, answer)[0] == want
     else:
         assert oracle.text_row(prediction, answer, choices)[0] == want
 
@@ -205,7 +206,7 @@ def test_labelled_text_judge_label_accuracy() -> None:
     triples = out.select("accuracy_score", "accuracy_extracted", "accuracy_rule").rows()
     for record, triple in zip(records, triples, strict=True):
         if record["answer_type"] == "judge":
-            want = oracle.judge_row(record["prediction"], record["answer"])
+            want = judge_oracle.judge_row(record["prediction"], record["answer"])
         else:
             want = oracle.text_row(record["prediction"], record["answer"], record["choices"])
         assert triple == want, record

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import score_all_paths
+from tests.oracles import accuracy_judge as judge_oracle
 from tests.oracles import accuracy_text as oracle
 from xpert_frames.core import frames
 from xpert_frames.evaluators.accuracy import AccuracyEvaluator
@@ -312,7 +313,7 @@ def test_columnar_equals_oracle(rows: list[tuple[Any, ...]], opts: dict[str, Any
     got = out.select("accuracy_score", "accuracy_extracted", "accuracy_rule").rows()
     for record, triple in zip(records, got, strict=True):
         if record["answer_type"] == "judge":
-            want = oracle.judge_row(record["prediction"], record["answer"])
+            want = judge_oracle.judge_row(record["prediction"], record["answer"])
         else:
             want = oracle.text_row(
                 record["prediction"], record["answer"], record["choices"], **opts

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from typing import Any
 
-from tests.oracles import accuracy_text
+from tests.oracles import accuracy_judge, accuracy_text
 
 GONE = "✗"
 OPEN = r"[\(\[【「\"“'‘\*`]*"
@@ -293,7 +293,7 @@ def score_row(
     """(score, extracted, rule) of one valid row (text and judge rows: the text oracle)."""
     kind = (kind or "text").strip("".join(WHITE)).lower()
     if kind == "judge":
-        return accuracy_text.judge_row(pred, ref)
+        return accuracy_judge.judge_row(pred, ref)
     if kind == "choice":
         want = reference_letters(ref)
         got, rule = extract_choice(pred, option_letters(choices, want), choices)
