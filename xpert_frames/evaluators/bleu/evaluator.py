@@ -79,7 +79,9 @@ def bleu_signature(
     from xpert_frames.evaluators.bleu.stats import EPSILON
 
     smooth = f"method1-eps{EPSILON}" if smoothing else "none"
-    tok = f"en=nltk-{_dist('nltk')}:NLTKWordTokenizer,zh=jieba-{_dist('jieba')}:lcut"
+    from xpert_frames.tokens import zh
+
+    tok = f"en=nltk-{_dist('nltk')}:NLTKWordTokenizer,zh={zh.segmenter()}"
     return (
         f"bleu|nrefs:var|lang:{language}|tok:{tok}|n:{n_gram}|"
         f"w:{','.join(repr(w) for w in ws)}|smooth:{smooth}|"
