@@ -18,7 +18,7 @@ from typing import Any
 import polars as pl
 
 import xpert_frames as xf
-from benchmarks.common import Row, peak_rss_mb, timed
+from benchmarks.common import Row, peak_rss_mb, size, timed
 from tests.oracles import accuracy as oracle
 from xpert_frames.core import frames
 from xpert_frames.evaluators.accuracy.evaluator import AccuracyEvaluator
@@ -184,8 +184,8 @@ def _cpu_timed(fn: Any) -> tuple[float, float, Any]:
 
 
 def run(quick: bool = False) -> list[Row]:
-    n = 20_000 if quick else 1_000_000
-    subset = 5_000 if quick else 50_000
+    n = size(quick, 20_000, 1_000_000)
+    subset = min(n, size(quick, 5_000, 50_000))
     df = make_rows(n)
     ev = AccuracyEvaluator()
     records = df.head(subset).to_dicts()
