@@ -67,15 +67,15 @@ TEXT_RULES = [
     ("line", LINE),
 ]
 NEGATIONS = [
-    (re.compile(r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n]*"), GONE),
+    (re.compile(r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n—–]*"), GONE),
     (
         re.compile(
             r"(?P<pre>^|[^A-Za-z])(?i:not|no|neither|rather\s+than|instead\s+of|other\s+than)\s+"
-            r"[^,.;:!?\n()]*"
+            r"[^,.;:!?\n()—–]*"
         ),
         r"\g<pre>" + GONE,
     ),
-    (re.compile(r"(?i:n't)\s+[^,.;:!?\n()]*"), GONE),
+    (re.compile(r"(?i:n't)\s+[^,.;:!?\n()—–]*"), GONE),
 ]
 TEX = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([^{}]*)\}")
 MARKS = re.compile(r"[\$`]|\*\*|__")
@@ -90,8 +90,14 @@ SUBJECT_VERB = re.compile(
     r"|drew|sang|told|said|came|went|got|had|did|does|has|leads|holds)(?:[^a-z]|\Z)"
 )
 TEXT_HEDGE = r"可能|也许|或许|大概|(?i:maybe|perhaps|possibly|might|could)"
+TEXT_ALTERNATIVE = re.compile(
+    r"[,，;；]\s*(?:(?:不过|但是?|可是|然而)\s*)?(?:也|还)?(?:有)?(?:可能|也许|或许)(?:是|为)"
+    r"|[,，;；]\s*(?:或者|或|也许|还可能)是"
+    r"|(?i:[,;]\s*(?:but\s+|or\s+)?(?:it\s+|that\s+)?(?:might|could|may)\s+also\s+be\s"
+    r"|[,;]\s*(?:but\s+|or\s+)?(?:also\s+)?(?:possibly|perhaps|maybe)\s)"
+)
 LEAD = re.compile(
-    rf"^(?:\s*{GONE}\s*[;；,，:：.。]?\s*(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*"
+    rf"^(?:\s*{GONE}\s*[;；,，:：.。—–]*\s*(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*"
     r"|而是|是)?)+"
 )
 CLAUSE = re.compile(
@@ -201,6 +207,7 @@ def stated_text(erased: str, cs: bool) -> dict[str, Any]:
     out["hedge"] = bool(
         (guess and re.search(TEXT_HEDGE, out["subject"]))
         or (out["full"] is not None and re.match(f"(?:{TEXT_HEDGE})", out["full"]))
+        or (out["full"] is not None and TEXT_ALTERNATIVE.search(out["full"]))
     )
     return out
 

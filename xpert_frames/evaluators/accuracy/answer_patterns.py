@@ -87,14 +87,14 @@ SPAN_RULES: tuple[tuple[str, str], ...] = (
 # --------------------------------------------------------------------------- negation
 #: (pattern, replacement, trigger): negated spans of text and label answers, erased.
 TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
-    (r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n]*", GONE, r"不是|并非|而非"),
+    (r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
     (
         r"(?P<pre>^|[^A-Za-z])(?i:not|no|neither|rather\s+than|instead\s+of|other\s+than)\s+"
-        r"[^,.;:!?\n()]*",
+        r"[^,.;:!?\n()—–]*",
         "${pre}" + GONE,
         r"(?i)not|no\s|neither|rather|instead|other",
     ),
-    (r"(?i:n't)\s+[^,.;:!?\n()]*", GONE, r"(?i)n't"),
+    (r"(?i:n't)\s+[^,.;:!?\n()—–]*", GONE, r"(?i)n't"),
 )
 
 # --------------------------------------------------------------------------- cleaning
@@ -112,7 +112,7 @@ OPENERS = (
 #: Erased (negated) clauses at the start of a span and the correction word after them
 #: (``✗; it is Mars`` -> ``Mars``, ``✗，而是李白`` -> ``李白``).
 ERASED_LEAD = (
-    rf"^(?:\s*{GONE}\s*[;；,，:：.。]?\s*"
+    rf"^(?:\s*{GONE}\s*[;；,，:：.。—–]*\s*"
     r"(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*|而是|是)?)+"
 )
 _BOUNDARY = (
@@ -137,6 +137,14 @@ SUBJECT_VERB = (
 PARTICLES = r"[吧呢啊呀嘛哦]+$"
 #: A text answer offered as a guess (``可能是北京``, ``maybe Paris``): no answer.
 TEXT_HEDGE = r"可能|也许|或许|大概|(?i:maybe|perhaps|possibly|might|could)"
+#: An alternative offered after the stated answer (``北京，不过也有可能是上海``, ``Mars, but it
+#: might also be Venus``, ``Jupiter, also possibly Saturn``): a hedge. ``X, not Y`` is none.
+TEXT_ALTERNATIVE = (
+    r"[,，;；]\s*(?:(?:不过|但是?|可是|然而)\s*)?(?:也|还)?(?:有)?(?:可能|也许|或许)(?:是|为)"
+    r"|[,，;；]\s*(?:或者|或|也许|还可能)是"
+    r"|(?i:[,;]\s*(?:but\s+|or\s+)?(?:it\s+|that\s+)?(?:might|could|may)\s+also\s+be\s"
+    r"|[,;]\s*(?:but\s+|or\s+)?(?:also\s+)?(?:possibly|perhaps|maybe)\s)"
+)
 
 # --------------------------------------------------------------------------- judge
 #: Hedges: a judgement that states doubt is no judgement.
