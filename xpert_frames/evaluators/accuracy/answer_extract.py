@@ -214,6 +214,10 @@ def _judge_spans(raw: pl.Series, *, whole: bool = False) -> pl.Series:
     """Judgements of raw spans: cut at the first clause (not ``whole`` texts), then
     :func:`judge_frame`; a span stating doubt is ``"hedge"``."""
     df = raw.to_frame("r").with_columns(strip_marks("r").alias("r"))
+    # A final verdict after so/therefore/所以/总体来说 is what the span states.
+    tail = pl.col("r").str.replace(ap.VERDICT_HEAD, "")
+    verdict = pl.col("r").str.contains(ap.VERDICT_HEAD) & tail.str.contains(ap.JUDGE_WORD)
+    df = df.with_columns(pl.when(verdict).then(tail).otherwise(pl.col("r")).alias("r"))
     df = df.with_columns(pl.col("r").str.contains(ap.HEDGE).alias("h"))
     df = df.with_columns((pl.col("r") if whole else cut("r")).alias("c"))
     df = judge_frame(df, "c", "v")

@@ -184,6 +184,14 @@ JUDGE_WORDS: tuple[tuple[str, str], ...] = (
 #: A span that is one of these short words alone (after cleaning) is that value.
 JUDGE_ALONE_TRUE = r"^(?:是|是的|对|真|t|y|yes)$"
 JUDGE_ALONE_FALSE = r"^(?:不是|否|错|假|f|n|no)$"
+#: Everything up to a final verdict marker (``…, so I'd say false``, ``…但总体来说是错误的``):
+#: when a judge word follows the last marker, only what follows it is judged (the hedge
+#: before the verdict does not count).
+VERDICT_HEAD = (
+    r"(?s)^.*(?:[,，;；.。]\s*(?i:and\s+)?(?i:so|therefore|thus|hence|overall|all\s+in\s+all"
+    r"|on\s+balance)[^A-Za-z]|所以|因此|因而|总体来说|总的来说|总体上|总体而言|整体来看|综上所述"
+    r"|综上|总之)"
+)
 #: A judge word, for the sentence rules.
 JUDGE_WORD = (
     r"正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立|(?i:true|false|correct|incorrect|right|wrong|yes|no"
