@@ -105,6 +105,7 @@ CLAUSE = re.compile(
     r"|\s(?i:because|since|which|as|but|although|though|while|whereas)\s|因为|由于|\Z)"
 )
 ARTICLE = re.compile(r"^(?i:the|a|an)\s+")
+NEGATED_LABEL = re.compile(r"(?:^|[^A-Za-z])(?i:not|no|neither)\s|(?i:n't)\s|不是|并非|而非|并不是")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -294,6 +295,10 @@ def text_row(
     said = stated_text(erased, cs)
     if tref in labels:
         label, rule = stated_label(erased, labels, cs)
+        negated = [lab for lab in labels if NEGATED_LABEL.search(lab)]
+        found, count = label_count(src if cs else src.lower(), negated)
+        if found is not None and count == 1 and (label is None or label in found):
+            label, rule = found, "negation"
         if said["hedge"]:
             label, rule = None, "hedge"
         shown = "hedge" if rule == "hedge" else "none" if rule is None else f"label:{rule}"

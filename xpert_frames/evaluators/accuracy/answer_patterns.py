@@ -97,6 +97,10 @@ TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
     (r"(?i:n't)\s+[^,.;:!?\n()—–]*", GONE, r"(?i)n't"),
 )
 
+#: A label that negation erasure would destroy (``not guilty``, ``不是垃圾邮件``): such labels
+#: are looked up in the text before erasure.
+NEGATED_LABEL = r"(?:^|[^A-Za-z])(?i:not|no|neither)\s|(?i:n't)\s|不是|并非|而非|并不是"
+
 # --------------------------------------------------------------------------- cleaning
 #: ``\text{X}`` -> ``X``.
 TEX_TEXT = r"\\(?:text|textbf|mathrm|mbox)\{([^{}]*)\}"
