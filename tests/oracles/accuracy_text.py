@@ -56,18 +56,27 @@ LAST_SENTENCE = re.compile(
 SUBJECT = re.compile(
     r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)(?:\s(?i:is|are|was|were)\s|是)"
 )
-TEXT_RULES = [
+TEXT_RULES: list[tuple[str, re.Pattern[str] | None]] = [
     ("boxed", BOXED),
     ("statement", STATEMENT),
     ("answer_is", ANSWER_IS),
     ("bold", BOLD),
     ("conclusion", CONCLUSION),
+    ("final", None),
     ("copula", COPULA),
     ("quoted", QUOTED_END),
     ("line", LINE),
 ]
 NEGATIONS = [
     (re.compile(r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n—–]*"), GONE),
+    (
+        re.compile(
+            r"(?:题目|问题|本题)(?:问的是|问|要求|是问|求的是|要求的是)[^，,;；。！？!?\n]*"
+            r"|(?i:the\s+question\s+(?:asks|is\s+asking)|we\s+(?:need|have|are\s+asked)\s+to"
+            r"\s+(?:find|determine|identify|name)|the\s+task\s+is\s+to)[^,;.!?\n]*"
+        ),
+        GONE,
+    ),
     (
         re.compile(
             r"(?P<pre>^|[^A-Za-z])(?i:not|no|neither|rather\s+than|instead\s+of|other\s+than)\s+"
@@ -161,8 +170,26 @@ def erase(s: str) -> str:
     return s
 
 
-def raw_span(name: str, pattern: re.Pattern[str], src: str) -> str | None:
+def final_line(source: str) -> str | None:
+    """The last sentence of the last line, when the text has several lines and that line is
+    short, or the text opens with an erased restatement and that sentence is short; not a
+    line holding a copula, a question mark or a colon."""
+    body = source.rstrip("".join(WHITE))
+    line = body.split("\n")[-1]
+    m = LAST_SENTENCE.match(line)
+    last = m.group("s") if m else ""
+    multi = "\n" in body and len(line) <= 30
+    restated = re.match(rf"\s*{GONE}", source) is not None and len(last) <= 30
+    if not (multi or restated) or re.search(rf"{COP}|[?？:：]", line if multi else last):
+        return None
+    return last or None
+
+
+def raw_span(name: str, pattern: re.Pattern[str] | None, src: str) -> str | None:
     source = src if name == "bold" else re.sub(r"\*\*|__", "", src)
+    if name == "final":
+        return final_line(source)
+    assert pattern is not None
     if name == "line":
         # The last non-empty line: the text without trailing white space, after its last \n.
         found = source.rstrip("".join(WHITE)).split("\n")[-1]

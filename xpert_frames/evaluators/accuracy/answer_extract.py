@@ -57,6 +57,16 @@ def span(source: IntoExpr, pattern: str) -> pl.Expr:
     if pattern == ap.JUDGE_SENTENCE:
         found = src.str.extract_all(ap.JUDGE_SENTENCE_FIND).list.last()
         return found.str.replace(r"^[.。!?！？\n]", "")
+    if pattern == ap.FINAL_LINE:
+        body = src.str.strip_chars_end()
+        line = body.str.replace(r"(?s)^.*\n", "")
+        last = line.str.replace(ap.SENTENCE_ENDS, "").str.replace(ap.BEFORE_LAST_SENTENCE, "")
+        multi = body.str.contains("\n") & (line.str.len_chars() <= ap.FINAL_SHORT)
+        restated = src.str.contains(f"^\\s*{ap.GONE}") & (last.str.len_chars() <= ap.FINAL_SHORT)
+        # A short last line is checked whole; after a restatement, its last sentence.
+        checked = pl.when(multi).then(line).otherwise(last)
+        ok = (multi | restated) & ~checked.str.contains(ap.FINAL_EXCLUDE)
+        return nonempty(pl.when(ok).then(last))
     if pattern == ap.LINE:
         line = src.str.strip_chars_end().str.replace(r"(?s)^.*\n", "")
         short = line.str.extract(rf"^(.{{0,{ap.SHORT_LINE}}})$", 1)

@@ -71,6 +71,14 @@ LAST_SENTENCE = (
 )
 #: Lines up to this many characters count as a stated answer.
 SHORT_LINE = 60
+#: A final answer line after reasoning (``…\nJupiter``; after a question restatement, which
+#: erasure turns into a leading :data:`GONE`, also the last sentence: ``We need to find …. …
+#: Shakespeare.``) up to this many characters wins over an earlier copula; found by splitting
+#: the text (like :data:`LINE`), not by this pattern.
+FINAL_LINE = r"(?P<s>[^\n]*)\s*$"
+FINAL_SHORT = 30
+#: A final line that is no answer: a copula, a question, a heading.
+FINAL_EXCLUDE = rf"{_COPULA}|[?？:：]"
 
 #: Span rules in evidence order: (name, pattern). ``line`` only fires on a short line.
 SPAN_RULES: tuple[tuple[str, str], ...] = (
@@ -79,15 +87,24 @@ SPAN_RULES: tuple[tuple[str, str], ...] = (
     ("answer_is", ANSWER_IS),
     ("bold", BOLD),
     ("conclusion", CONCLUSION),
+    ("final", FINAL_LINE),
     ("copula", COPULA),
     ("quoted", QUOTED_END),
     ("line", LINE),
 )
 
 # --------------------------------------------------------------------------- negation
+#: A sentence (up to a comma) restating the question.
+RESTATEMENT = (
+    r"(?:题目|问题|本题)(?:问的是|问|要求|是问|求的是|要求的是)[^，,;；。！？!?\n]*"
+    r"|(?i:the\s+question\s+(?:asks|is\s+asking)|we\s+(?:need|have|are\s+asked)\s+to"
+    r"\s+(?:find|determine|identify|name)|the\s+task\s+is\s+to)[^,;.!?\n]*"
+)
 #: (pattern, replacement, trigger): negated spans of text and label answers, erased.
 TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
     (r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
+    # A restatement of the question is no answer: ``题目问的是…``, ``The question asks for …``.
+    (RESTATEMENT, GONE, r"题目|问题|本题|(?i)question|need|asked|task"),
     (
         r"(?P<pre>^|[^A-Za-z])(?i:not|no|neither|rather\s+than|instead\s+of|other\s+than)\s+"
         r"[^,.;:!?\n()—–]*",
