@@ -178,9 +178,11 @@ def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) ->
         cut(subject, case_sensitive=cs).alias("subject"),
         cut(first, case_sensitive=cs).alias("lead"),
     )
-    guess = (is_copula & pl.col("subject").str.contains(ap.TEXT_HEDGE)) | pl.col(
-        "full"
-    ).str.contains(f"^(?:{ap.TEXT_HEDGE})") | pl.col("full").str.contains(ap.TEXT_ALTERNATIVE)
+    guess = (
+        (is_copula & pl.col("subject").str.contains(ap.TEXT_HEDGE))
+        | pl.col("full").str.contains(f"^(?:{ap.TEXT_HEDGE})")
+        | pl.col("full").str.contains(ap.TEXT_ALTERNATIVE)
+    )
     df = df.with_columns(guess.fill_null(False).alias("hedge"))
     return df.select(pl.exclude(f"^{t}.*$"))
 

@@ -159,7 +159,8 @@ def negated_label_frame(
     df = df.with_columns(pl.col(f"{t}l").list.eval(wrap_marks(pl.element())).alias(f"{t}w"))
     df = containment_frame(df, f"{t}l", width, f"{t}w")
     low = pl.col(source) if case_sensitive else pl.col(source).str.to_lowercase()
-    df = labels_frame(df.with_columns(low.alias(f"{t}s")), f"{t}s", f"{t}l", f"{t}w", width, f"{t}k")
+    df = df.with_columns(low.alias(f"{t}s"))
+    df = labels_frame(df, f"{t}s", f"{t}l", f"{t}w", width, f"{t}k")
     found = pl.col(f"{t}k")
     wins = (pl.col(f"{t}kn") == 1) & (
         pl.col("label").is_null() | found.str.contains(pl.col("label"), literal=True)
