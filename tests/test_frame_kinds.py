@@ -85,7 +85,8 @@ def test_duckdb_relation_gives_a_table(sample: pl.DataFrame, expected: pl.DataFr
 
 
 def test_reports_accept_every_kind(expected: pl.DataFrame) -> None:
-    want = xf.report(expected, by="model")
+    # A plain frame does not record how BLEU was configured: reports are told (issue 15).
+    want = xf.report(expected, by="model", evaluators=EVALUATORS)
     con = duckdb.connect()
     con.register("scored", expected.to_arrow())
     kinds = [
@@ -95,7 +96,7 @@ def test_reports_accept_every_kind(expected: pl.DataFrame) -> None:
         con.sql("select * from scored"),
     ]
     for frame in kinds:
-        got = xf.report(frame, by="model")
+        got = xf.report(frame, by="model", evaluators=EVALUATORS)
         assert isinstance(got, pl.DataFrame)
         # Bootstrap intervals hash each row's content, which a round trip through another
         # library's types changes (by Monte-Carlo noise only): compare the exact statistics.
