@@ -56,6 +56,7 @@ from xpert_frames.numeric.forms import (
     rewrite_forms,
 )
 from xpert_frames.numeric.grammar import (
+    MIXED_TRIGGER,
     REWRITE_TRIGGERS,
     Grammar,
     fold_text,
@@ -124,15 +125,34 @@ def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
 _BARE = r"^[-+]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$"
 
 
-def _parse_frame(g: Grammar, candidates: pl.Series, *, validated: bool) -> pl.DataFrame:
+def _parse_frame(normalize: bool, candidates: pl.Series, *, validated: bool) -> pl.DataFrame:
     """``{c, value, unit}`` for each distinct non-null candidate string ``c``.
 
-    ``validated``: every ``c`` is a match of ``g.candidate`` (else non-matches give null). The
-    unit is split off first (a prefix match without capture groups); a number part in ASCII
-    digits is then a cast, and only the rest goes through the capture-group regex.
-    """
-    f = pl.col
+    ``validated``: every ``c`` is a match of the grammar's ``candidate`` (else non-matches give
+    null). Strings that can hold a mixed number are read with the full grammar, the others
+    with the faster one without that form."""
     df = pl.DataFrame({"c": candidates.unique().drop_nulls()})
+    mixed = df.select(pl.col("c").str.contains(MIXED_TRIGGER)).to_series()
+    hits = mixed.sum()
+    fast = grammar(normalize, mixed=False)
+    if hits == 0:
+        return _parse_part(fast, df, validated=validated)
+    full = grammar(normalize)
+    if hits == df.height:
+        return _parse_part(full, df, validated=validated)
+    return pl.concat(
+        [
+            _parse_part(full, df.filter(mixed), validated=validated),
+            _parse_part(fast, df.filter(~mixed), validated=validated),
+        ]
+    )
+
+
+def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFrame:
+    """:func:`_parse_frame` on distinct strings ``c`` with one grammar. The unit is split off
+    first (a prefix match without capture groups); a number part in ASCII digits is then a
+    cast, and only the rest goes through the capture-group regex."""
+    f = pl.col
     if not validated:
         df = df.filter(f("c").str.contains(g.whole))
     rest = f("c").str.replace(g.number_prefix, "")
@@ -147,7 +167,9 @@ def _parse_frame(g: Grammar, candidates: pl.Series, *, validated: bool) -> pl.Da
     df = df.filter(~bare)
     df = df.with_columns(f("num").str.extract_groups(g.number_groups).alias("p")).unnest("p")
     # Each form has a numerator and maybe a denominator: fold them into two operand columns.
-    nums, dens, whole = ["fa", "ma", "sa", "x"], ["fb", "mb", "sb"], ["mw"]
+    nums, dens, whole = ["fa", "sa", "x"], ["fb", "sb"], []
+    if g.mixed:
+        nums, dens, whole = [*nums, "ma"], [*dens, "mb"], ["mw"]
     if g.chinese:
         nums, dens, whole = [*nums, "pc", "db"], [*dens, "da"], [*whole, "cw"]
     df = df.select(
@@ -155,7 +177,7 @@ def _parse_frame(g: Grammar, candidates: pl.Series, *, validated: bool) -> pl.Da
         "sign",
         pl.coalesce(nums).alias("a"),
         pl.coalesce(dens).alias("b"),
-        pl.coalesce(whole).alias("w"),
+        (pl.coalesce(whole) if whole else pl.lit(None, pl.String)).alias("w"),
         f("mult") if g.chinese else pl.lit(None, pl.String).alias("mult"),
         (f("pc").is_not_null() if g.chinese else pl.lit(False)).alias("pc"),
         f("unit"),
@@ -212,6 +234,20 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
     return on_subset(work, f("n").str.contains("≈", literal=True), approx, added)
 
 
+def _candidates(work: pl.DataFrame, normalize: bool, mode: str) -> pl.DataFrame:
+    """``{k, cand, rule}``: the rows that can hold a mixed number with the full grammar, the
+    others with the faster one without that form (the same matches: the form cannot match)."""
+    fast = grammar(normalize, mixed=False)
+    mask = work.select(pl.col("n").str.contains(MIXED_TRIGGER)).to_series()
+    if not mask.any():
+        return candidates(fast, work, mode).select("k", "cand", "rule")
+    full = candidates(grammar(normalize), work.filter(mask), mode).select("k", "cand", "rule")
+    if mask.all():
+        return full
+    rest = candidates(fast, work.filter(~mask), mode).select("k", "cand", "rule")
+    return pl.concat([full, rest])
+
+
 def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -> pl.DataFrame:
     """``df`` (non-null texts ``t`` and any key columns) plus ``value``, ``unit``, ``rule``,
     ``text`` (the number as written) and ``approx`` (an approximation written right after
@@ -225,7 +261,7 @@ def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -
         # The rare ``exact ≈ approximation`` pairs wait aside (no copies through the rules).
         pairs = work.filter(f("exact").is_not_null()).select("k", "exact", "approx")
         work = work.drop("exact", "approx")
-    work = candidates(g, work, mode).select("k", "cand", "rule")
+    work = _candidates(work, normalize, mode)
     if pairs is not None and pairs.height:
         work = work.join(pairs, on="k", how="left")
         approx = pl.when(f("exact") == f("cand")).then(f("approx"))
@@ -234,7 +270,7 @@ def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -
         work = work.with_columns(pl.lit(None, pl.String).alias("approx"))
     has_approx = work["approx"].null_count() < work.height
     texts = pl.concat([work["cand"], work["approx"]]) if has_approx else work["cand"]
-    parsed = _parse_frame(g, texts, validated=True)
+    parsed = _parse_frame(normalize, texts, validated=True)
     work = work.join(parsed, left_on="cand", right_on="c", how="left")
     if has_approx:
         approx_value = parsed.select("c", f("value").alias("approx_value"))
@@ -294,7 +330,6 @@ def _extract_series(
 
 def _parse_series(texts: pl.Series, *, normalize: bool, decimal_comma: str) -> pl.Series:
     """The batch behind :func:`parse_number_with_unit`."""
-    g = grammar(normalize)
     texts = texts.cast(pl.String)
     df = pl.DataFrame({"t": texts.unique().drop_nulls()})
     if normalize:
@@ -304,7 +339,8 @@ def _parse_series(texts: pl.Series, *, normalize: bool, decimal_comma: str) -> p
         df = on_subset(df, words, lambda d: d.with_columns(english_numbers(pl.col("n"))))
     else:
         df = df.with_columns(pl.col("t").str.strip_chars().alias("n"))
-    df = df.join(_parse_frame(g, df["n"], validated=False), left_on="n", right_on="c", how="left")
+    parsed = _parse_frame(normalize, df["n"], validated=False)
+    df = df.join(parsed, left_on="n", right_on="c", how="left")
     out = pl.DataFrame({"t": texts}).join(
         df.select("t", "value", "unit"), on="t", how="left", maintain_order="left"
     )
