@@ -52,6 +52,38 @@ def test_no_credit_from_a_stray_number(mode: str) -> None:
     assert out["math_value"].null_count() == len(STRAY)  # no number was compared
 
 
+#: (prediction, reference): a statement whose answer is a variable term, and the number in it.
+VARIABLE_TERMS = [
+    ("The answer is 2x", "2"),
+    ("The answer is 2x.", "2"),
+    ("The answer is x+1", "1"),
+    ("So the answer is 1 + x.", "1"),
+    ("The answer is 3n", "3"),
+    ("The answer is $2\\pi$", "2"),
+    ("The answer is n/2", "2"),
+    ("答案是2x", "2"),
+    ("所以答案为 x+1。", "1"),
+    ("答案是3n", "3"),
+    ("因此 k - 1", "1"),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_credit_from_a_number_beside_a_variable(mode: str) -> None:
+    out = score([p for p, _ in VARIABLE_TERMS], [a for _, a in VARIABLE_TERMS], symbolic=mode)
+    assert out["math_score"].to_list() == [0.0] * len(VARIABLE_TERMS), out["math_rule"]
+    assert out["math_value"].null_count() == len(VARIABLE_TERMS)
+    assert all(r.startswith("statement:") for r in out["math_rule"]), out["math_rule"]
+
+
+def test_assignment_and_units_still_state_the_number() -> None:
+    preds = ["The answer is k=5", "The answer is x = 5.", "所以x=5", "因此 n = 3", "答案是5m"]
+    preds += ["The answer is 5e-3", "The answer is 12 m/s", "So the answer is 7 - 2 = 5"]
+    out = score(preds, ["5", "5", "5", "3", "5", "0.005", "12 m/s", "5"], symbolic="latex")
+    assert out["math_score"].to_list() == [1.0] * len(preds)
+    assert out["math_rule"].to_list() == ["statement"] * len(preds)
+
+
 def test_latex_fallback_compares_normalized_latex() -> None:
     preds = ["$\\boxed{\\dfrac{\\sqrt{2}}{2}}$", "$\\boxed{x^{2}+1}$", "$\\boxed{2\\sqrt{3}}$"]
     out = score(preds, ["\\frac{\\sqrt2}{2}", "x^2 + 1", "\\sqrt{12}"], symbolic="latex")
