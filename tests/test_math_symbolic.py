@@ -151,6 +151,26 @@ def test_worker_deadline_kills_a_slow_pair_and_goes_on() -> None:
         pool.close()
 
 
+@needs_mv
+def test_pool_shares_a_batch_between_workers() -> None:
+    pool = verify_pool.VerifyPool(timeout=10.0, workers=2)
+    try:
+        pairs = [(f"${i}$", f"${i if i % 3 else i + 1}$") for i in range(80)]
+        assert pool.verify(pairs) == ["equal" if i % 3 else "different" for i in range(80)]
+        assert all(w is not None for w in pool._workers)  # both workers took a share
+        assert pool.verify([]) == []
+    finally:
+        pool.close()
+
+
+def test_pool_size_follows_the_cores_polars_may_use() -> None:
+    import os
+
+    cores = verify_pool.available_cores()
+    assert 1 <= cores <= min(len(os.sched_getaffinity(0)), pl.thread_pool_size())
+    assert verify_pool.VerifyPool(workers=3).size == 3
+
+
 # --------------------------------------------------------------------------- labelled set
 def _agreement(out: pl.DataFrame) -> tuple[int, int]:
     right = int((out["math_score"] == out["correct"].cast(pl.Float64)).sum())
