@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from pathlib import Path
@@ -18,10 +19,16 @@ from benchmarks.common import Row, machine, markdown
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
-    parser.add_argument("--quick", action="store_true", help="small sizes (CI smoke test)")
+    parser.add_argument("--quick", action="store_true", help="small sizes")
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny sizes: checks every benchmark runs (tests)"
+    )
     parser.add_argument("--only", nargs="*", default=None, help="benchmark module names")
     parser.add_argument("--write", type=Path, default=None, help="write the Markdown here")
     args = parser.parse_args(argv)
+    if args.smoke:
+        os.environ["XF_BENCH_SMOKE"] = "1"
+        args.quick = True
     names = sorted(
         m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_")
     )

@@ -1,4 +1,5 @@
-"""Accuracy evaluator: 1,000,000 mixed choice / text / number rows (quick: 20,000).
+"""Accuracy evaluator: 1,000,000 mixed choice / text / label / judge / number rows (quick:
+20,000).
 
 Contenders: the same rules as a per-row Python loop (the test oracle, ``tests/oracles/accuracy``,
 Python ``re`` one row at a time; timed on a subset because it is slow) and ``xf.score`` end to
@@ -17,12 +18,12 @@ from typing import Any
 import polars as pl
 
 import xpert_frames as xf
-from benchmarks.common import Row, peak_rss_mb, timed
+from benchmarks.common import Row, peak_rss_mb, size, timed
 from tests.oracles import accuracy as oracle
 from xpert_frames.core import frames
 from xpert_frames.evaluators.accuracy.evaluator import AccuracyEvaluator
 
-BENCH = "accuracy: 1M mixed choice/text/number rows"
+BENCH = "accuracy: 1M mixed choice/text/label/judge/number rows"
 CAPITALS = [("上海", "北京", "广州", "深圳"), ("London", "Berlin", "Paris", "Madrid")]
 CHOICE_TEMPLATES = [
     "{L}",
@@ -46,7 +47,51 @@ CHOICE_TEMPLATES = [
     "我认为是{C}。",
     "答案是{L}{M}",
 ]
-TEXT_TEMPLATES = ["{T}", "{T}。", " {T} ", "答案是{T}", "ＰＡＲＩＳ", "I think it is {T}."]
+TEXT_TEMPLATES = [
+    "{T}",
+    "{T}。",
+    " {T} ",
+    "答案是{T}",
+    "ＰＡＲＩＳ",
+    "I think it is {T}.",
+    "**Answer:** {T}",
+    "The answer is {T}.",
+    "故答案为：{T}。",
+    "不是{O}，而是{T}",
+    "Answer: {O} (although some say {T})",
+    "Let's think step by step. The key fact is given in the question.\n\nFinal answer: {T}",
+    "首先分析题意，题目问的是基本概念。所以答案是{T}。",
+    "The answer is $\\boxed{{\\text{{{T}}}}}$.",
+    "I'm not sure, maybe {T} or {O}.",
+]
+LABEL_SETS = [
+    ("positive", "negative", "neutral"),
+    ("entailment", "neutral", "contradiction"),
+    ("正面", "负面", "中性"),
+    ("Guilty", "Guilty of Romance", "Cold Fish"),
+]
+LABEL_TEMPLATES = [
+    "{T}",
+    "The sentiment of this review is {T}.",
+    "It is not {O}, it is {T}.",
+    "Answer: {T}",
+    "这条评论的情感是{T}的。",
+    "这不是{O}，而是{T}。",
+    "It could be {T} or {O}.",
+    "**{T}**\n\nThe text supports this label.",
+]
+JUDGE_TEMPLATES = [
+    ("正确", "对"),
+    ("这个说法不正确。", "错误"),
+    ("The statement is false.", "F"),
+    ("True", "true"),
+    ("No, that is not correct.", "×"),
+    ("答案：√", "正确"),
+    ("首先，题干说鲸鱼是鱼类。实际上鲸鱼属于哺乳动物，所以这个说法是错误的。", "错误"),
+    ("It could be true or false depending on the context.", "true"),
+    ("Yes, the statement is accurate.", "yes"),
+    ("该判断没有错。", "×"),
+]
 NUMBER_TEMPLATES = [
     "{X}",
     "答案是 {X}",
@@ -58,7 +103,8 @@ NUMBER_TEMPLATES = [
 
 
 def make_rows(n: int, seed: int = 20261130) -> pl.DataFrame:
-    """``n`` deterministic rows: 60% choice, 25% text, 15% number."""
+    """``n`` deterministic rows: 60% choice, 10% text, 10% text with labels, 10% judge,
+    10% number."""
     rng = random.Random(seed)
     preds: list[str] = []
     answers: list[str] = []
@@ -86,11 +132,24 @@ def make_rows(n: int, seed: int = 20261130) -> pl.DataFrame:
                 if with_choices
                 else None
             )
-        elif roll < 0.85:
-            word = rng.choice(["北京", "Paris", "光合作用", "氧气", "Newton", "DNA"])
-            preds.append(rng.choice(TEXT_TEMPLATES).format(T=word))
+        elif roll < 0.70:
+            word, other = rng.sample(["北京", "Paris", "光合作用", "氧气", "Newton", "DNA"], 2)
+            preds.append(rng.choice(TEXT_TEMPLATES).format(T=word, O=other))
             answers.append(word)
             kinds.append("text")
+            choices.append(None)
+        elif roll < 0.80:
+            labels = rng.choice(LABEL_SETS)
+            word, other = rng.sample(labels, 2)
+            preds.append(rng.choice(LABEL_TEMPLATES).format(T=word, O=other))
+            answers.append(word)
+            kinds.append("text")
+            choices.append([{"id": "ABC"[i], "content": c} for i, c in enumerate(labels)])
+        elif roll < 0.90:
+            pred, ref = rng.choice(JUDGE_TEMPLATES)
+            preds.append(pred)
+            answers.append(ref)
+            kinds.append("judge")
             choices.append(None)
         else:
             value = round(rng.uniform(-1000, 1000), rng.choice([0, 1, 2]))
@@ -125,8 +184,8 @@ def _cpu_timed(fn: Any) -> tuple[float, float, Any]:
 
 
 def run(quick: bool = False) -> list[Row]:
-    n = 20_000 if quick else 1_000_000
-    subset = 5_000 if quick else 50_000
+    n = size(quick, 20_000, 1_000_000)
+    subset = min(n, size(quick, 5_000, 50_000))
     df = make_rows(n)
     ev = AccuracyEvaluator()
     records = df.head(subset).to_dicts()
@@ -134,8 +193,8 @@ def run(quick: bool = False) -> list[Row]:
     loop_s, loop_cpu, loop_scores = _cpu_timed(lambda: python_loop(records))
     eager_s, eager_cpu, scored = _cpu_timed(lambda: xf.score(df, [ev]))
     lazy_s, lazy_cpu, _ = _cpu_timed(lambda: xf.score(df.lazy(), [ev]).collect(engine="streaming"))
-    # The two implementations agree on the subset's choice and text rows (number rows use
-    # different parsers).
+    # The two implementations agree on the subset's choice, text, label and judge rows (number
+    # rows use different parsers).
     kinds = df["answer_type"].head(subset).to_list()
     fast = scored["accuracy_score"].head(subset).to_list()
     agree = all(a == b for k, a, b in zip(kinds, fast, loop_scores, strict=True) if k != "number")
@@ -159,8 +218,8 @@ def run(quick: bool = False) -> list[Row]:
             "xpert_frames xf.score (eager)",
             n,
             eager_s,
-            note=f"{cpu_note(eager_cpu, n)}; agree (choice/text): {agree}; mean {mean:.4f}; "
-            f"peak RSS {rss:,.0f} MiB",
+            note=f"{cpu_note(eager_cpu, n)}; agree (choice/text/label/judge): {agree}; "
+            f"mean {mean:.4f}; peak RSS {rss:,.0f} MiB",
         ),
         Row(
             BENCH, "xpert_frames xf.score (lazy, streaming)", n, lazy_s, note=cpu_note(lazy_cpu, n)

@@ -7,7 +7,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 import xpert_frames as xf
-from benchmarks.common import Row, timed
+from benchmarks.common import Row, size, timed
 from benchmarks.data import answers
 from xpert_frames.evaluators.fuzzy import FuzzyMatcher
 
@@ -15,8 +15,8 @@ BENCH = "fuzzy"
 
 
 def run(quick: bool) -> list[Row]:
-    n = 20_000 if quick else 1_000_000
-    seed_n = 2_000 if quick else 50_000
+    n = size(quick, 20_000, 1_000_000)
+    seed_n = size(quick, 2_000, 50_000)
     df = answers(n)
     table = df.to_arrow()
     rows: list[Row] = []

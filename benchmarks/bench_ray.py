@@ -13,7 +13,7 @@ import os
 import pyarrow as pa
 
 import xpert_frames as xf
-from benchmarks.common import Row, peak_rss_mb, timed
+from benchmarks.common import Row, peak_rss_mb, size, timed
 from benchmarks.data import answers
 
 BENCH = "ray"
@@ -28,7 +28,7 @@ def run(quick: bool) -> list[Row]:
         from xpert_frames import ray_data as xray
     except ImportError:
         return [Row(BENCH, "skipped: pip install 'xpert-frames[ray]'", 0, 0.0)]
-    n = 20_000 if quick else 1_000_000
+    n = size(quick, 20_000, 1_000_000)
     table = answers(n).to_arrow()
     cores = os.cpu_count() or 1
     ev = xf.get_evaluator("fuzzy")

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from benchmarks.common import Row
+from benchmarks.common import Row, size
 
 _CHOICE = [
     ("答案是B", "B"),
@@ -86,7 +86,7 @@ def run_cli(args: list[str]) -> tuple[float, float]:
 
 
 def run(quick: bool) -> list[Row]:
-    n = 200_000 if quick else 10_000_000
+    n = size(quick, 200_000, 10_000_000)
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "answers.parquet"

@@ -20,7 +20,7 @@ import polars as pl
 from rapidfuzz.distance import Levenshtein
 
 import xpert_frames as xf
-from benchmarks.common import Row, peak_rss_mb, timed
+from benchmarks.common import Row, peak_rss_mb, size, timed
 from xpert_frames.evaluators.tcm.evaluator import (
     KEYWORD_SEPARATORS,
     NAME_SUFFIX_KEPT,
@@ -215,9 +215,9 @@ def _cpu_timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, float, An
 
 
 def run(quick: bool) -> list[Row]:
-    n = 20_000 if quick else 1_000_000
-    base_n = 20_000 if quick else 200_000
-    naive_n = 2_000 if quick else 20_000
+    n = size(quick, 20_000, 1_000_000)
+    base_n = size(quick, 20_000, 200_000)
+    naive_n = size(quick, 2_000, 20_000)
     df = make_frame(n)
     ev = TcmDiagnosisEvaluator()
     rows: list[Row] = []

@@ -12,6 +12,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+def size(quick: bool, quick_n: int, full_n: int) -> int:
+    """Rows for a run: ``full_n``, ``quick_n`` with ``--quick``, and a twentieth of that (at
+    least 500) with ``--smoke``: the test suite's check that every benchmark runs and writes
+    its table, where the numbers mean nothing."""
+    if not quick:
+        return full_n
+    if os.environ.get("XF_BENCH_SMOKE") == "1":
+        return max(500, quick_n // 20)
+    return quick_n
+
+
 @dataclass
 class Row:
     """One measured contender in one benchmark."""

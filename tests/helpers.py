@@ -12,14 +12,15 @@ import xpert_frames as xf
 
 
 def score_all_paths(
-    frame: pl.DataFrame, evaluators: Sequence[Any] | Any, **columns: str
+    frame: pl.DataFrame, evaluators: Sequence[Any] | Any, *, all_rows: bool = False, **columns: str
 ) -> pl.DataFrame:
     """Score eagerly, lazily, with the streaming engine and through pyarrow; assert all four
     frames are equal and return the eager one."""
-    eager = xf.score(frame, evaluators, **columns)
-    lazy = xf.score(frame.lazy(), evaluators, **columns).collect()
-    streaming = xf.score(frame.lazy(), evaluators, **columns).collect(engine="streaming")
-    arrow = pl.from_arrow(xf.score(frame.to_arrow(), evaluators, **columns))
+    kw: dict[str, Any] = {"all_rows": all_rows, **columns}
+    eager = xf.score(frame, evaluators, **kw)
+    lazy = xf.score(frame.lazy(), evaluators, **kw).collect()
+    streaming = xf.score(frame.lazy(), evaluators, **kw).collect(engine="streaming")
+    arrow = pl.from_arrow(xf.score(frame.to_arrow(), evaluators, **kw))
     assert isinstance(arrow, pl.DataFrame)
     assert_frame_equal(eager, lazy)
     assert_frame_equal(eager, streaming)

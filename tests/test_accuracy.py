@@ -291,7 +291,10 @@ def test_options_are_validated() -> None:
         "allow_partial": True,
         "case_sensitive": False,
         "numeric_tolerance": 0.0001,
+        "extract_text": True,
     }
+    with pytest.raises(OptionTypeError, match="'extract_text' must be a bool"):
+        AccuracyEvaluator(extract_text=1)  # type: ignore[arg-type]
     assert ev.output_names() == [
         "acc_loose_score",
         "acc_loose_extracted",

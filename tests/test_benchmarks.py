@@ -1,5 +1,5 @@
-"""``python -m benchmarks --quick`` runs every benchmark at small sizes (a smoke test: it
-checks that each side-by-side run works and writes its table; it asserts no timings)."""
+"""``python -m benchmarks --smoke`` runs every benchmark at tiny sizes (a smoke test: it checks
+that each side-by-side run works and writes its table; it asserts no timings)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_quick_benchmarks_run(tmp_path: Path) -> None:
     out = tmp_path / "RESULTS.md"
     proc = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick", "--write", str(out)],
+        [sys.executable, "-m", "benchmarks", "--smoke", "--write", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -20,6 +20,7 @@ from nltk.translate.bleu_score import (
 import xpert_frames as xf
 from tests.helpers import score_all_paths
 from tests.oracles import bleu as oracle
+from xpert_frames.core.aliases import Language
 from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
 from xpert_frames.evaluators.bleu import batch as bleu_batch
 from xpert_frames.evaluators.bleu import stats as bleu_stats
@@ -78,6 +79,7 @@ def test_signature() -> None:
     sig = BLEUEvaluator(n_gram=2, smoothing=False).signature
     assert sig.startswith("bleu|nrefs:var|lang:auto|tok:en=nltk-")
     assert "zh=jieba-" in sig and "|n:2|w:0.5,0.5|smooth:none|" in sig
+    assert "rjieba-0.2.2:blocks-without-_.-except-decimals" in sig
     assert "smooth:method1-eps0.1" in bleu_signature()
 
 
@@ -211,7 +213,7 @@ any_sentence = st.one_of(sentence(EN_WORDS), zh_sentence(), sentence(EN_WORDS + 
     st.sampled_from(["auto", "en", "zh"]),
     st.booleans(),
 )
-def test_evaluator_equals_oracle(rows: list, language: str, smoothing: bool) -> None:
+def test_evaluator_equals_oracle(rows: list, language: Language, smoothing: bool) -> None:
     preds = [p for p, _ in rows]
     refs = [[r] if isinstance(r, str) else r for _, r in rows]
     refs = [[x if x.strip() else "x" for x in r] for r in refs]  # keep every row valid
@@ -259,6 +261,7 @@ def test_mixed_batch_with_chunks_and_duplicates(monkeypatch: pytest.MonkeyPatch)
     ev = BLEUEvaluator()
     got = scores(frame, ev)
     for p, a, g in zip(preds, answers, got, strict=True):
+        assert g is not None
         assert abs(g - oracle.bleu(p, a)) <= 1e-9
     rep = xf.report(xf.score(frame, [ev]), "model", evaluators=[ev])
     for model, part in frame.group_by("model"):
@@ -305,8 +308,11 @@ def test_worker_process_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pool, "MIN_PARALLEL", 4)
     monkeypatch.setattr(bleu_batch, "TOKENIZE_CHUNK", 5)
     cache.clear()
-    preds = [f"第{i}个句子很长，我们去公园。" for i in range(12)] + ["the cat sat", "It's 3.5."]
-    answers = [f"第{i % 3}个句子，我们去北京。" for i in range(12)] + ["a cat sat", "It is 3.5"]
+    # Blocks with "_.-" go to jieba (and so to the worker), the rest to rjieba.
+    preds = [f"第{i}个句子很长，我们去公园3.5km。" for i in range(12)]
+    preds += ["the cat sat", "It's 3.5."]
+    answers = [f"第{i % 3}个句子，我们去北京_{i}。" for i in range(12)]
+    answers += ["a cat sat", "It is 3.5"]
     frame = pl.DataFrame({"prediction": preds, "answer": answers})
     try:
         got = xf.score(frame.lazy(), [BLEUEvaluator()]).collect(engine="in-memory")

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import os
+import sys
+
 import polars as pl
 import pytest
 from hypothesis import given, settings
@@ -16,7 +19,8 @@ from xpert_frames.evaluators.fuzzy import (
     levenshtein_distance,
     similarity,
 )
-from xpert_frames.evaluators.fuzzy.kernel import CHUNK, levenshtein_similarity
+from xpert_frames.evaluators.fuzzy import kernel as kernels
+from xpert_frames.evaluators.fuzzy.kernel import CHUNK, kernel_threads, levenshtein_similarity
 
 # Code points that stress the kernel: ASCII, CJK, astral-plane emoji, combining marks.
 ALPHABET = st.sampled_from([*"abcAB 的人工智能发展😀🀄\u0301\u0300e", "\U0001f9ea", "\u200b"])
@@ -76,6 +80,95 @@ def test_kernel_chunks_and_nulls() -> None:
         for x, y in zip(a.to_list(), b.to_list(), strict=True)
     ]
     assert got.to_list() == expected
+
+
+# Few distinct texts, so that pairs repeat (scored once, spread back), one side is often empty
+# (decided without the kernel) or null, and both orders of a pair occur.
+POOL = st.sampled_from(["", "abc", "abd", "人工智能的发展", "AI的发展", "😀" * 70, "😀" * 69 + "x"])
+SMALL_TEXT = POOL | TEXT
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.none() | SMALL_TEXT, st.none() | SMALL_TEXT), min_size=1, max_size=60),
+    st.integers(1, 5),
+    st.sampled_from([1, 2, None]),
+)
+def test_kernel_repeated_pairs_and_small_chunks_equal_dp(
+    pairs: list[tuple[str | None, str | None]], chunk: int, workers: int | None
+) -> None:
+    # A chunk of 1-5 distinct pairs makes every example cross several chunk boundaries.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(kernels, "CHUNK", chunk)
+        a = pl.Series([p[0] for p in pairs], dtype=pl.String)
+        b = pl.Series([p[1] for p in pairs], dtype=pl.String)
+        got = levenshtein_similarity(a, b, workers=workers).to_list()
+    expected = [None if x is None or y is None else oracle.similarity(x, y) for x, y in pairs]
+    assert got == expected
+
+
+def test_kernel_many_distinct_pairs_cross_chunks() -> None:
+    # More distinct pairs than two chunks (each repeated three times), short and > 64 code points.
+    n = CHUNK * 2 + 5
+    left = pl.Series([f"答{i}abc" for i in range(n)] + ["长" * 70 + str(i) for i in range(99)])
+    right = pl.Series([f"答{i * 7 % 1000}abd" for i in range(n)] + ["长" * 69 for _ in range(99)])
+    a, b = pl.concat([left] * 3), pl.concat([right] * 3)
+    got = levenshtein_similarity(a, b).to_list()
+    distinct = {(x, y): oracle.similarity(x, y) for x, y in zip(left, right, strict=True)}
+    assert got == [distinct[p] for p in zip(a, b, strict=True)]
+
+
+def test_kernel_threads_follow_polars_and_affinity(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kernels.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(kernels.pl, "thread_pool_size", lambda: 3)
+    assert kernel_threads() == 3  # Polars' pool is the narrower budget
+    monkeypatch.setattr(kernels.os, "sched_getaffinity", lambda _pid: {5}, raising=False)
+    assert kernel_threads() == 1  # e.g. taskset -c 5
+
+
+def test_kernel_threads_follow_a_ray_allotment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kernels.os, "sched_getaffinity", lambda _pid: set(range(8)), raising=False)
+    monkeypatch.setattr(kernels.pl, "thread_pool_size", lambda: 8)
+
+    class Context:
+        def __init__(self, mode: int, cpus: float | None) -> None:
+            self.worker = type("Worker", (), {"mode": mode})()
+            self.cpus = cpus
+
+        def get_assigned_resources(self) -> dict[str, float]:
+            return {} if self.cpus is None else {"CPU": self.cpus}
+
+    def fake_ray(mode: int, cpus: float | None) -> object:
+        context = Context(mode, cpus)
+        return type(
+            "Ray",
+            (),
+            {
+                "WORKER_MODE": 1,
+                "is_initialized": staticmethod(lambda: True),
+                "get_runtime_context": staticmethod(lambda: context),
+            },
+        )
+
+    for mode, cpus, expected in [(1, 2.0, 2), (1, 0.5, 1), (1, None, 8), (0, 2.0, 8)]:
+        monkeypatch.setitem(sys.modules, "ray", fake_ray(mode, cpus))  # mode 0: the driver
+        assert kernel_threads() == expected
+
+
+@pytest.mark.ray
+def test_kernel_threads_in_ray_tasks() -> None:
+    ray = pytest.importorskip("ray")
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        one = ray.remote(num_cpus=1)(kernel_threads)
+        two = ray.remote(num_cpus=2)(kernel_threads)
+        cores = min(2, len(os.sched_getaffinity(0)), pl.thread_pool_size())
+        assert ray.get([one.remote(), two.remote()]) == [1, cores]
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def test_evaluator_columns_and_validity() -> None:

@@ -180,8 +180,9 @@ def test_errors_on_the_driver_before_any_work(data: pl.DataFrame) -> None:
 @pytest.mark.parametrize("by", [None, "model", ["model", "answer_type"]])
 def test_report_equals_in_process(local_scored: pl.DataFrame, by: Any) -> None:
     ds = as_dataset(local_scored.to_arrow(), blocks=3)
-    got = xray.report_dataset(ds, by=by, batch_size=BATCH)
-    assert_reports_equal(got, xf.report(local_scored, by=by))
+    evs = registered()  # a bare table does not record BLEU's options: given, as in-process
+    got = xray.report_dataset(ds, by=by, evaluators=evs, batch_size=BATCH)
+    assert_reports_equal(got, xf.report(local_scored, by=by, evaluators=evs))
 
 
 def test_report_of_ray_scored_dataset(scored_ds: Any, local_scored: pl.DataFrame) -> None:
@@ -189,11 +190,17 @@ def test_report_of_ray_scored_dataset(scored_ds: Any, local_scored: pl.DataFrame
     evs = registered()
     got = xray.report_dataset(scored_ds, by="model", evaluators=evs, batch_size=BATCH)
     assert_reports_equal(got, xf.report(local_scored, by="model", evaluators=evs))
+    # Batches scored on Ray carry the scoring configuration: no evaluators needed.
+    recorded = xray.report_dataset(scored_ds, by="model", batch_size=BATCH)
+    assert_reports_equal(recorded, got)
 
 
 def test_report_of_empty_dataset(local_scored: pl.DataFrame) -> None:
     ds = ray.data.from_arrow(local_scored.head(0).to_arrow())
-    assert_reports_equal(xray.report_dataset(ds), xf.report(local_scored.head(0)))
+    evs = registered()
+    assert_reports_equal(
+        xray.report_dataset(ds, evaluators=evs), xf.report(local_scored.head(0), evaluators=evs)
+    )
 
 
 class _DriverOnly(BaseEvaluator):

@@ -33,7 +33,9 @@ def test_single_row_corpus_bleu_interval_is_degenerate() -> None:
         {"prediction": ["the cat sat on the mat"], "answer": ["the cat sat on a mat"]}
     )
     row = (
-        xf.report(xf.score(df, "bleu")).filter(pl.col("metric") == "corpus_bleu").row(0, named=True)
+        xf.report(xf.score(df, "bleu"), evaluators=[xf.get_evaluator("bleu")])
+        .filter(pl.col("metric") == "corpus_bleu")
+        .row(0, named=True)
     )
     assert row["ci_low"] == row["ci_high"] == pytest.approx(row["score"])
 

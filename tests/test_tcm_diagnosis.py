@@ -74,10 +74,13 @@ def test_provenance_and_types() -> None:
 
 
 def test_invalid_rows_null_and_missing_type_is_syndrome() -> None:
+    # The seed's default applies where TCM scores a row without a sub-type: with every row
+    # scored (all_rows); under the applicability rule such a text row is not a TCM row.
     rows = [(None, "气虚", "syndrome"), ("气虚", "", "disease"), ("气虚证", "气不足", None)]
-    out = score_all_paths(seed_frame(rows), [TcmDiagnosisEvaluator()])
+    out = score_all_paths(seed_frame(rows), [TcmDiagnosisEvaluator()], all_rows=True)
     assert out["tcm_diagnosis_score"].to_list() == [None, None, 1.0]
-    assert out["tcm_diagnosis_type"].to_list() == [None, None, "syndrome"]
+    # the sub-type is known on invalid rows (reports count them as its skipped rows)
+    assert out["tcm_diagnosis_type"].to_list() == ["syndrome", "disease", "syndrome"]
 
 
 def test_nothing_found_is_zero_not_null() -> None:

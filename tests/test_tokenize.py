@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -93,6 +94,24 @@ def test_unsafe_characters() -> None:
     assert not unsafe & set("abcXYZ019 '\".,:;!?()[]{}<>-\n\t中文“”’")
 
 
+def test_unsafe_class_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from xpert_frames.tokens import _charsets
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(_charsets, "_class", None)
+    computed = _charsets._compute()
+    assert _charsets.unsafe_class() == computed  # computed and written
+    path = _charsets._cache_file()
+    assert path.read_text() == computed and path.parent == tmp_path / "xpert_frames"
+    monkeypatch.setattr(_charsets, "_compute", lambda: pytest.fail("not read from the cache"))
+    monkeypatch.setattr(_charsets, "_class", None)
+    assert _charsets.unsafe_class() == computed
+    path.write_text("garbage")  # a damaged file is recomputed
+    monkeypatch.setattr(_charsets, "_compute", lambda: computed)
+    monkeypatch.setattr(_charsets, "_class", None)
+    assert _charsets.unsafe_class() == computed
+
+
 def test_zh_callable_is_jieba() -> None:
     import jieba
 
@@ -133,9 +152,141 @@ def test_zh_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pool, "MIN_PARALLEL", 10)
     texts = [f"第{i}个 句子很长，测试分词。" for i in range(40)]
     try:
-        assert pool.tokenize_zh(texts) == [zh.tokenize(t) for t in texts]
+        for workers in (1, 2):  # parts of every size, answers collected in order
+            monkeypatch.setattr(pool, "worker_count", lambda w=workers: w)
+            assert pool.tokenize_zh(texts) == [zh.tokenize(t) for t in texts]
+            assert pool.tokenize_zh(texts[:10]) == [zh.tokenize(t) for t in texts[:10]]
+        assert len(pool._workers) == 2
     finally:
         pool.shutdown()
+    monkeypatch.setattr(pool, "worker_count", lambda: 0)
+    assert pool.tokenize_zh(texts) == [zh.tokenize(t) for t in texts]
+    assert pool._workers == []
+
+
+def test_rjieba_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    import jieba
+
+    from xpert_frames.tokens import columns, pool
+
+    monkeypatch.setattr(pool, "MIN_PARALLEL_RJIEBA", 10)
+    monkeypatch.setattr(pool, "MIN_PARALLEL", 3)
+    monkeypatch.setattr(pool, "worker_count", lambda: 1)
+    blocks = [f"第{i}个句子很长测试分词" for i in range(30)] + ["a_1", "x-2", "v1.2.3"]
+    try:
+        # Both kinds of request on the same worker, in either order.
+        got = columns.segment_blocks(pl.Series(blocks)).to_list()
+        assert got == [jieba.lcut(b) for b in blocks]
+        assert len(pool._workers) == 1
+        assert pool.rjieba_zh(blocks[:30]) == [jieba.lcut(b) for b in blocks[:30]]
+        assert pool.tokenize_zh(blocks[:30]) == [jieba.lcut(b) for b in blocks[:30]]
+    finally:
+        pool.shutdown()
+    monkeypatch.setattr(zh, "rjieba_many", lambda texts: None)  # rjieba missing
+    assert pool.rjieba_zh(blocks) is None
+
+
+class _FakeContext:
+    def __init__(self, task: str | None, cpus: float) -> None:
+        self.task, self.cpus = task, cpus
+
+    def get_task_id(self) -> str | None:
+        return self.task
+
+    def get_actor_id(self) -> str | None:
+        return None
+
+    def get_assigned_resources(self) -> dict[str, float]:
+        return {"CPU": self.cpus}
+
+
+class _FakeRay:
+    def __init__(self, task: str | None, cpus: float) -> None:
+        self.context = _FakeContext(task, cpus)
+
+    def is_initialized(self) -> bool:
+        return True
+
+    def get_runtime_context(self) -> _FakeContext:
+        return self.context
+
+
+def test_available_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from xpert_frames.tokens import pool
+
+    monkeypatch.setitem(sys.modules, "ray", None)
+    monkeypatch.setattr(pool.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 4, 5})
+    monkeypatch.setattr(pl, "thread_pool_size", lambda: 16)
+    assert pool.available_cores() == 6
+    assert pool.worker_count() == 5
+    monkeypatch.setattr(pl, "thread_pool_size", lambda: 3)  # POLARS_MAX_THREADS=3
+    assert pool.available_cores() == 3
+    monkeypatch.setitem(sys.modules, "ray", _FakeRay("task-1", 2.0))  # inside a Ray task
+    assert pool.available_cores() == 2
+    monkeypatch.setitem(sys.modules, "ray", _FakeRay("task-1", 0.5))  # fractional CPU
+    assert pool.available_cores() == 1
+    assert pool.worker_count() == 0
+    monkeypatch.setitem(sys.modules, "ray", _FakeRay(None, 1.0))  # the driver: no allotment
+    assert pool.available_cores() == 3
+    monkeypatch.setattr(pool.os, "sched_getaffinity", lambda pid: {0})
+    assert pool.worker_count() == 0
+
+
+# jieba's block characters, the joiners rjieba treats differently, whitespace (\r\n is one
+# token), CJK outside jieba's block range, punctuation, other scripts.
+ZH_ALPHABET = "我们北京天安门中华人民共和国的了是在有個aZ09+#&._%-_ \r\n\t\u3000。，！：“"
+ZH_ALPHABET += "\u9fd6\u3400Ａあ😀"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=ZH_ALPHABET, max_size=30), max_size=20, unique=True))
+def test_zh_blocks_equal_jieba(texts: list[str]) -> None:
+    import jieba
+
+    got = tokenize_unique(pl.Series(texts, dtype=pl.String), "zh").to_list()
+    assert got == [jieba.lcut(t) for t in texts]
+
+
+def test_zh_examples_and_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    import jieba
+
+    from xpert_frames.tokens import columns
+
+    texts = ["", "我们 在\r\n这里\r\r\n", "a_1 中文-测试3.5mg", "  ", "Hello 世界!", "中\u3000文"]
+    expected = [jieba.lcut(t) for t in texts]
+    assert tokenize_unique(pl.Series(texts), "zh").to_list() == expected
+    assert columns.segment_blocks(pl.Series(["北京天安门", "a_1"])).to_list() == [
+        jieba.lcut("北京天安门"),
+        jieba.lcut("a_1"),
+    ]
+    monkeypatch.setattr(zh, "_get_rjieba", lambda: None)  # rjieba missing: jieba alone
+    assert tokenize_unique(pl.Series(texts), "zh").to_list() == expected
+
+
+def test_needs_jieba_routing() -> None:
+    blocks = ["北京", "答案是0.75", "是0.75和1.5", "12.5克", "0.75", "a_1", "x-1", "3.5mg"]
+    blocks += ["1.2.3", "是0.75.3", "0.75%", "x1.5", "3."]
+    got = pl.select(zh.needs_jieba(pl.lit(pl.Series(blocks)))).to_series().to_list()
+    assert got == [False] * 5 + [True] * 8
+    import jieba
+
+    expected = [jieba.lcut(b) for b in blocks]
+    assert tokenize_unique(pl.Series(blocks), "zh").to_list() == expected
+
+
+def test_private_segmenters_ignore_user_words() -> None:
+    import jieba
+
+    text = "我们去北京天安门"
+    before = zh.tokenize(text)
+    jieba.add_word("去北京天", freq=10**9)
+    try:
+        assert jieba.lcut(text) != before
+        assert tokenize_unique(pl.Series([text]), "zh").to_list() == [before]
+    finally:
+        jieba.del_word("去北京天")
 
 
 def test_token_cache(monkeypatch: pytest.MonkeyPatch) -> None:

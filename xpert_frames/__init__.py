@@ -14,6 +14,7 @@ from xpert_frames.evaluators import (
     fuzzy_match_score,
     levenshtein_distance,
 )
+from xpert_frames.provenance import write_scored
 from xpert_frames.registry import (
     get_evaluator,
     get_evaluators,
@@ -51,4 +52,5 @@ __all__ = [
     "report",
     "score",
     "to_seed_dict",
+    "write_scored",
 ]

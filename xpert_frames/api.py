@@ -7,15 +7,17 @@ instances only.
 
 from __future__ import annotations
 
+import glob
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from xpert_frames import scoring
+from xpert_frames import provenance, scoring
 from xpert_frames.core import frames
 from xpert_frames.core.aliases import Frame, FrameT
+from xpert_frames.core.exceptions import ConfigurationError
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.registry import detect_evaluators, resolve_evaluators
 from xpert_frames.reporting import html, intervals
@@ -72,7 +74,7 @@ def score(
 
 
 def report(
-    scored: Frame,
+    scored: Frame | str | Path,
     by: str | Sequence[str] | None = None,
     *,
     evaluators: EvaluatorLike | Sequence[EvaluatorLike] | None = None,
@@ -80,7 +82,12 @@ def report(
 ) -> pl.DataFrame:
     """Scores grouped by ``by`` columns, one row per group and metric, with 95% intervals.
 
-    Evaluators (names or instances) are found from the ``<name>_score`` columns unless given.
+    ``scored`` is a table, or the path of scored Parquet files (file, directory or glob).
+    Unless given, evaluators (names or instances) are rebuilt from the scoring configuration a
+    scored Parquet file or Arrow table records (:mod:`xpert_frames.provenance`), else found from
+    the ``<name>_score`` columns; a metric that depends on options a bare table does not record
+    (BLEU's corpus score) is then refused (``ConfigurationError``) rather than computed with
+    guessed options.
     Columns: the ``by`` columns, ``metric``, ``score``, ``min``, ``max``, ``count``,
     ``skipped``, ``not_applicable``, ``stderr``, ``ci_low``, ``ci_high``.
 
@@ -91,12 +98,56 @@ def report(
     >>> xf.report(xf.score(df, "fuzzy"))["metric", "score", "count"].row(0)
     ('fuzzy', 0.5, 2)
     """
-    lf = frames.to_lazy(scored)  # once: a reader or a DuckDB relation can be read only once
-    if evaluators is None:
-        evs = detect_evaluators(lf.collect_schema())
-    else:
+    lf, recorded = scored_input(scored)
+    if evaluators is not None:
         evs = resolve_evaluators(evaluators)
+    elif recorded is not None:
+        evs = recorded
+    else:
+        evs = detect_evaluators(lf.collect_schema())
+        refuse_unknown_options(evs)
     return reports.report(lf, by, evaluators=evs, n_boot=n_boot)
+
+
+def scored_input(scored: Frame | str | Path) -> tuple[pl.LazyFrame, list[BaseEvaluator] | None]:
+    """A scored table (or scored Parquet path) as a LazyFrame, with the evaluators its
+    metadata records (``None`` when it records none)."""
+    if isinstance(scored, str | Path):
+        paths = _parquet_files(scored)
+        return pl.scan_parquet(paths), provenance.read_evaluators(paths)
+    if frames.is_arrow_table(scored):
+        meta = scored.schema.metadata  # type: ignore[union-attr]
+        return frames.to_lazy(scored), provenance.from_metadata(meta, "the Arrow table")
+    return frames.to_lazy(scored), None
+
+
+def _parquet_files(path: str | Path) -> list[Path]:
+    """The Parquet files a path names: a file, a directory (recursively) or a glob."""
+    text = str(path)
+    if Path(text).is_dir():
+        found = sorted(p for p in Path(text).rglob("*") if p.suffix.lower() in (".parquet", ".pq"))
+    elif glob.has_magic(text):
+        found = sorted(Path(p) for p in glob.glob(text, recursive=True) if Path(p).is_file())
+    else:
+        found = [Path(text)] if Path(text).is_file() else []
+    if not found:
+        raise FileNotFoundError(f"no scored Parquet file at {text!r}")
+    return found
+
+
+def refuse_unknown_options(evaluators: Sequence[BaseEvaluator]) -> None:
+    """Raise for found evaluators whose report metrics depend on options nothing records."""
+    for ev in evaluators:
+        if ev.report_options:
+            options = ", ".join(f"{o}=..." for o in ev.report_options)
+            raise ConfigurationError(
+                f"the report of {ev.name!r} ({type(ev).__name__}) depends on its options "
+                f"{list(ev.report_options)}, which this table does not record, and a report "
+                "never guesses them. Pass the evaluators you scored with, e.g. "
+                f"xf.report(scored, evaluators=[xf.get_evaluator({ev.key or ev.name!r}, "
+                f"{options})]), or report on a scored Parquet file written by the CLI or "
+                "xf.write_scored (it records them)."
+            )
 
 
 class BatchScorer(scoring.BatchScorer):

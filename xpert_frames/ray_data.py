@@ -20,12 +20,13 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 import pyarrow as pa
 
-from xpert_frames.api import BatchScorer, EvaluatorLike
+from xpert_frames import provenance
+from xpert_frames.api import BatchScorer, EvaluatorLike, refuse_unknown_options
 from xpert_frames.core import frames
 from xpert_frames.core.options import check_int
 from xpert_frames.registry import detect_evaluators, resolve_evaluators
@@ -137,8 +138,20 @@ def arrow_schema(schema: ray.data.Schema | None) -> pa.Schema | None:
 
 
 # --------------------------------------------------------------------------- reports
-def _plan(schema: pl.Schema, by: list[str], evaluators: list[BaseEvaluator] | None) -> list[Metric]:
-    evs = evaluators if evaluators is not None else detect_evaluators(schema)
+def _plan(
+    schema: pl.Schema,
+    by: list[str],
+    evaluators: list[BaseEvaluator] | None,
+    metadata: Mapping[Any, Any] | None = None,
+) -> list[Metric]:
+    """Metrics of the evaluators given, else recorded in ``metadata`` (scored files, batches
+    of ``score_dataset``), else found from the score columns (refusing option-dependent ones)."""
+    evs = evaluators
+    if evs is None:
+        evs = provenance.from_metadata(metadata, "the scored dataset")
+    if evs is None:
+        evs = detect_evaluators(schema)
+        refuse_unknown_options(evs)
     return report_plan(schema, by, evs)
 
 
@@ -148,8 +161,8 @@ def _partials_of(
     evaluators: list[BaseEvaluator] | None,
 ) -> pa.Table:
     """One batch's additive statistics, with the batch schema and metric names as metadata."""
-    metrics = _plan(frames.schema_of(batch), by, evaluators)
-    out = partials(batch, by, metrics).to_arrow()
+    metrics = _plan(frames.schema_of(batch), by, evaluators, batch.schema.metadata)
+    out = partials(batch.replace_schema_metadata(None), by, metrics).to_arrow()
     return out.replace_schema_metadata(
         {
             _SCHEMA_KEY: base64.b64encode(batch.schema.serialize().to_pybytes()),
@@ -181,7 +194,7 @@ def report_dataset(
     n_boot = check_int("n_boot", n_boot, low=1)
     known = _known_schema(ds)
     if known is not None:  # fail on the driver, before any task starts
-        _plan(_polars_schema(known), group, evs)
+        _plan(_polars_schema(known), group, evs, known.metadata)
     parts = ds.map_batches(
         _partials_of,  # type: ignore[arg-type]  # Ray types the batch as a union of formats
         fn_kwargs={"by": group, "evaluators": evs},
@@ -209,10 +222,8 @@ def _driver_metrics(
             "batches of the dataset have different score columns, so their reports cannot be "
             f"merged: {sorted(n.decode() for n in names)}"
         )
-    schema = _polars_schema(
-        pa.ipc.read_schema(pa.py_buffer(base64.b64decode(meta[0][_SCHEMA_KEY])))
-    )
-    metrics = _plan(schema, by, evaluators)
+    arrow = pa.ipc.read_schema(pa.py_buffer(base64.b64decode(meta[0][_SCHEMA_KEY])))
+    metrics = _plan(_polars_schema(arrow), by, evaluators, arrow.metadata)
     if json.dumps([m.metric for m in metrics]).encode() not in names:
         raise ValueError(
             "the Ray workers found different evaluators for the score columns than this process "
@@ -228,7 +239,7 @@ def _empty_report(
     if schema is None:
         raise ValueError("cannot report on an empty dataset whose schema Ray does not know")
     empty = schema.empty_table()
-    metrics = _plan(frames.schema_of(empty), by, evs)
+    metrics = _plan(frames.schema_of(empty), by, evs, schema.metadata)
     return finalize(partials(empty, by, metrics), metrics, n_boot=n_boot)
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from xpert_frames import provenance
 from xpert_frames.core import frames
 from xpert_frames.core.aliases import FrameT
 from xpert_frames.core.exceptions import ColumnTypeError, DuplicateColumnError
@@ -158,7 +159,8 @@ def _score_arrow(
     new = _new_columns(frames.to_lazy(table), evs, cols, all_rows).to_arrow()
     for name in new.column_names:
         table = table.append_column(new.schema.field(name), new.column(name))
-    return table
+    # The configuration travels with the scores (reports rebuild the evaluators from it).
+    return table.replace_schema_metadata(provenance.merge(table.schema.metadata, evs))
 
 
 def _one_batch(table: pa.Table) -> pa.RecordBatch:

@@ -11,13 +11,15 @@ import re
 import unicodedata
 from typing import Any
 
+from tests.oracles import accuracy_judge, accuracy_text
+
 GONE = "✗"
 OPEN = r"[\(\[【「\"“'‘\*`]*"
 CLOSE = r"[\)\]】」\"”'’\*`]*"
 SEP = r"(?:\s*[,、/&和及与]\s*|\s*,?\s+and\s+)"
 UP = rf"[A-Z](?:{SEP}?[A-Z])*"
 UP_END = r"(?:[^A-Za-z]|\Z)"
-LOW_END = r"(?:\s*\Z|[^A-Za-z\s]|\s+[^A-Za-z\s])"
+LOW_END = r"(?:\s*\Z|[^A-Za-z0-9\s\-+*/=^_<>·×÷]|\s+[^A-Za-z0-9\s\-+*/=^_<>·×÷])"
 CN_KW = (
     r"(?:(?:最终|正确|标准|参考|最佳)?答案(?:应该|应当|应|就|即|也|肯定|一定)?(?:是|为|选)?"
     r"|答\s*[:：]"
@@ -27,9 +29,13 @@ CN_KW = (
     r"|结论(?:是|为)?|(?:^|[,，;；。])\s*是)"
 )
 EN_KW = (
-    r"(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?answers?"
+    r"(?i:(?:the\s+|my\s+|our\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?answers?"
+    r"(?:\s*,[^,.;:\n]{1,60}?,)?"
     r"(?:\s+(?:is|are|would\s+be|should\s+be|will\s+be|must\s+be))?"
     r"(?:\s+(?:probably|likely|clearly|definitely))?"
+    r"(?:\s*,?\s+(?:by|through|via|using|after|from|based\s+on|according\s+to)\s[^,.;:\n]{1,60}?,)?"
+    r"|(?:my|our)\s+(?:final\s+)?(?:choice|selection|pick)(?:\s+(?:is|would\s+be|will\s+be))?"
+    r"|conclusion"
     r"|I(?:\s+would|\s+will|'d|'m|\s+am)?\s+(?:choose|select|pick|go\s+with|going\s+with)"
     r"|(?:^|[^A-Za-z])it(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be)"
     r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice)(?:\s+is)?)"
@@ -88,7 +94,7 @@ _NEG_WORD_CN = (
     r"(?:错误|不正确|不对|错的|错|不符合|不符|不成立|不恰当|不合适|不是正确答案|不是答案"
     r"|可以排除|应排除|排除|被排除)"
 )
-_NEG_UP_EN = r"[A-Z](?:\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/)\s*[A-Z])*"
+_NEG_UP_EN = rf"[A-Z]{CLOSE}(?:\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/)\s*{OPEN}[A-Z]{CLOSE})*"
 NEGATIONS: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
@@ -110,7 +116,7 @@ NEGATIONS: list[tuple[re.Pattern[str], str]] = [
         re.compile(
             r"(?:(?P<pre>^|[^A-Za-z])(?i:not|rather\s+than|instead\s+of|rules?\s+out"
             r"|ruled\s+out|eliminate[sd]?|exclude[sd]?|excluding)|n't)"
-            rf"\s+(?i:options?\s+|choices?\s+)?{OPEN}{_NEG_UP_EN}{CLOSE}"
+            rf"(?:\s*[:：]\s*|\s+)(?i:options?\s+|choices?\s+)?{OPEN}{_NEG_UP_EN}{CLOSE}"
             r"(?P<post>[^A-Za-z]|\Z)"
         ),
         r"\g<pre>" + GONE + r"\g<post>",
@@ -124,6 +130,27 @@ NEGATIONS: list[tuple[re.Pattern[str], str]] = [
             r"|not\s+the\s+(?:correct\s+)?answer|eliminated|ruled\s+out|a\s+distractor)"
         ),
         r"\g<pre>" + GONE,
+    ),
+    (
+        re.compile(
+            r"[\[<\{]\s*(?i:(?:the\s+|your\s+|correct\s+)*(?:letters?|answer|choice|option|x)"
+            r"(?:\s*\(s\))?)\s*[\]>\}]|\$(?i:letter|answer|choice)"
+        ),
+        GONE,
+    ),
+    (
+        re.compile(
+            r"(?P<pre>^|[^A-Za-z])[\(\[]?[A-Z][\.\)\]、:：]"
+            r"(?:[^\n]{0,40}?\s[\(\[]?[A-Z][\.\)\]、:：]){2,}"
+        ),
+        r"\g<pre>" + GONE,
+    ),
+    (
+        re.compile(
+            rf"(?P<pre>^|[^A-Za-z]){OPEN}[A-Z]{CLOSE}(?:\s+(?i:or)\s+|\s*(?:或者|或|还是)\s*)"
+            rf"{OPEN}[A-Z]{CLOSE}(?P<post>[^A-Za-z]|\Z)"
+        ),
+        r"\g<pre>" + GONE + r"\g<post>",
     ),
 ]
 
@@ -261,9 +288,12 @@ def score_row(
     case_sensitive: bool = False,
     allow_partial: bool = False,
     numeric_tolerance: float = 1e-4,
+    extract_text: bool = True,
 ) -> tuple[float, str | None, str]:
-    """(score, extracted, rule) of one valid row."""
+    """(score, extracted, rule) of one valid row (text and judge rows: the text oracle)."""
     kind = (kind or "text").strip("".join(WHITE)).lower()
+    if kind == "judge":
+        return accuracy_judge.judge_row(pred, ref)
     if kind == "choice":
         want = reference_letters(ref)
         got, rule = extract_choice(pred, option_letters(choices, want), choices)
@@ -280,11 +310,12 @@ def score_row(
             None if value is None else repr(value),
             ("none" if value is None else "last"),
         )
-    p, r = normalize_text(pred, case_sensitive), normalize_text(ref, case_sensitive)
-    if not p or not r:
-        return 0.0, p, "empty"
-    if exact_match and p == r:
-        return 1.0, p, "exact"
-    if allow_partial and (r in p or p in r):
-        return 1.0, p, "partial"
-    return 0.0, p, "none"
+    return accuracy_text.text_row(
+        pred,
+        ref,
+        choices,
+        exact_match=exact_match,
+        case_sensitive=case_sensitive,
+        allow_partial=allow_partial,
+        extract_text=extract_text,
+    )

@@ -45,13 +45,13 @@ def expand(inputs: Sequence[str | Path]) -> list[Path]:
             files.extend(found)
         else:
             raise InputError(f"input {text!r} does not exist")
-    kinds = {_kind(p) for p in files}
+    kinds = {kind(p) for p in files}
     if len(kinds) > 1:
         raise InputError(f"inputs mix file kinds {sorted(kinds)}; score each kind separately")
     return files
 
 
-def _kind(path: Path) -> str:
+def kind(path: Path) -> str:
     suffix = path.suffix.lower()
     if suffix in _PARQUET:
         return "parquet"
@@ -67,18 +67,18 @@ def _kind(path: Path) -> str:
 def scan(inputs: Sequence[str | Path]) -> pl.LazyFrame:
     """One LazyFrame over all inputs (Parquet, JSONL or CSV), in file order."""
     files = expand(inputs)
-    kind = _kind(files[0])
+    file_kind = kind(files[0])
     names = [str(p) for p in files]
-    if kind == "parquet":
+    if file_kind == "parquet":
         for name in names:
             _check_parquet(name)
         return pl.scan_parquet(names)
-    if kind == "jsonl":
+    if file_kind == "jsonl":
+        from xpert_frames.cli.lines import scan_jsonl  # values read per line as written
+
         for name in names:
             _check_utf8(name)
-        lf = pl.concat(
-            [pl.scan_ndjson(n, infer_schema_length=None) for n in names], how="diagonal_relaxed"
-        )
+        lf = pl.concat([scan_jsonl(n) for n in names], how="diagonal_relaxed")
         return _drop_empty_structs(lf)
     for name in names:
         _check_utf8(name)
@@ -131,15 +131,35 @@ def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
     tmp = Path(tmp_name)
     try:
         write(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
         raise
     return target
+
+
+def _umask() -> int:
+    """The process umask, read without changing it (``os.umask`` would set it for a moment,
+    racing with other threads creating files): from ``/proc`` on Linux; elsewhere, from the
+    mode of a file created here with ``0o666``."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
+    probe = Path(tempfile.mkdtemp(prefix=".xf-umask."))
+    try:
+        fd = os.open(probe / "f", os.O_CREAT | os.O_WRONLY, 0o666)
+        os.close(fd)
+        return 0o666 & ~os.stat(probe / "f").st_mode & 0o777
+    finally:
+        with contextlib.suppress(OSError):
+            (probe / "f").unlink()
+        probe.rmdir()
 
 
 def write_text_atomic(path: str | Path, text: str) -> Path:
@@ -152,20 +172,25 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
 def count_rows(inputs: Sequence[str | Path]) -> int | None:
     """Row count of Parquet inputs from their metadata (``None`` for other kinds)."""
     files = expand(inputs)
-    if _kind(files[0]) != "parquet":
+    if kind(files[0]) != "parquet":
         return None
     return int(pl.scan_parquet([str(p) for p in files]).select(pl.len()).collect().item())
 
 
-def write_tables(path: Path, tables: Iterable[pa.Table]) -> int:
+def write_tables(
+    path: Path, tables: Iterable[pa.Table], metadata: dict[str, str] | None = None
+) -> int:
     """Append ``tables`` (one row group each) to one new Parquet file; later tables are cast to
-    the first one's schema. Returns the number of tables written (0: no file was created)."""
+    the first one's schema. ``metadata`` goes into the file's key-value metadata (the scoring
+    configuration). Returns the number of tables written (0: no file was created)."""
     import pyarrow.parquet as pq
 
     writer: pq.ParquetWriter | None = None
     count = 0
     try:
         for table in tables:
+            if metadata is not None:
+                table = table.replace_schema_metadata(metadata)
             if writer is None:
                 writer = pq.ParquetWriter(path, table.schema, compression="zstd")
             elif table.schema != writer.schema:
@@ -185,6 +210,7 @@ def sink_chunked(
     total: int,
     chunk_rows: int = CHUNK_ROWS,
     advance: Callable[[int], object] | None = None,
+    metadata: dict[str, str] | None = None,
 ) -> None:
     """Write ``plan`` to one Parquet file, ``chunk_rows`` rows at a time (one row group each).
 
@@ -201,4 +227,4 @@ def sink_chunked(
             if advance is not None:
                 advance(table.num_rows)
 
-    write_tables(path, chunks())
+    write_tables(path, chunks(), metadata)

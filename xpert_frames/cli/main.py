@@ -15,15 +15,16 @@ from typing import Any
 import click
 import polars as pl
 
-from xpert_frames import registry
-from xpert_frames.cli import files, progress
+from xpert_frames import provenance, registry
+from xpert_frames.api import refuse_unknown_options
+from xpert_frames.cli import files, lines, progress, safety
 from xpert_frames.cli.options import columns_from, parse_evaluator, role_options
 from xpert_frames.core.exceptions import XpertFramesError
 from xpert_frames.core.frames import Columns
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.registry import detect_evaluators
 from xpert_frames.reporting.html import html_report
-from xpert_frames.reporting.render import FORMATS, format_for, render
+from xpert_frames.reporting.render import FORMATS, format_for, render, write_report
 from xpert_frames.reporting.report import report as make_report
 from xpert_frames.reporting.report import report_parquet
 from xpert_frames.scoring import check_names, plan
@@ -49,9 +50,9 @@ def _write_report(
             baseline=baseline,
             columns=columns,
         )
-    else:
-        text = render(rep, fmt, evaluators)
-    files.write_text_atomic(path, text)
+        files.write_text_atomic(path, text)
+    else:  # streamed: a report of a million groups is never one Python string
+        files.write_atomic(path, lambda tmp: write_report(rep, fmt, tmp, evaluators))
 
 
 def _by(value: str | None) -> list[str]:
@@ -172,6 +173,7 @@ def score(
     if baseline is not None and not (report_path and format_for(report_path) == "html"):
         raise click.BadParameter("--baseline is for HTML reports: add --report report.html")
     columns = columns_from(roles)
+    safety.check_outputs(files.expand(inputs), output, report_path)
     lf = files.scan(inputs)
     in_schema = lf.collect_schema()
     scored = plan(lf, evaluators, columns, all_rows=all_rows)  # validates the input as given
@@ -197,14 +199,24 @@ def score(
     if address is not None and engine != "ray":
         raise click.BadParameter("--address needs --engine ray", param_hint="'--address'")
     holder: dict[str, Any] = {}
+    meta = provenance.metadata(evaluators)  # the configuration travels with the scores
 
-    def finish(tmp: Path) -> None:
-        # The report is made from the written file before it is renamed into place: a failure
-        # here leaves neither output nor report behind.
+    def finish(path: Path) -> None:
+        # Made from the scored file once it is in place: a report that fails (memory, say)
+        # loses nothing, and the error names the kept output.
         holder["scored"] = time.perf_counter()
-        holder["report"] = report_parquet(tmp, group, evaluators, chunk_rows)
-        if report_path:
-            _write_report(report_path, tmp, holder["report"], evaluators, group, baseline, columns)
+        if not report_path and quiet:
+            return  # nobody reads a report
+        try:
+            holder["report"] = report_parquet(path, group, evaluators, chunk_rows)
+            if report_path:
+                rep = holder["report"]
+                _write_report(report_path, path, rep, evaluators, group, baseline, columns)
+        except Exception as exc:
+            raise safety.ReportFailedError(
+                f"the scores were written to {output}, but the report failed: {exc}; retry "
+                f"with `xpert-frames report {output}`"
+            ) from exc
 
     if engine == "ray":
         try:
@@ -220,10 +232,10 @@ def score(
                 columns,
                 address=address,
                 row_id=row_id or None,
-                after_write=finish,
                 all_rows=all_rows,
                 quiet=quiet,
             )
+        finish(output)
     else:
         total = files.count_rows(inputs)
         progress.warm_up(evaluators)
@@ -233,16 +245,27 @@ def score(
         def write(tmp: Path) -> None:
             if total is not None:  # Parquet: bounded chunks, whatever the plan holds in memory
                 files.sink_chunked(
-                    scored, tmp, total=total, chunk_rows=chunk_rows, advance=bar.update
+                    scored,
+                    tmp,
+                    total=total,
+                    chunk_rows=chunk_rows,
+                    advance=bar.update,
+                    metadata=meta,
                 )
             else:
-                progress.track(scored, evaluators[0].score_column, bar).sink_parquet(tmp)
+                tracked = progress.track(scored, evaluators[0].score_column, bar)
+                tracked.sink_parquet(tmp, metadata=meta)
             bar.close()
-            finish(tmp)
 
-        files.write_atomic(output, write)
+        try:
+            files.write_atomic(output, write)
+        except pl.exceptions.PolarsError:
+            if total is None:  # a line format: name the file and line if one is the cause
+                lines.diagnose([str(p) for p in files.expand(inputs)])
+            raise
+        finish(output)
     if not quiet:
-        click.echo(render(holder["report"], "table", evaluators))
+        click.echo(render(holder["report"], "table", evaluators))  # made: not quiet
         times = (started, holder["ready"], holder["scored"])
         click.echo(progress.summary(output, evaluators, times, engine))
 
@@ -292,8 +315,13 @@ def report_cmd(
         raise click.BadParameter("--format html writes a file: add -o report.html")
     if baseline is not None and fmt != "html":
         raise click.BadParameter("--baseline is for HTML reports: add --format html")
-    lf = files.scan(scored)
-    evaluators = detect_evaluators(lf.collect_schema())
+    paths = files.expand(scored)
+    lf = files.scan(paths)
+    # As recorded with the scores (a scored Parquet file), else found from the score columns.
+    evaluators = provenance.read_evaluators(paths) if files.kind(paths[0]) == "parquet" else None
+    if evaluators is None:
+        evaluators = detect_evaluators(lf.collect_schema())
+        refuse_unknown_options(evaluators)
     rep = make_report(lf, by=_by(by), evaluators=evaluators)
     if fmt == "html":
         text = html_report(lf, _by(by), evaluators=evaluators, report_frame=rep, baseline=baseline)
@@ -330,21 +358,29 @@ def _show(value: Any) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code instead of raising for input errors."""
     try:
-        cli.main(
-            args=list(argv) if argv is not None else None,
-            prog_name="xpert-frames",
-            standalone_mode=False,
-        )
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        return 1
+        with safety.signals_as_exceptions():
+            cli.main(
+                args=list(argv) if argv is not None else None,
+                prog_name="xpert-frames",
+                standalone_mode=False,
+            )
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("interrupted", err=True)
+        return 130
+    except safety.Terminated as exc:
+        click.echo(f"terminated by {exc.name}", err=True)
+        return 128 + exc.signum
     except click.ClickException as exc:
         exc.show()
         return 2
     except (XpertFramesError, pl.exceptions.PolarsError, OSError) as exc:
+        if (signum := safety.received()) is not None:  # a signal wrapped by a library
+            return safety.stopped(signum)
         click.echo(f"error: {exc}", err=True)
         return 2
     except Exception as exc:  # unexpected: say so, keep the traceback for bug reports
+        if (signum := safety.received()) is not None:
+            return safety.stopped(signum)
         import traceback
 
         traceback.print_exc()

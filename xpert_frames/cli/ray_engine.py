@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 import ray
 import ray.data
 
+from xpert_frames import provenance
 from xpert_frames.api import BatchScorer, EvaluatorLike
 from xpert_frames.cli import files
 from xpert_frames.core import frames
@@ -74,7 +75,8 @@ def score_files(
         n_out = len(scorer.output_names(schema))  # <name>_applicable columns follow the schema
 
         def write(tmp: Path) -> None:
-            _write_parquet(scored, tmp, n_out, row_id or None)
+            meta = provenance.metadata(scorer.evaluators)  # the configuration travels along
+            _write_parquet(scored, tmp, n_out, row_id or None, meta)
             if after_write is not None:
                 after_write(tmp)
 
@@ -144,7 +146,13 @@ def _read(files: list[Path]) -> ray.data.Dataset:
     )
 
 
-def _write_parquet(scored: ray.data.Dataset, path: Path, n_out: int, row_id: str | None) -> None:
+def _write_parquet(
+    scored: ray.data.Dataset,
+    path: Path,
+    n_out: int,
+    row_id: str | None,
+    metadata: dict[str, str] | None = None,
+) -> None:
     """Stream the dataset's batches, in order, into one Parquet file on this machine."""
 
     def batches() -> Iterator[pa.Table]:
@@ -158,10 +166,10 @@ def _write_parquet(scored: ray.data.Dataset, path: Path, n_out: int, row_id: str
             offset += batch.num_rows
             yield batch
 
-    if files.write_tables(path, batches()) == 0:  # no rows: an empty file, scored schema
+    if files.write_tables(path, batches(), metadata) == 0:  # no rows: an empty file, scored schema
         schema = arrow_schema(scored.schema())
         if schema is None:
             raise ValueError("the inputs hold no rows and Ray does not know their schema")
         if row_id is not None and row_id not in schema.names[: len(schema) - n_out]:
             schema = schema.insert(len(schema) - n_out, pa.field(row_id, pa.int64()))
-        pq.write_table(schema.empty_table(), path)
+        pq.write_table(schema.empty_table().replace_schema_metadata(metadata), path)

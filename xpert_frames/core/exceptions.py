@@ -76,3 +76,7 @@ class InputError(XpertFramesError, ValueError):
 
 class TermTableError(InvalidOptionError):
     """A synonym table is malformed or contradicts itself."""
+
+
+class ConfigurationError(XpertFramesError, ValueError):
+    """The scoring configuration is unknown, unreadable or contradictory where it matters."""

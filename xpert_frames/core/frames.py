@@ -198,15 +198,33 @@ def _string_expr(expr: pl.Expr, dtype: pl.DataType, where: str) -> pl.Expr:
     raise ColumnTypeError(where, "text", "a string column", dtype, _NUMERIC_HINT)
 
 
-def _answer_expr(expr: pl.Expr, dtype: pl.DataType, where: str) -> pl.Expr:
-    """Reference values: strings; numbers are written as strings; lists of strings for
-    several references."""
-    if dtype.is_numeric():
+def number_text(expr: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """Numbers as users write them: an integer-valued float is ``"3"`` (a pandas integer column
+    with a missing value holds floats), other floats their shortest round-trip text, ±inf
+    ``"inf"``/``"-inf"``; NaN is no value (null: the row is invalid, skipped)."""
+    if not dtype.is_float():
         return expr.cast(pl.String)
+    x = expr.cast(pl.Float64)
+    integral = x.is_finite() & (x == x.floor()) & (x.abs() < 2.0**53)
+    return (
+        pl.when(x.is_nan())
+        .then(pl.lit(None, pl.String))
+        .when(integral)
+        .then(x.cast(pl.Int64).cast(pl.String))
+        .otherwise(expr.cast(pl.String))  # the column's own precision: Float32 0.1 is "0.1"
+    )
+
+
+def _answer_expr(expr: pl.Expr, dtype: pl.DataType, where: str) -> pl.Expr:
+    """Reference values: strings; numbers are written as strings (:func:`number_text`); lists
+    of strings for several references."""
+    if dtype.is_numeric():
+        return number_text(expr, dtype)
     if isinstance(dtype, pl.List) and (dtype.inner == pl.String or dtype.inner == pl.Null):
         return expr.cast(pl.List(pl.String))
     if isinstance(dtype, pl.List) and dtype.inner.is_numeric():
-        return expr.cast(pl.List(pl.String))
+        inner = dtype.inner if isinstance(dtype.inner, pl.DataType) else dtype.inner()
+        return expr.list.eval(number_text(pl.element(), inner)).cast(pl.List(pl.String))
     return _string_expr(expr, dtype, where)
 
 
@@ -294,7 +312,16 @@ def resolve(schema: pl.Schema, columns: Columns) -> dict[str, pl.Expr]:
     optional("answer_type", ANSWER_TYPE, _string_expr, pl.lit(None, pl.String))
     optional("choices", CHOICES, _choices_expr, pl.lit(None, CHOICE_DTYPE))
     optional("tcm_eval_type", TCM_TYPE, _string_expr, pl.lit(None, pl.String))
+    for canonical in (ANSWER_TYPE, TCM_TYPE):
+        out[canonical] = subtype_expr(out[canonical])
     return out
+
+
+def subtype_expr(expr: pl.Expr) -> pl.Expr:
+    """Sub-type values as evaluators read them: stripped and lower-cased (``" Choice"`` is
+    ``choice``); blank is null (the evaluator's default type)."""
+    cleaned = expr.str.strip_chars().str.to_lowercase()
+    return pl.when(cleaned.str.len_chars() > 0).then(cleaned)
 
 
 def has_answer_types(schema: pl.Schema, columns: Columns) -> bool:

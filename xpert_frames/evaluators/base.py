@@ -12,7 +12,8 @@ evaluator works the same way, in one method the base class owns (:meth:`BaseEval
    over the canonical and temporary columns.
 3. The base masks every output of an invalid row (null prediction, missing or empty reference)
    to null, so reports count it as skipped, and adds the ``<name>_type`` column when the
-   evaluator splits its metric by a sub-type.
+   evaluator splits its metric by a sub-type (filled on invalid rows too, so that reports count
+   them as skipped rows of their sub-type).
 
 :meth:`~BaseEvaluator.report_metrics` says what reports compute. The XpertEval surface
 (``evaluate``, ``aggregate_scores``, ``_is_valid_sample``) lives in
@@ -65,6 +66,9 @@ class BaseEvaluator(XpertEvalMixin, ABC):
     accepts_list_answer: ClassVar[bool] = False
     #: Scores are 0/1 (reports use a Wilson interval) rather than continuous (bootstrap).
     binary_score: ClassVar[bool] = False
+    #: Options that change report metrics beyond the score columns (BLEU's corpus score). A
+    #: report on a table that does not record them refuses to guess them.
+    report_options: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, *, name: str | None = None) -> None:
         self.name = check_name(name if name is not None else (self.key or type(self).__name__))
@@ -122,11 +126,10 @@ class BaseEvaluator(XpertEvalMixin, ABC):
             pl.when(valid).then(expr).otherwise(None).alias(self.column(suffix))
             for suffix, expr in self.outputs().items()
         ]
-        if self.subtype_column is not None:
+        if self.subtype_column is not None:  # known on invalid rows too: their type's skipped
             exprs.append(
-                pl.when(valid)
-                .then(pl.col(self.subtype_column).fill_null(pl.lit(self.subtype_default)))
-                .otherwise(None)
+                pl.col(self.subtype_column)
+                .fill_null(pl.lit(self.subtype_default))
                 .alias(self.column("type"))
             )
         lf = lf.with_columns(exprs)

@@ -63,6 +63,7 @@ from xpert_frames.numeric.grammar import (
     normalize_text,
     rewrite_text,
 )
+from xpert_frames.numeric.infinity import with_infinity as _with_infinity
 from xpert_frames.numeric.rules import candidates, on_subset
 from xpert_frames.numeric.values import BARE, parse_frame
 
@@ -306,7 +307,11 @@ def _extract(
         detail=detail,
     )
     dtype = DETAIL_DTYPE if detail else NUMBER_DTYPE
-    return to_expr(text).map_batches(fn, return_dtype=dtype, is_elementwise=True)
+
+    def batch(texts: pl.Series) -> pl.Series:
+        return _with_infinity(texts, fn(texts))
+
+    return to_expr(text).map_batches(batch, return_dtype=dtype, is_elementwise=True)
 
 
 def parse_number(
@@ -329,4 +334,8 @@ def parse_number_with_unit(
         decimal_comma=_check_decimal_comma(decimal_comma),
     )
     dtype = pl.Struct({"value": pl.Float64(), "unit": pl.String()})
-    return to_expr(text).map_batches(fn, return_dtype=dtype, is_elementwise=True)
+
+    def batch(texts: pl.Series) -> pl.Series:
+        return _with_infinity(texts, fn(texts))
+
+    return to_expr(text).map_batches(batch, return_dtype=dtype, is_elementwise=True)

@@ -21,6 +21,7 @@ FORMATS: tuple[ReportFormat, ...] = get_args(ReportFormat)
 SUFFIXES = {".json": "json", ".md": "markdown", ".markdown": "markdown", ".csv": "csv"}
 SUFFIXES |= {".html": "html", ".htm": "html"}
 TITLE = "xpert-frames report"
+_SLICE = 100_000
 
 
 def format_for(path: Path) -> str:
@@ -43,9 +44,10 @@ def render(
     if fmt == "html":
         raise ValueError("an HTML report needs the scored table: use xpert_frames.html_report")
     signatures = {ev.name: ev.signature for ev in evaluators if ev.signature}
-    if fmt == "json":
-        payload = {"report": frame.to_dicts(), "signatures": signatures}
-        return json.dumps(payload, ensure_ascii=False, indent=2)
+    if fmt == "json":  # rows written by Polars: no Python object per report row
+        sigs = json.dumps(signatures, ensure_ascii=False, indent=2)
+        return f'{{"report": {frame.write_json()},\n"signatures": {sigs}}}\n'
+
     if fmt == "csv":
         return frame.write_csv()
     if fmt == "markdown":
@@ -86,3 +88,28 @@ def _md_cell(value: Any) -> str:
         return "" if math.isnan(value) else f"{value:.6g}"
     text = str(value).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
     return text.replace("\r\n", "<br>").replace("\n", "<br>").replace("\r", "<br>")
+
+
+def write_report(
+    frame: pl.DataFrame,
+    fmt: ReportFormat | str,
+    path: str | Path,
+    evaluators: Sequence[BaseEvaluator] = (),
+) -> None:
+    """:func:`render` into a file; JSON and CSV rows are written by Polars a slice at a time
+    (a report of a million groups is never one Python string)."""
+    with open(path, "w", encoding="utf-8") as handle:
+        if fmt == "csv":
+            frame.write_csv(handle)
+        elif fmt == "json":
+            signatures = {ev.name: ev.signature for ev in evaluators if ev.signature}
+            handle.write('{"report": [')
+            for start in range(0, frame.height, _SLICE):
+                rows = frame.slice(start, _SLICE).write_json()[1:-1]
+                handle.write(("," if start else "") + rows)
+            handle.write("]")
+            handle.write(
+                f',\n"signatures": {json.dumps(signatures, ensure_ascii=False, indent=2)}}}\n'
+            )
+        else:
+            handle.write(render(frame, fmt, evaluators))

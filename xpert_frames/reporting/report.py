@@ -24,7 +24,13 @@ from xpert_frames.core.aliases import Frame
 from xpert_frames.core.exceptions import ColumnNotFoundError, DuplicateColumnError, NoScoresError
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.reporting import intervals
-from xpert_frames.reporting.steps import Metric, finalize, merge_partials, partials
+from xpert_frames.reporting.steps import (
+    Metric,
+    concat_reports,
+    finalize,
+    merge_partials,
+    partials,
+)
 
 REPORT_COLUMNS = (
     "metric",
@@ -136,12 +142,33 @@ def report_parquet(
     path: Path, by: list[str], evaluators: Sequence[BaseEvaluator], chunk_rows: int
 ) -> pl.DataFrame:
     """The report of a scored Parquet file, ``chunk_rows`` rows at a time: each slice is reduced
-    to the report's additive statistics and the parts are merged, so memory follows the chunk."""
+    to the report's mergeable state and merged into the state so far (a state holds each
+    distinct row once per group, so it grows with the distinct rows, not with the chunks).
+    Metrics are made one at a time, so only one metric's state is held."""
     lf = pl.scan_parquet(path)
     metrics = report_plan(lf.collect_schema(), by, evaluators)
     total = lf.select(pl.len()).collect().item()
-    parts = [
-        partials(lf.slice(offset, chunk_rows), by, metrics)
-        for offset in range(0, max(total, 1), chunk_rows)
-    ]
-    return finalize(merge_partials(parts), metrics)
+    reports = []
+    _release_memory()  # what the scoring freed, before the states are built
+    for metric in metrics:  # one metric at a time: only its state is held
+        state: pl.DataFrame | None = None
+        for offset in range(0, max(total, 1), chunk_rows):
+            part = partials(lf.slice(offset, chunk_rows), by, [metric])
+            state = part if state is None else merge_partials([state, part])
+        assert state is not None  # at least one slice
+        reports.append(finalize(state, [metric]))
+        del state
+        _release_memory()  # the next metric's state reuses the pages, not new ones
+    return concat_reports(reports, by)
+
+
+def _release_memory() -> None:
+    """Return freed heap pages to the system (glibc keeps them otherwise: numpy's temporary
+    arrays of one metric would add to the peak of the next)."""
+    import contextlib
+    import ctypes
+    import gc
+
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to do
+        ctypes.CDLL("libc.so.6").malloc_trim(0)

@@ -1,10 +1,19 @@
 """The report's three mergeable steps, for engines that split a table.
 
-:func:`partials` reduces any part of a scored table to additive statistics per group and metric
-(counts, sums, sums of squares, min, max, per-bucket sums for the bootstrap, corpus statistics),
-:func:`merge_partials` adds parts up, :func:`finalize` turns statistics into report rows.
-``finalize(merge_partials([partials(a), partials(b)]))`` equals the report of ``a`` and ``b``
-together, for any split.
+:func:`partials` reduces any part of a scored table to a mergeable state per group and metric:
+the number of skipped rows, and every *distinct* valid row (a 64-bit hash of all its columns)
+with its number of occurrences and its values (the score, or a corpus metric's statistics).
+:func:`merge_partials` adds states up (occurrence counts of the same content are summed),
+:func:`finalize` turns a state into report rows: counts, sums, min, max and the bootstrap are all
+computed there, from the state sorted by group and content hash.
+
+Guarantee: for ANY split of a table into parts (any rows, any order, duplicate rows anywhere),
+``finalize(merge_partials([partials(p) for p in parts]))`` is *exactly* (bit for bit)
+``finalize(partials(table))``: the merged state equals the state of the whole, row order never
+enters it, and finalize is a function of the state alone. The only exception is two different
+rows with the same 64-bit content hash in one group (about 1 in 10^7 for a million-row group),
+where the values of either may be kept. The state has one row per distinct valid row and per
+group (plus one per group for skipped rows): it grows with the table, not with groups × buckets.
 """
 
 from __future__ import annotations
@@ -24,9 +33,22 @@ if TYPE_CHECKING:
 
 Metric = ColumnMetric | CorpusMetric
 ORDER = "__xf_order"
+HASH = "hash"
+N = "n"
+VALUE = "v{}"  #: value columns v0, v1, ...: the score, or a corpus metric's statistics
 _ALL = "__xf_all"
-_KEY = "__xf_key"
-_SCALARS = ("count", "skipped", "not_applicable", "sum", "sumsq")
+_REPORT_SCHEMA = {
+    "metric": pl.String,
+    "score": pl.Float64,
+    "min": pl.Float64,
+    "max": pl.Float64,
+    "count": pl.Int64,
+    "skipped": pl.Int64,
+    "not_applicable": pl.Int64,
+    "stderr": pl.Float64,
+    "ci_low": pl.Float64,
+    "ci_high": pl.Float64,
+}
 
 
 # --------------------------------------------------------------------------- step 1: partials
@@ -35,110 +57,19 @@ def partials(
     by: Sequence[str],
     metrics: Sequence[Metric],
 ) -> pl.DataFrame:
-    """Additive statistics of ``scored`` per group and metric (mergeable across batches)."""
+    """The mergeable state of ``scored`` per group and metric: columns ``by``, ``metric``,
+    ``__xf_order`` (index into ``metrics``), ``hash`` (null on a row counting skipped rows),
+    ``n`` (occurrences), ``skipped`` and the values ``v0``, ``v1``, ... of each distinct row."""
     lf = frames.to_lazy(scored)
-    parts = [
-        _column_partial(lf, by, m, i)
-        if isinstance(m, ColumnMetric)
-        else _corpus_partial(lf, by, m, i)
-        for i, m in enumerate(metrics)
-    ]
-    if not parts:
+    if not metrics:
         raise ValueError("no metrics to report on")
-    return pl.concat(parts, how="vertical_relaxed")
+    width = max(_width(m) for m in metrics)
+    plans = [q for i, m in enumerate(metrics) for q in _partial(lf, by, m, i, width)]
+    return pl.concat(pl.collect_all(plans), how="vertical_relaxed")
 
 
-def _keys(by: Sequence[str], split: str | None) -> list[str]:
-    keys = [*by, split] if split and split not in by else list(by)
-    return keys or [_ALL]
-
-
-def _with_all(lf: pl.LazyFrame, by: Sequence[str], split: str | None) -> pl.LazyFrame:
-    return lf if (by or split) else lf.with_columns(pl.lit(0).alias(_ALL))
-
-
-def _group_index(df: pl.DataFrame, keys: list[str]) -> tuple[pl.DataFrame, np.ndarray]:
-    uniq = df.select(keys).unique(maintain_order=True).with_row_index("__g")
-    idx = df.select(keys).join(uniq, on=keys, how="left", nulls_equal=True, maintain_order="left")
-    return uniq.drop("__g"), idx["__g"].to_numpy()
-
-
-def _buckets(
-    lf: pl.LazyFrame, keys: list[str], values: list[pl.Expr], valid: pl.Expr
-) -> pl.DataFrame:
-    """Per group: the values' sums and the row counts in each hash bucket of the rows
-    (``keys`` plus ``bucket_sums`` and ``bucket_counts`` list columns). One Polars group-by;
-    the bootstrap itself runs on these sums in :func:`finalize`."""
-    import numpy as np
-
-    bucket = (intervals.bucket_key(_KEY) % intervals.BUCKETS).cast(pl.Int64).alias(_KEY)
-    agg = (
-        lf.filter(valid)
-        .with_columns(intervals.row_key().alias(_KEY))
-        .group_by(*keys, bucket)
-        .agg(
-            *(v.cast(pl.Float64).sum().alias(f"__v{i}") for i, v in enumerate(values)),
-            pl.len().alias("__n"),
-        )
-        .collect()
-    )
-    uniq, groups = _group_index(agg, keys)
-    slots = agg[_KEY].to_numpy()
-    sums = np.zeros((uniq.height, intervals.BUCKETS, len(values)))
-    counts = np.zeros((uniq.height, intervals.BUCKETS))
-    sums[groups, slots, :] = agg.select(f"__v{i}" for i in range(len(values))).to_numpy()
-    counts[groups, slots] = agg["__n"].to_numpy()
-    return uniq.with_columns(
-        pl.Series("bucket_sums", [row.ravel() for row in sums], pl.List(pl.Float64)),
-        pl.Series("bucket_counts", list(counts), pl.List(pl.Float64)),
-    )
-
-
-def _finish_partial(
-    agg: pl.DataFrame,
-    boot: pl.DataFrame | None,
-    keys: list[str],
-    by: Sequence[str],
-    metric: pl.Expr,
-    order: int,
-) -> pl.DataFrame:
-    if keys == [_ALL] and agg.height == 0:  # an empty table still has its overall row
-        agg = pl.DataFrame(
-            {
-                _ALL: [0],
-                "count": [0],
-                "skipped": [0],
-                "not_applicable": [0],
-                "sum": [0.0],
-                "sumsq": [0.0],
-            }
-        ).with_columns(
-            *(pl.lit(None, pl.Float64).alias(c) for c in ("min", "max")),
-            *(
-                (pl.lit(None, pl.List(pl.Float64)).alias("stats"),)
-                if "stats" in agg.columns
-                else ()
-            ),
-        )
-    if boot is not None:
-        agg = agg.join(boot, on=keys, how="left", nulls_equal=True, maintain_order="left")
-    else:
-        agg = agg.with_columns(
-            pl.lit(None, pl.List(pl.Float64)).alias("bucket_sums"),
-            pl.lit(None, pl.List(pl.Float64)).alias("bucket_counts"),
-        )
-    if "stats" not in agg.columns:
-        agg = agg.with_columns(pl.lit(None, pl.List(pl.Float64)).alias("stats"))
-    return agg.select(
-        *by,
-        metric.cast(pl.String).alias("metric"),
-        pl.lit(order, pl.Int64).alias(ORDER),
-        pl.col("count").cast(pl.Int64),
-        pl.col("skipped").cast(pl.Int64),
-        pl.col("not_applicable").cast(pl.Int64),
-        pl.col("sum", "sumsq", "min", "max").cast(pl.Float64),
-        pl.col("stats", "bucket_sums", "bucket_counts"),
-    )
+def _width(m: Metric) -> int:
+    return 1 if isinstance(m, ColumnMetric) else len(m.stats)
 
 
 def _nulls(score: pl.Expr, applicable: str | None) -> tuple[pl.Expr, pl.Expr]:
@@ -150,175 +81,271 @@ def _nulls(score: pl.Expr, applicable: str | None) -> tuple[pl.Expr, pl.Expr]:
     return (score.null_count() - outside).alias("skipped"), outside.alias("not_applicable")
 
 
-def _column_partial(
-    lf: pl.LazyFrame, by: Sequence[str], m: ColumnMetric, order: int
-) -> pl.DataFrame:
-    keys = _keys(by, m.split)
-    work = _with_all(lf, by, m.split)
-    if m.split:  # rows with a null sub-type are invalid rows: in the overall metric only
-        work = work.filter(pl.col(m.split).is_not_null())
-    s = pl.col(m.column).cast(pl.Float64)
-    agg = (
-        work.group_by(keys)
-        .agg(
-            s.count().alias("count"),
-            *_nulls(s, m.applicable),
-            s.sum().alias("sum"),
-            (s * s).sum().alias("sumsq"),
-            s.min().alias("min"),
-            s.max().alias("max"),
-        )
-        .collect()
-    )
-    boot = None if m.binary else _buckets(work, keys, [s], s.is_not_null())
-    head, _, tail = m.metric.partition("{}")
-    metric = (
-        pl.concat_str(pl.lit(head), pl.col(m.split), pl.lit(tail)) if m.split else pl.lit(m.metric)
-    )
-    return _finish_partial(agg, boot, keys, by, metric, order)
+def _keys(by: Sequence[str], split: str | None) -> list[str]:
+    keys = [*by, split] if split and split not in by else list(by)
+    return keys or [_ALL]
 
 
-def _corpus_partial(
-    lf: pl.LazyFrame, by: Sequence[str], m: CorpusMetric, order: int
-) -> pl.DataFrame:
-    keys = _keys(by, None)
-    work = _with_all(lf, by, None)
+def _partial(
+    lf: pl.LazyFrame, by: Sequence[str], m: Metric, order: int, width: int
+) -> list[pl.LazyFrame]:
+    split = m.split if isinstance(m, ColumnMetric) else None
+    keys = _keys(by, split)
+    work = lf if (by or split) else lf.with_columns(pl.lit(0).alias(_ALL))
+    if split:  # rows without a sub-type are in the overall metric only
+        work = work.filter(pl.col(split).is_not_null())
     s = pl.col(m.column)
-    valid = s.is_not_null()
-    sums = [pl.when(valid).then(e).otherwise(None).cast(pl.Float64).sum() for e in m.stats]
-    agg = (
+    values = [s] if isinstance(m, ColumnMetric) else list(m.stats)
+    names = [VALUE.format(j) for j in range(width)]
+    head, _, tail = m.metric.partition("{}")
+    metric = pl.concat_str(pl.lit(head), pl.col(split), pl.lit(tail)) if split else pl.lit(m.metric)
+    columns: list[str | pl.Expr] = [
+        *by,
+        metric.cast(pl.String).alias("metric"),
+        pl.lit(order, pl.Int64).alias(ORDER),
+    ]
+    # Null scores: one row per group that has any (a group exists through its other rows).
+    tally = (
         work.group_by(keys)
-        .agg(
-            s.count().alias("count"),
-            *_nulls(s, m.applicable),
-            pl.concat_list(sums).alias("stats"),
+        .agg(*_nulls(s, m.applicable))
+        .filter((pl.col("skipped") > 0) | (pl.col("not_applicable") > 0))
+        .select(
+            *columns,
+            pl.lit(None, pl.UInt64).alias(HASH),
+            pl.lit(0, pl.Int64).alias(N),
+            pl.col("skipped").cast(pl.Int64),
+            pl.col("not_applicable").cast(pl.Int64),
+            *(pl.lit(None, pl.Float64).alias(name) for name in names),
         )
-        .with_columns(*(pl.lit(None, pl.Float64).alias(c) for c in ("sum", "sumsq", "min", "max")))
-        .collect()
     )
-    boot = _buckets(work, keys, list(m.stats), valid)
-    return _finish_partial(agg, boot, keys, by, pl.lit(m.metric), order)
+    # A distinct row is keyed by a hash of its content; a 0/1 metric (no bootstrap) needs only
+    # the number of rows of each value, keyed by the value.
+    binary = isinstance(m, ColumnMetric) and m.binary
+    key = s.cast(pl.Float64).hash(intervals.SEED) if binary else intervals.row_key()
+    content = (
+        work.filter(s.is_not_null())
+        .with_columns(key.alias(HASH))
+        .group_by(*keys, HASH)
+        .agg(
+            pl.len().cast(pl.Int64).alias(N),
+            *(v.cast(pl.Float64).first().alias(names[j]) for j, v in enumerate(values)),
+        )
+        .select(
+            *columns,
+            HASH,
+            N,
+            pl.lit(0, pl.Int64).alias("skipped"),
+            pl.lit(0, pl.Int64).alias("not_applicable"),
+            *names[: len(values)],
+            *(pl.lit(None, pl.Float64).alias(name) for name in names[len(values) :]),
+        )
+    )
+    return [tally, content]
 
 
 # --------------------------------------------------------------------------- step 2: merge
 def merge_partials(parts: Sequence[pl.DataFrame]) -> pl.DataFrame:
-    """Add up partial statistics of several parts of one table."""
+    """Add up the states of several parts of one table (any split)."""
     df = pl.concat(list(parts), how="vertical_relaxed")
-    keys = df.columns[: df.columns.index(ORDER) + 1]
-    merged = df.group_by(keys, maintain_order=True).agg(
-        *(pl.col(c).sum() for c in _SCALARS),
-        pl.col("min").min(),
-        pl.col("max").max(),
-        pl.col("stats"),
-        pl.col("bucket_sums"),
-        pl.col("bucket_counts"),
-    )
-    lists = {
-        c: [_sum_lists(v) for v in merged[c].to_list()]
-        for c in ("stats", "bucket_sums", "bucket_counts")
-    }
-    return merged.with_columns(
-        pl.Series(c, values, pl.List(pl.Float64)) for c, values in lists.items()
-    ).select(df.columns)
-
-
-def _sum_lists(values: list[list[float] | None]) -> list[float] | None:
-    import numpy as np
-
-    present = [v for v in values if v is not None]
-    return np.sum(np.asarray(present, dtype=np.float64), axis=0).tolist() if present else None
+    keys = [*df.columns[: df.columns.index(ORDER) + 1], HASH]
+    values = df.columns[df.columns.index("not_applicable") + 1 :]
+    counts = (pl.col(c).sum() for c in (N, "skipped", "not_applicable"))
+    return df.group_by(keys).agg(*counts, *(pl.col(v).first() for v in values)).select(df.columns)
 
 
 # --------------------------------------------------------------------------- step 3: finalize
 def finalize(
     partial: pl.DataFrame, metrics: Sequence[Metric], *, n_boot: int = intervals.N_BOOT
 ) -> pl.DataFrame:
-    """The report from merged statistics (one Python step per report row, not per data row).
+    """The report from a state made by :func:`partials` or :func:`merge_partials`.
 
-    Bootstrap replicates weight each hash bucket of rows by Poisson(1) draws keyed by the
-    bucket and the replicate, so the same statistics always give the same interval.
+    Everything is computed here from the state sorted by group and content hash, with numpy
+    over whole arrays (no Python step per row or per group, except one per block of groups).
     """
     by = partial.columns[: partial.columns.index("metric")]
-    weights = intervals.bucket_weights(n_boot)
-    rows: list[dict[str, Any]] = []
-    for row in partial.sort([*by, ORDER, "metric"], nulls_last=True).iter_rows(named=True):
-        m = metrics[row[ORDER]]
-        n = row["count"]
-        out = {c: row[c] for c in by} | {
-            "metric": row["metric"],
-            "count": n,
-            "skipped": row["skipped"],
-            "not_applicable": row["not_applicable"],
-        }
-        if isinstance(m, CorpusMetric):
-            out |= _corpus_row(m, row, weights)
-        else:
-            out |= _column_row(m, row, weights)
-        rows.append(out)
-    schema = {c: partial.schema[c] for c in by} | {
-        "metric": pl.String,
-        "score": pl.Float64,
-        "min": pl.Float64,
-        "max": pl.Float64,
-        "count": pl.Int64,
-        "skipped": pl.Int64,
-        "not_applicable": pl.Int64,
-        "stderr": pl.Float64,
-        "ci_low": pl.Float64,
-        "ci_high": pl.Float64,
-    }
-    return pl.DataFrame(rows, schema=schema, orient="row")
+    frames_out = []
+    for i, m in enumerate(metrics):
+        # One metric at a time (a state of one metric is used as it is: no copy).
+        part = partial if len(metrics) == 1 else partial.filter(pl.col(ORDER) == i)
+        if part.height:
+            frames_out.append(
+                _finalize_metric(part, by, m, n_boot).with_columns(pl.lit(i, pl.Int64).alias(ORDER))
+            )
+        elif not by and not (isinstance(m, ColumnMetric) and m.split):
+            empty = {"metric": [m.metric], "count": [0], "skipped": [0], "not_applicable": [0]}
+            frames_out.append(
+                pl.DataFrame(
+                    empty,
+                    schema_overrides={c: pl.Int64 for c in ("count", "skipped", "not_applicable")},
+                ).with_columns(pl.lit(i, pl.Int64).alias(ORDER))
+            )
+    schema = {c: partial.schema[c] for c in by} | _REPORT_SCHEMA
+    if not frames_out:
+        return pl.DataFrame(schema=schema)
+    return concat_reports(frames_out, by)
 
 
-def _column_row(m: ColumnMetric, row: dict[str, Any], weights: np.ndarray) -> dict[str, Any]:
+def concat_reports(reports: list[pl.DataFrame], by: Sequence[str]) -> pl.DataFrame:
+    """Reports of single metrics, in metric order, as one report sorted by group, then metric
+    order. The list is emptied: the result is built a column at a time (concatenated, then
+    gathered in the order of a stable sort of the group keys), each dropped from the parts
+    once copied, so a report of a million groups is held about once, not three times."""
+    schema = {c: reports[0].schema[c] for c in by} | _REPORT_SCHEMA
+    parts = [
+        r.with_columns(
+            pl.lit(None, t).alias(c) for c, t in schema.items() if c not in r.columns
+        ).select(pl.col(c).cast(t) for c, t in schema.items())
+        for r in reports
+    ]
+    reports.clear()
+    if not by:
+        return pl.concat(parts)
+    keys = pl.concat([p.select(by) for p in parts])
+    order = keys.select(pl.arg_sort_by(list(by), nulls_last=True, maintain_order=True))
+    del keys
+    columns = []
+    for name in schema:
+        columns.append(pl.concat([p[name] for p in parts]).gather(order.to_series()))
+        parts = [p.drop(name) for p in parts]
+    return pl.DataFrame(columns)
+
+
+def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: int) -> pl.DataFrame:
     import numpy as np
 
-    n = row["count"]
-    mean = row["sum"] / n if n else None
-    if m.binary:
-        low, high = intervals.wilson(row["sum"], n)
-    elif n and row["bucket_counts"] is not None:
-        counts = weights @ np.asarray(row["bucket_counts"])
-        sums = weights @ np.asarray(row["bucket_sums"])
+    gid, heads = _group_ids(part, [*by, "metric"])
+    n_groups = len(heads)
+    n = part[N].to_numpy().astype(np.int64)
+    count = np.bincount(gid, weights=n, minlength=n_groups).astype(np.int64)
+    skipped = np.bincount(gid, weights=part["skipped"].to_numpy(), minlength=n_groups)
+    skipped = skipped.astype(np.int64)
+    outside = np.bincount(gid, weights=part["not_applicable"].to_numpy(), minlength=n_groups)
+    # Content rows in (group, hash) order: the sums below are then made in one order,
+    # whatever the order of the state's rows (how the table was split).
+    content = part.select(pl.arg_sort_by(HASH, nulls_last=True)).to_series().to_numpy()
+    content = content[: part.height - part[HASH].null_count()]
+    small = np.uint16 if n_groups < 1 << 16 else np.int64  # radix sort for few groups
+    content = content[np.argsort(gid[content].astype(small), kind="stable")]
+    gc, nc = gid[content], n[content]
+    hc = part[HASH].fill_null(0).to_numpy()[content]
+    k = 1 if isinstance(m, ColumnMetric) else len(m.stats)
+    values = (
+        part.select(pl.col(VALUE.format(j)).fill_null(0.0) for j in range(k))[content]
+        .to_numpy()
+        .reshape(-1, k)
+    )
+    totals = np.zeros((n_groups, k))
+    cstarts = np.flatnonzero(np.r_[True, gc[1:] != gc[:-1]]) if len(gc) else np.zeros(0, int)
+    if len(gc):
+        totals[gc[cstarts]] = np.add.reduceat(nc[:, None] * values, cstarts, axis=0)
+    cols: dict[str, Any] = {
+        "count": count,
+        "skipped": skipped,
+        "not_applicable": outside.astype(np.int64),
+    }
+    if isinstance(m, ColumnMetric):
+        v = values[:, 0]
+        low = np.full(n_groups, np.nan)
+        high = np.full(n_groups, np.nan)
+        sumsq = np.zeros(n_groups)
+        if len(gc):
+            sumsq[gc[cstarts]] = np.add.reduceat(nc * v * v, cstarts)
+            low[gc[cstarts]] = np.minimum.reduceat(v, cstarts)
+            high[gc[cstarts]] = np.maximum.reduceat(v, cstarts)
         with np.errstate(invalid="ignore", divide="ignore"):
-            low, high = intervals.percentile_interval(sums / counts)
+            cols |= {"score": totals[:, 0] / count, "min": low, "max": high}
+        cols["stderr"] = intervals.stderr_arrays(totals[:, 0], sumsq, count)
+        if m.binary:
+            cols["ci_low"], cols["ci_high"] = intervals.wilson_arrays(totals[:, 0], count)
+        else:
+            ci_low, ci_high, _ = _bootstrap(gc, hc, nc, values, n_groups, _ratio, n_boot)
+            # A weighted mean lies in [min, max]; clipping removes rounding (a constant group's
+            # interval is exactly its value).
+            cols["ci_low"], cols["ci_high"] = (
+                np.clip(ci_low, low, high),
+                np.clip(ci_high, low, high),
+            )
     else:
-        low = high = None
-    return {
-        "score": mean,
-        "min": row["min"] if n else None,
-        "max": row["max"] if n else None,
-        "stderr": intervals.stderr(row["sum"], row["sumsq"], n),
-        "ci_low": low,
-        "ci_high": high,
-    }
+        finalize_fn = m.finalize
+
+        def corpus(sums: np.ndarray, rows: np.ndarray) -> np.ndarray:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.where(rows > 0, finalize_fn(sums), np.nan)  # no row drawn: dropped
+
+        cols["score"] = np.where(count > 0, finalize_fn(totals), np.nan)
+        cols["ci_low"], cols["ci_high"], cols["stderr"] = _bootstrap(
+            gc, hc, nc, values, n_groups, corpus, n_boot
+        )
+    head = part.select(*by, "metric")[heads]
+    out = head.with_columns(
+        pl.Series(name, np.asarray(col)).fill_nan(None)
+        if name not in ("count", "skipped", "not_applicable")
+        else pl.Series(name, col, pl.Int64)
+        for name, col in cols.items()
+    )
+    split = isinstance(m, ColumnMetric) and m.split is not None
+    keys = [*by, "metric"] if split else list(by)
+    return out.sort(keys, nulls_last=True, maintain_order=True) if keys else out
 
 
-def _corpus_row(m: CorpusMetric, row: dict[str, Any], weights: np.ndarray) -> dict[str, Any]:
+def _group_ids(part: pl.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """A dense group number per row (0, 1, ... in order of first row) and each group's first
+    row, from one Polars window (no sort of the keys)."""
     import numpy as np
 
-    n = row["count"]
-    if not n:
-        return {
-            "score": None,
-            "min": None,
-            "max": None,
-            "stderr": None,
-            "ci_low": None,
-            "ci_high": None,
-        }
-    total = np.asarray(row["stats"], dtype=np.float64)
-    score = float(m.finalize(total[None, :])[0])
-    buckets = np.asarray(row["bucket_sums"], dtype=np.float64).reshape(-1, len(total))
-    drawn = weights @ np.asarray(row["bucket_counts"], dtype=np.float64) > 0
-    replicates = m.finalize(weights[drawn] @ buckets)  # a replicate that drew no row is dropped
-    low, high = intervals.percentile_interval(replicates)
-    spread = float(np.std(replicates, ddof=1)) if len(replicates) > 1 else None
-    return {
-        "score": score,
-        "min": None,
-        "max": None,
-        "stderr": spread,
-        "ci_low": low,
-        "ci_high": high,
-    }
+    first = (
+        part.with_row_index("__i")
+        .select(pl.col("__i").min().over(keys))
+        .to_series()
+        .to_numpy()
+        .astype(np.int64)
+    )
+    is_head = np.zeros(len(first), dtype=bool)
+    is_head[first] = True
+    dense = np.cumsum(is_head) - 1
+    return dense[first], np.flatnonzero(is_head)
+
+
+def _ratio(sums: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return sums[:, 0] / rows
+
+
+def _bootstrap(
+    group: np.ndarray,
+    hashes: np.ndarray,
+    counts: np.ndarray,
+    values: np.ndarray,
+    n_groups: int,
+    statistic: intervals.Replicate,
+    n_boot: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Occurrences to buckets, (group, bucket) cells summed, then :func:`intervals.bootstrap`."""
+    import numpy as np
+
+    owner, bucket = intervals.occurrence_buckets(hashes, counts)
+    cell = group[owner] * intervals.BUCKETS + bucket
+    cells, inverse = np.unique(cell, return_inverse=True)
+    sums = (
+        np.stack(
+            [
+                np.bincount(inverse, weights=values[owner, j], minlength=len(cells))
+                for j in range(values.shape[1])
+            ],
+            axis=-1,
+        )
+        if len(cells)
+        else np.zeros((0, values.shape[1]))
+    )
+    rows = np.bincount(inverse, minlength=len(cells)).astype(np.float64)
+    return intervals.bootstrap(
+        cells // intervals.BUCKETS,
+        cells % intervals.BUCKETS,
+        sums,
+        rows,
+        n_groups,
+        statistic,
+        n_boot,
+    )

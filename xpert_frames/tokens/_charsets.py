@@ -7,12 +7,20 @@ the engines agree on every character of the string for ``\\w``, ``\\s``, ``\\d``
 letters and ``str.split``'s whitespace. This module computes, once per process and over all of
 Unicode, the set of code points where they do not agree; strings containing one go to NLTK.
 It is computed from the installed engines (not a table that could drift with their Unicode
-versions): four substitutions over one string of all code points, about 0.5 s.
+versions): four substitutions over one string of all code points, about 0.5 s, done once per
+set of engine versions: the class is kept in a file of the per-user cache directory, named by
+the versions of Python (``re``, ``str.split``, its Unicode database), ``regex`` and Polars.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+import sys
+import unicodedata
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -68,14 +76,44 @@ def unsafe_mask() -> tuple[np.ndarray, np.ndarray]:
     return cps, bad
 
 
+def _cache_file() -> Path:
+    from xpert_frames.tokens.zh import cache_dir
+
+    try:
+        regex_version = version("regex")
+    except PackageNotFoundError:
+        regex_version = "unknown"
+    key = "|".join(
+        (sys.version, unicodedata.unidata_version, regex_version, pl.__version__, _FOLDED_LETTERS)
+    )
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return cache_dir().parent / f"unsafe-class-{digest}.txt"
+
+
+def _compute() -> str:
+    cps, bad = unsafe_mask()
+    u = cps[bad]
+    breaks = np.flatnonzero(np.diff(u) != 1)
+    starts = np.r_[u[0], u[breaks + 1]]
+    ends = np.r_[u[breaks], u[-1]]
+    return "".join(f"\\x{{{s:x}}}-\\x{{{e:x}}}" for s, e in zip(starts, ends, strict=True))
+
+
 def unsafe_class() -> str:
     """A Rust regex character class body (no brackets) of the unsafe code points."""
     global _class
     if _class is None:
-        cps, bad = unsafe_mask()
-        u = cps[bad]
-        breaks = np.flatnonzero(np.diff(u) != 1)
-        starts = np.r_[u[0], u[breaks + 1]]
-        ends = np.r_[u[breaks], u[-1]]
-        _class = "".join(f"\\x{{{s:x}}}-\\x{{{e:x}}}" for s, e in zip(starts, ends, strict=True))
+        path = _cache_file()
+        try:
+            _class = path.read_text(encoding="ascii")
+        except (OSError, UnicodeDecodeError):
+            _class = None
+        if _class is None or not re.fullmatch(r"(\\x\{[0-9a-f]+\}-\\x\{[0-9a-f]+\})+", _class):
+            _class = _compute()
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            try:
+                tmp.write_text(_class, encoding="ascii")
+                tmp.replace(path)
+            except OSError:  # a read-only cache: compute again next time
+                pass
     return _class

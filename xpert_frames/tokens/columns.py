@@ -3,8 +3,9 @@
 Token lists are built as flat tokens + offsets into an Arrow ``ListArray`` (building nested
 Python lists into a ``List(String)`` column costs more than scoring). English goes through the
 Polars fast path (:mod:`xpert_frames.tokens.en_fast`) except the strings it routes to NLTK;
-Chinese goes through jieba, in a second process as well when the batch is large enough to pay
-for it (:mod:`xpert_frames.tokens.pool`).
+Chinese is split into jieba's blocks with Polars and each unique block is segmented once
+(:mod:`xpert_frames.tokens.zh`), by rjieba where proven identical to jieba, by jieba elsewhere
+(in worker processes as well when there are enough such blocks, :mod:`xpert_frames.tokens.pool`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import Literal
 
 import numpy as np
 import polars as pl
-import pyarrow as pa
 
 from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.text import to_expr
@@ -33,14 +33,25 @@ def is_chinese(text: IntoExpr) -> pl.Expr:
     return (total > 0) & (cjk.cast(pl.Float64) / total.cast(pl.Float64) > CJK_SHARE)
 
 
+def from_offsets(offsets: np.ndarray, flat: pl.Series) -> pl.Series:
+    """A ``List(String)`` Series: list ``i`` is ``flat[offsets[i]:offsets[i + 1]]``.
+
+    The offsets go to Arrow as a raw buffer: ``pyarrow.array`` would import pandas (~1 s)."""
+    import pyarrow as pa
+
+    offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+    arrow_offsets = pa.Array.from_buffers(pa.int64(), len(offsets), [None, pa.py_buffer(offsets)])
+    array = pa.LargeListArray.from_arrays(arrow_offsets, flat.cast(pl.String).to_arrow())
+    return pl.Series(array).cast(TOKENS)
+
+
 def from_lists(lists: Sequence[Sequence[str]]) -> pl.Series:
     """A ``List(String)`` Series from Python token lists, via flat tokens + offsets."""
     lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
     offsets = np.zeros(len(lists) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    flat = [tok for toks in lists for tok in toks]
-    array = pa.LargeListArray.from_arrays(pa.array(offsets), pa.array(flat, pa.large_string()))
-    return pl.Series(array).cast(TOKENS)
+    flat = pl.Series([tok for toks in lists for tok in toks], dtype=pl.String)
+    return from_offsets(offsets, flat)
 
 
 def _english(unique: pl.Series) -> pl.Series:
@@ -57,10 +68,49 @@ def _english(unique: pl.Series) -> pl.Series:
     return both.sort("i")["tok"]
 
 
-def _chinese(unique: pl.Series) -> pl.Series:
-    from xpert_frames.tokens import pool
+def segment_blocks(blocks: pl.Series) -> pl.Series:
+    """``jieba.lcut`` of each block (strings of jieba's block characters), same order: rjieba
+    where proven identical, jieba elsewhere (in worker processes too when many)."""
+    from xpert_frames.tokens import pool, zh
 
-    return from_lists(pool.tokenize_zh(unique.to_list()))
+    frame = pl.DataFrame({"b": blocks}).with_row_index("i")
+    jieba_only = zh.needs_jieba(pl.col("b"))
+    fast = frame.filter(~jieba_only)
+    fast_tok = pool.rjieba_zh(fast["b"].to_list())
+    if fast_tok is None:  # rjieba not installed
+        return from_lists(pool.tokenize_zh(blocks.to_list()))
+    slow = frame.filter(jieba_only)
+    if len(slow) == 0:
+        return from_lists(fast_tok)
+    parts = [
+        fast.select("i", from_lists(fast_tok).alias("tok")),
+        slow.select("i", from_lists(pool.tokenize_zh(slow["b"].to_list())).alias("tok")),
+    ]
+    return pl.concat(parts).sort("i")["tok"]
+
+
+def _chinese(unique: pl.Series) -> pl.Series:
+    """``jieba.lcut`` of each string, segmenting each unique block once (see
+    :mod:`xpert_frames.tokens.zh` for why this is exact)."""
+    from xpert_frames.tokens import zh
+
+    pieces = unique.str.extract_all(zh.PIECE)
+    piece_ends = np.cumsum(pieces.list.len().to_numpy().astype(np.int64))
+    flat = pl.DataFrame({"p": pieces.explode(empty_as_null=False)}).with_columns(
+        pl.col("p").str.contains("^" + zh.BLOCK_CHAR).alias("block")
+    )
+    blocks = flat.filter(pl.col("block"))["p"].unique()
+    table = pl.DataFrame({"p": blocks, "tok": segment_blocks(blocks)})
+    tok = (
+        flat.join(table, on="p", how="left", maintain_order="left")
+        .select(pl.when(pl.col("block")).then(pl.col("tok")).otherwise(pl.concat_list("p")))
+        .to_series()
+    )
+    token_ends = np.zeros(len(tok) + 1, dtype=np.int64)
+    np.cumsum(tok.list.len().to_numpy(), out=token_ends[1:])
+    offsets = np.zeros(len(unique) + 1, dtype=np.int64)
+    offsets[1:] = token_ends[piece_ends]
+    return from_offsets(offsets, tok.explode(empty_as_null=False))
 
 
 def tokenize_unique(unique: pl.Series, language: Literal["en", "zh"]) -> pl.Series:

@@ -1,12 +1,18 @@
-"""jieba over large batches in two processes (the calling one and one worker).
+"""jieba over large batches in worker processes (as many as the cores this process may use).
 
-jieba is pure Python (~15-20k strings/s per core), so a large batch of unique Chinese strings is
-split: one worker process tokenizes one part while this process tokenizes the other. The worker
-is a plain ``python -m xpert_frames.tokens._worker`` subprocess talking pickles over pipes
-(not ``multiprocessing``, whose spawn/forkserver start methods re-import the caller's
-``__main__`` and fail in scripts without an ``if __name__ == "__main__"`` guard). It is started
-once and kept for the life of the process. Small batches stay in this process: below
-:data:`MIN_PARALLEL` unique strings, starting the worker and pickling cost more than they save.
+jieba is pure Python (~5-20k strings/s per core), so a large batch of strings that need jieba
+(most Chinese goes to rjieba, see :mod:`xpert_frames.tokens.zh`) is split: worker processes
+tokenize parts while this process tokenizes its own part. Large batches of rjieba's blocks are
+split the same way (rjieba holds the GIL while it segments). A worker is a plain
+``python -m xpert_frames.tokens._worker`` subprocess talking pickles over pipes (not
+``multiprocessing``, whose spawn/forkserver start methods re-import the caller's ``__main__`` and
+fail in scripts without an ``if __name__ == "__main__"`` guard). Workers are started on first
+need and kept for the life of the process. Small batches stay in this process: below
+:data:`MIN_PARALLEL` strings, starting workers and pickling cost more than they save.
+
+The number of workers is :func:`available_cores` minus one (this process): the CPUs of the
+affinity mask, capped by Polars' thread pool size and, inside a Ray task or actor, by its CPU
+allotment, so that jieba never runs more processes than the cores the caller was given.
 """
 
 from __future__ import annotations
@@ -23,47 +29,97 @@ from typing import Any
 
 from xpert_frames.tokens import zh
 
-#: Unique strings from which the second process is used.
+#: Strings from which worker processes are used for jieba ...
 MIN_PARALLEL = 20_000
-_worker: subprocess.Popen[bytes] | None = None
+#: ... and blocks from which they are used for rjieba (~13x faster: pickling weighs more, and
+#: with the streaming engine the other batch's Polars work already overlaps this one's rjieba;
+#: on a loaded 2-core machine 20k showed no gain, so only very large batches are split).
+MIN_PARALLEL_RJIEBA = 100_000
+JIEBA = "jieba"
+RJIEBA = "rjieba"
+#: Upper bound on worker processes.
+MAX_WORKERS = 8
+#: Share of a batch per part, relative to this process's (which also builds the result).
+WORKER_WEIGHT = 0.8
+_workers: list[subprocess.Popen[bytes]] = []
 _lock = threading.Lock()
 
 
-def _start() -> subprocess.Popen[bytes] | None:
-    global _worker
-    if (os.cpu_count() or 1) < 2:
+def _ray_cpus() -> float | None:
+    """The CPUs Ray assigned to the current task or actor (None outside Ray, or if unknown).
+    Ray is never imported here: only a Ray that the caller already runs is asked."""
+    ray = sys.modules.get("ray")
+    if ray is None:
         return None
-    if _worker is None or _worker.poll() is not None:
-        # The worker imports this very package, wherever it was imported from.
-        root = str(Path(__file__).resolve().parents[2])
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-        _worker = subprocess.Popen(
-            [sys.executable, "-m", "xpert_frames.tokens._worker"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-        )
+    try:
+        if not ray.is_initialized():
+            return None
+        context = ray.get_runtime_context()
+        if context.get_task_id() is None and context.get_actor_id() is None:
+            return None  # the driver: not limited by an allotment
+        cpus = context.get_assigned_resources().get("CPU")
+    except Exception:  # any Ray-internal failure means "unknown"
+        return None
+    return float(cpus) if cpus is not None else None
+
+
+def available_cores() -> int:
+    """CPUs this process may use: the affinity mask (``os.sched_getaffinity``), capped by
+    Polars' thread pool size and by Ray's CPU allotment inside a Ray task or actor."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    polars = sys.modules.get("polars")
+    if polars is not None:
+        cores = min(cores, polars.thread_pool_size())
+    ray_cpus = _ray_cpus()
+    if ray_cpus is not None:
+        cores = min(cores, max(1, int(ray_cpus)))
+    return max(1, cores)
+
+
+def worker_count() -> int:
+    """Worker processes to use next to this one."""
+    return min(MAX_WORKERS, available_cores() - 1)
+
+
+def _spawn() -> subprocess.Popen[bytes]:
+    # The worker imports this very package, wherever it was imported from.
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return subprocess.Popen(
+        [sys.executable, "-m", "xpert_frames.tokens._worker"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env,
+    )
+
+
+def _start(count: int) -> list[subprocess.Popen[bytes]]:
+    """``count`` running workers (started or restarted as needed); the caller holds ``_lock``."""
+    global _workers
+    alive = [w for w in _workers if w.poll() is None]
+    if not _workers:
         atexit.register(shutdown)
-    return _worker
-
-
-def prestart() -> None:
-    """Start the worker now (its start-up then overlaps other work)."""
-    with _lock:
-        _start()
+    while len(alive) < count:
+        alive.append(_spawn())
+    _workers = alive
+    return alive[:count]
 
 
 def shutdown() -> None:
-    """Stop the worker process (it is restarted on demand)."""
-    global _worker
-    if _worker is not None:
-        if _worker.stdin is not None:
-            _worker.stdin.close()
-        _worker.wait(timeout=10)
-        if _worker.stdout is not None:
-            _worker.stdout.close()
-        _worker = None
+    """Stop the worker processes (they are restarted on demand)."""
+    global _workers
+    for worker in _workers:
+        if worker.stdin is not None:
+            worker.stdin.close()
+    for worker in _workers:
+        worker.wait(timeout=10)
+        if worker.stdout is not None:
+            worker.stdout.close()
+    _workers = []
 
 
 def send(pipe: Any, obj: Any) -> None:
@@ -80,58 +136,72 @@ def receive(pipe: Any) -> Any:
     return pickle.loads(pipe.read(int.from_bytes(head, "little")))
 
 
-class Pending:
-    """Chinese tokenization under way: the worker's share is sent at once, this process's share
-    is tokenized by :meth:`finish`, so the caller can do other work in between (the worker
-    stays busy meanwhile). Always call :meth:`finish` (or :meth:`close` on error)."""
+def _bounds(size: int, workers: int) -> list[int]:
+    """Cut points of ``size`` texts into ``workers`` parts of weight :data:`WORKER_WEIGHT`
+    followed by this process's part of weight 1."""
+    total = workers * WORKER_WEIGHT + 1
+    return [round(size * WORKER_WEIGHT * k / total) for k in range(workers + 1)]
 
-    def __init__(self, texts: Sequence[str], share: float) -> None:
-        self._texts = list(texts)
-        self._worker: subprocess.Popen[bytes] | None = None
-        self._writer: threading.Thread | None = None
-        self._cut = 0
-        if len(self._texts) >= MIN_PARALLEL:
-            _lock.acquire()
-            self._worker = _start()
-            if self._worker is None:
-                _lock.release()
-                return
-            self._cut = int(len(self._texts) * share)
-            # Write from a thread: the pipe blocks until the worker reads.
-            self._writer = threading.Thread(
-                target=send, args=(self._worker.stdin, self._texts[: self._cut])
-            )
-            self._writer.start()
 
-    def finish(self) -> list[list[str]]:
-        """``jieba.lcut`` of every text, in order."""
-        if self._worker is None:
-            return zh.tokenize_many(self._texts)
+def _split(texts: Sequence[str], kind: str, count: int) -> list[list[str]]:
+    """``kind`` segmentation of ``texts`` by ``count`` workers and this process, in order."""
+    own_fn = zh.tokenize_many if kind == JIEBA else _rjieba_many
+    texts = list(texts)
+    with _lock:
+        workers = _start(count)
+        cuts = _bounds(len(texts), len(workers))
+        # Write from threads: a pipe blocks until its worker reads.
+        writers = [
+            threading.Thread(target=send, args=(w.stdin, (kind, texts[cuts[k] : cuts[k + 1]])))
+            for k, w in enumerate(workers)
+        ]
+        for writer in writers:
+            writer.start()
         try:
-            rest = zh.tokenize_many(self._texts[self._cut :])
-            return self._collect() + rest
+            own = own_fn(texts[cuts[-1] :])
         finally:
-            self._release()
-
-    def close(self) -> None:
-        """Abandon: drain the worker's answer so the next batch does not read it."""
-        if self._worker is not None:
-            try:
-                self._collect()
-            finally:
-                self._release()
-
-    def _collect(self) -> list[list[str]]:
-        assert self._worker is not None and self._writer is not None  # internal invariant
-        self._writer.join()
-        return receive(self._worker.stdout)
-
-    def _release(self) -> None:
-        self._worker = None
-        _lock.release()
+            # Always drain every answer, so that the next batch does not read this one's.
+            out: list[list[str]] = []
+            for writer, worker in zip(writers, workers, strict=True):
+                writer.join()
+                out += receive(worker.stdout)
+        return out + own
 
 
-def tokenize_zh(texts: Sequence[str], *, share: float = 0.45) -> list[list[str]]:
-    """``jieba.lcut`` of every text, in order; with enough texts the worker takes ``share``
-    of them (a bit less than half: this process also builds the result)."""
-    return Pending(texts, share).finish()
+def _rjieba_many(texts: Sequence[str]) -> list[list[str]]:
+    """rjieba's segmentation, or jieba's where rjieba is missing (equal on the blocks rjieba is
+    given: only those proven identical)."""
+    out = zh.rjieba_many(texts)
+    return zh.tokenize_many(texts) if out is None else out
+
+
+def tokenize_zh(texts: Sequence[str]) -> list[list[str]]:
+    """``jieba.lcut`` of every text, in order; with at least :data:`MIN_PARALLEL` texts and
+    more than one available core, worker processes take parts of them."""
+    count = worker_count() if len(texts) >= MIN_PARALLEL else 0
+    if count < 1:
+        return zh.tokenize_many(texts)
+    return _split(texts, JIEBA, count)
+
+
+def rjieba_zh(texts: Sequence[str]) -> list[list[str]] | None:
+    """rjieba's segmentation of every block (only blocks proven to agree with jieba), in order;
+    None when rjieba is not installed. From :data:`MIN_PARALLEL_RJIEBA` blocks, worker
+    processes take parts of them (rjieba holds the GIL: threads would not help)."""
+    if zh.rjieba_many([]) is None:
+        return None
+    count = worker_count() if len(texts) >= MIN_PARALLEL_RJIEBA else 0
+    if count < 1:
+        return zh.rjieba_many(texts)
+    return _split(texts, RJIEBA, count)
+
+
+def serve(stdin: Any, stdout: Any) -> None:
+    """The worker's loop: ``(kind, texts)`` requests (or plain lists: jieba) until EOF."""
+    while True:
+        try:
+            request = receive(stdin)
+        except EOFError:
+            return
+        kind, texts = request if isinstance(request, tuple) else (JIEBA, request)
+        send(stdout, _rjieba_many(texts) if kind == RJIEBA else zh.tokenize_many(texts))

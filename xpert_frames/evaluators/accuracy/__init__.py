@@ -1,9 +1,11 @@
-"""The ``accuracy`` evaluator: choice, text and number answers, with answer extraction."""
+"""The ``accuracy`` evaluator: choice, text, label, true/false and number answers, with answer
+extraction."""
 
 from xpert_frames.evaluators.accuracy.choice_extract import extract_choice
 from xpert_frames.evaluators.accuracy.evaluator import (
     AccuracyEvaluator,
     choice_match,
+    judge_match,
     normalize_text,
     number_match,
     text_match,
@@ -13,6 +15,7 @@ __all__ = [
     "AccuracyEvaluator",
     "choice_match",
     "extract_choice",
+    "judge_match",
     "normalize_text",
     "number_match",
     "text_match",

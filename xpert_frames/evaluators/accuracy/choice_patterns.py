@@ -29,7 +29,7 @@ UP = rf"[A-Z](?:{SEP}?[A-Z])*"
 #: After an upper-case option: anything but a Latin letter (``As``, ``Let's`` are words).
 UP_END = r"(?:[^A-Za-z]|{END})"
 #: A lower-case option is taken only when unambiguous: ``answer: d`` but not ``a dog``.
-LOW_END = r"(?:\s*{END}|[^A-Za-z\s]|\s+[^A-Za-z\s])"
+LOW_END = r"(?:\s*{END}|[^A-Za-z0-9\s\-+*/=^_<>·×÷]|\s+[^A-Za-z0-9\s\-+*/=^_<>·×÷])"
 
 _CN_KW = (
     r"(?:(?:最终|正确|标准|参考|最佳)?答案(?:应该|应当|应|就|即|也|肯定|一定)?(?:是|为|选)?"
@@ -40,9 +40,15 @@ _CN_KW = (
     r"|结论(?:是|为)?|(?:^|[,，;；。])\s*是)"
 )
 _EN_KW = (
-    r"(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?answers?"
+    r"(?i:(?:the\s+|my\s+|our\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?answers?"
+    # an aside between the noun and the verb: "The answer, after careful thought, is"
+    r"(?:\s*,[^,.;:\n]{1,60}?,)?"
     r"(?:\s+(?:is|are|would\s+be|should\s+be|will\s+be|must\s+be))?"
     r"(?:\s+(?:probably|likely|clearly|definitely))?"
+    # a manner phrase before the letter: "is by process of elimination, (A)"
+    r"(?:\s*,?\s+(?:by|through|via|using|after|from|based\s+on|according\s+to)\s[^,.;:\n]{1,60}?,)?"
+    r"|(?:my|our)\s+(?:final\s+)?(?:choice|selection|pick)(?:\s+(?:is|would\s+be|will\s+be))?"
+    r"|conclusion"
     r"|I(?:\s+would|\s+will|'d|'m|\s+am)?\s+(?:choose|select|pick|go\s+with|going\s+with)"
     r"|(?:^|[^A-Za-z])it(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be)"
     r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice)(?:\s+is)?)"
@@ -115,12 +121,12 @@ NEG_CN_AFTER = (
     rf"|[A-Z](?:\s*[,，、]\s*[A-Z])+{CLOSE}\s*(?:选项|项)?\s*(?:都|均|全都|全部|全))"
     rf"\s*(?:是|为)?\s*{_NEG_WORD_CN}"
 )
-_NEG_UP_EN = r"[A-Z](?:\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/)\s*[A-Z])*"
+_NEG_UP_EN = rf"[A-Z]{CLOSE}(?:\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/)\s*{OPEN}[A-Z]{CLOSE})*"
 #: ``not A``, ``isn't B``, ``rather than C``, ``rule out D``.
 NEG_EN_BEFORE = (
     r"(?:(?P<pre>^|[^A-Za-z])(?i:not|rather\s+than|instead\s+of|rules?\s+out|ruled\s+out"
     r"|eliminate[sd]?|exclude[sd]?|excluding)|n't)"
-    rf"\s+(?i:options?\s+|choices?\s+)?{OPEN}{_NEG_UP_EN}{CLOSE}"
+    rf"(?:\s*[:：]\s*|\s+)(?i:options?\s+|choices?\s+)?{OPEN}{_NEG_UP_EN}{CLOSE}"
     r"(?P<post>[^A-Za-z]|{END})"
 )
 #: ``A is incorrect``, ``Options A, B and C are wrong``.
@@ -132,6 +138,23 @@ NEG_EN_AFTER = (
     r"|not\s+the\s+(?:correct\s+)?answer|eliminated|ruled\s+out|a\s+distractor)"
 )
 
+#: An echoed format placeholder (``ANSWER: [LETTER]``, ``<answer>``, ``$LETTER``): no option.
+PLACEHOLDER = (
+    r"[\[<\{]\s*(?i:(?:the\s+|your\s+|correct\s+)*(?:letters?|answer|choice|option|x)"
+    r"(?:\s*\(s\))?)\s*[\]>\}]|\$(?i:letter|answer|choice)"
+)
+#: An enumeration of three or more option labels on one line (an answer line repeating the
+#: options, ``Answer: A) 5 B) 6 C) 7 D) 8``): no option is chosen by it.
+ENUMERATION = (
+    r"(?P<pre>^|[^A-Za-z])[\(\[]?[A-Z][\.\)\]、:：]"
+    r"(?:[^\n]{0,40}?\s[\(\[]?[A-Z][\.\)\]、:：]){2,}"
+)
+#: A hedge between two options (``A or B``, ``A或B``): neither is chosen.
+HEDGE = (
+    rf"(?P<pre>^|[^A-Za-z]){OPEN}[A-Z]{CLOSE}(?:\s+(?i:or)\s+|\s*(?:或者|或|还是)\s*)"
+    rf"{OPEN}[A-Z]{CLOSE}(?P<post>[^A-Za-z]|{{END}})"
+)
+
 #: (pattern, replacement, trigger) applied in order before the rules; a row is rewritten only
 #: if it contains the trigger (a word every match of the pattern has), so most rows skip it.
 NEGATIONS: tuple[tuple[str, str, str], ...] = (
@@ -139,6 +162,9 @@ NEGATIONS: tuple[tuple[str, str, str], ...] = (
     (NEG_CN_AFTER, "${pre}" + GONE, r"错|不|排除"),
     (NEG_EN_BEFORE, "${pre}" + GONE + "${post}", r"(?i)not|n't|rather|instead|rule|elimin|exclu"),
     (NEG_EN_AFTER, "${pre}" + GONE, r"(?i)incorrect|wrong|false|not|elimin|ruled|distractor"),
+    (PLACEHOLDER, GONE, r"[\[<\{$]"),
+    (ENUMERATION, "${pre}" + GONE, r"[A-Z][\.\)\]、:：].*[A-Z][\.\)\]、:：].*[A-Z][\.\)\]、:：]"),
+    (HEDGE, "${pre}" + GONE + "${post}", r"(?i)\sor\s|或|还是"),
 )
 
 #: Rules in cascade order: (name, pattern template, named groups holding the letters).

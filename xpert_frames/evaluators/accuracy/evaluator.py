@@ -1,13 +1,19 @@
 """Accuracy of choice, text and number answers (the seed's ``AccuracyEvaluator``).
 
-Each row is scored by its ``answer_type`` (seed default ``text``; types other than ``choice``
-and ``number`` are scored as text):
+Each row is scored by its ``answer_type`` (seed default ``text``; types other than ``choice``,
+``judge`` and ``number`` are scored as text):
 
 * ``choice``: the option(s) are extracted by the cascade of
-  :func:`~xpert_frames.evaluators.choice_extract.extract_choice` and compared with the reference
-  letters as sets (``"A,B,D"`` equals ``"DBA"``).
-* ``text``: the seed's exact / partial / case semantics after normalization (strip, full-width to
-  half-width, punctuation at the ends removed, so ``北京。`` equals ``北京``).
+  :func:`~xpert_frames.evaluators.accuracy.choice_extract.extract_choice` and compared with the
+  reference letters as sets (``"A,B,D"`` equals ``"DBA"``).
+* ``text``: the stated answer (``\\boxed{}``, ``答案是…``, ``The answer is …``, bold, a
+  concluding sentence, a short last line; negations erased) under the seed's exact / partial /
+  case semantics after normalization (NFC, full-width to half-width, punctuation at the ends
+  removed, so ``北京。`` equals ``北京``); ``extract_text=False`` compares the whole prediction.
+  A text row whose ``choices`` hold labels and whose reference is one of them scores the label
+  the prediction states (:mod:`xpert_frames.evaluators.accuracy.text_answers`).
+* ``judge``: true/false answers mapped to one canonical value (``正确``/``错误``, ``√``/``×``,
+  ``yes``/``no``, ``T``/``F``, negations flip); metric ``judge_accuracy``.
 * ``number``: the answer's number (:func:`xpert_frames.numeric.parse.extract_number`, the
   parser shared with the math evaluator) against the reference
   (:func:`xpert_frames.numeric.parse.parse_number`) within ``numeric_tolerance`` (absolute, as
@@ -23,99 +29,41 @@ from typing import ClassVar
 
 import polars as pl
 
-from xpert_frames.core import frames, text
+from xpert_frames.core import frames
 from xpert_frames.core.aliases import IntoExpr
-from xpert_frames.core.exceptions import InvalidOptionError
 from xpert_frames.core.options import check_bool, check_float
 from xpert_frames.evaluators.accuracy.choice_extract import (
     extract_choice,
     option_letters,
     reference_letters,
 )
+from xpert_frames.evaluators.accuracy.text_answers import (
+    check_text_options,
+    judge_match,
+    normalize_text,
+    result,
+    text_match,
+)
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.numeric import parse as numbers
 
-#: Whitespace and Unicode punctuation (ASCII and Chinese alike) at either end.
-_ENDS = r"^[\s\p{P}]+|[\s\p{P}]+$"
+__all__ = [
+    "AccuracyEvaluator",
+    "choice_match",
+    "judge_match",
+    "normalize_text",
+    "number_match",
+    "text_match",
+]
 
 _RESULT = {"score": pl.Float64, "extracted": pl.String, "rule": pl.String}
-
-
-def _result(score: pl.Expr, extracted: pl.Expr, rule: pl.Expr) -> pl.Expr:
-    return pl.struct(
-        score.cast(pl.Float64).alias("score"),
-        extracted.cast(pl.String).alias("extracted"),
-        rule.cast(pl.String).alias("rule"),
-    )
-
-
-# --------------------------------------------------------------------------- text
-def normalize_text(value: IntoExpr, *, case_sensitive: bool = False) -> pl.Expr:
-    """Full-width to half-width, whitespace and punctuation stripped at both ends, lower-cased
-    unless ``case_sensitive``: ``" 北京。"`` -> ``"北京"``, ``"Ｐａｒｉｓ!"`` -> ``"paris"``."""
-    case_sensitive = check_bool("case_sensitive", case_sensitive)
-    out = text.full_to_half(text.to_expr(value)).str.replace_all(_ENDS, "")
-    return out if case_sensitive else out.str.to_lowercase()
-
-
-def text_match(
-    prediction: IntoExpr,
-    reference: IntoExpr,
-    *,
-    exact_match: bool = True,
-    case_sensitive: bool = False,
-    allow_partial: bool = False,
-) -> pl.Expr:
-    """Seed text accuracy: ``Struct{score, extracted, rule}``.
-
-    ``exact_match``: equal normalized texts score 1 (rule ``exact``). ``allow_partial``: either
-    containing the other scores 1 (rule ``partial``). An empty prediction scores 0 (``empty``).
-    """
-    exact_match, allow_partial = _check_text_options(exact_match, allow_partial)
-    pred = normalize_text(prediction, case_sensitive=case_sensitive)
-    ref = normalize_text(reference, case_sensitive=case_sensitive)
-    return _text_outcome(pred, ref, exact_match=exact_match, allow_partial=allow_partial)
-
-
-def _text_outcome(
-    pred: pl.Expr, ref: pl.Expr, *, exact_match: bool, allow_partial: bool
-) -> pl.Expr:
-    """Score, extracted and rule of already normalized texts."""
-    empty = (pred.str.len_bytes() == 0) | (ref.str.len_bytes() == 0)
-    exact = pl.lit(exact_match) & (pred == ref)
-    partial = pl.lit(allow_partial) & (
-        pred.str.contains(ref, literal=True) | ref.str.contains(pred, literal=True)
-    )
-    rule = (
-        pl.when(empty)
-        .then(pl.lit("empty"))
-        .when(exact)
-        .then(pl.lit("exact"))
-        .when(partial)
-        .then(pl.lit("partial"))
-        .otherwise(pl.lit("none"))
-    )
-    score = pl.when(rule.is_in(["exact", "partial"])).then(1.0).otherwise(0.0)
-    return _result(score, pred, rule)
-
-
-def _check_text_options(exact_match: object, allow_partial: object) -> tuple[bool, bool]:
-    exact = check_bool("exact_match", exact_match)
-    partial = check_bool("allow_partial", allow_partial)
-    if not exact and not partial:
-        raise InvalidOptionError(
-            "exact_match=False with allow_partial=False leaves no way for a text answer to "
-            "match (every text row would score 0); set exact_match=True, allow_partial=True, "
-            "or both"
-        )
-    return exact, partial
 
 
 # --------------------------------------------------------------------------- number
 def number_match(
     prediction: IntoExpr, reference: IntoExpr, *, numeric_tolerance: float = 1e-4
 ) -> pl.Expr:
-    """The answer's number (:func:`xpert_frames.numeric.parse.extract_number`, ``mode="last"``:
+    """The answer's number (:func:`xpert_frames.numbers.extract_number`, ``mode="last"``:
     boxed, then answer statement, then ``= x`` at the end, then the last number) against the
     reference number: ``|pred - ref| <= numeric_tolerance`` scores 1.
     ``Struct{score, extracted, rule}``; a prediction without a number scores 0 (rule ``none``)."""
@@ -127,10 +75,10 @@ def number_match(
 def _number_outcome(found: pl.Expr, ref: pl.Expr, tol: float) -> pl.Expr:
     """Score, extracted and rule of a found-number struct against a reference value."""
     value = found.struct.field("value")
-    hit = (value - ref).abs() <= tol
+    hit = (value == ref) | ((value - ref).abs() <= tol)  # equal infinities match too
     score = pl.when(hit.fill_null(False)).then(1.0).otherwise(0.0)
     rule = pl.when(value.is_null()).then(pl.lit("none")).otherwise(found.struct.field("rule"))
-    return _result(score, value.cast(pl.String), rule)
+    return result(score, value.cast(pl.String), rule)
 
 
 _NUMBERS_DTYPE = pl.Struct({"found": numbers.NUMBER_DTYPE, "ref": pl.Float64})
@@ -162,16 +110,17 @@ def _choice_outcome(found: pl.Expr, ref: pl.Expr) -> pl.Expr:
     """Score, extracted and rule of an extraction struct against reference letters."""
     letters = found.struct.field("letters")
     score = pl.when((letters == ref).fill_null(False)).then(1.0).otherwise(0.0)
-    return _result(score, letters, found.struct.field("rule"))
+    return result(score, letters, found.struct.field("rule"))
 
 
 # --------------------------------------------------------------------------- evaluator
 class AccuracyEvaluator(BaseEvaluator):
-    """Accuracy of choice, text and number answers, with auditable answer extraction."""
+    """Accuracy of choice, text, label, true/false and number answers, with auditable answer
+    extraction."""
 
     key: ClassVar[str] = "accuracy"
     metric: ClassVar[str] = "accuracy"
-    answer_types: ClassVar[tuple[str, ...]] = ("choice", "text", "number", "judge")
+    answer_types: ClassVar[tuple[str, ...]] = ("choice", "text", "judge", "number")
     subtype_column: ClassVar[str | None] = frames.ANSWER_TYPE
     subtype_default: ClassVar[str | None] = "text"
     subtype_metric: ClassVar[str] = "{}_accuracy"
@@ -184,78 +133,93 @@ class AccuracyEvaluator(BaseEvaluator):
         case_sensitive: bool = False,
         allow_partial: bool = False,
         numeric_tolerance: float = 0.0001,
+        extract_text: bool = True,
         name: str | None = None,
     ) -> None:
         super().__init__(name=name)
-        self.exact_match, self.allow_partial = _check_text_options(exact_match, allow_partial)
+        self.exact_match, self.allow_partial = check_text_options(exact_match, allow_partial)
         self.case_sensitive = check_bool("case_sensitive", case_sensitive)
         self.numeric_tolerance = check_float("numeric_tolerance", numeric_tolerance, low=0.0)
+        self.extract_text = check_bool("extract_text", extract_text)
 
     def _kind(self) -> pl.Expr:
         return pl.col(frames.ANSWER_TYPE).str.strip_chars().str.to_lowercase().fill_null("text")
 
+    def _text_opts(self) -> dict[str, bool]:
+        return {"exact_match": self.exact_match, "allow_partial": self.allow_partial}
+
+    def _text(self, prediction: pl.Expr, is_text: pl.Expr) -> pl.Expr:
+        return text_match(
+            prediction,
+            pl.col(frames.ANSWER),
+            choices=pl.when(is_text).then(pl.col(frames.CHOICES)),
+            exact_match=self.exact_match,
+            allow_partial=self.allow_partial,
+            case_sensitive=self.case_sensitive,
+            extract_text=self.extract_text,
+        )
+
     def prepare(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        """Stage the shared work over temporary columns so that the extraction cascade is
-        planned and run once, not once per output column (every stage is Polars expressions)."""
-        kind = pl.col(self.temp("kind"))
-        is_choice, is_number = kind == "choice", kind == "number"
+        """Stage the shared work over temporary columns so that each extraction is planned and
+        run once, not once per output column (no Python work per row: every stage is Polars
+        expressions, the text and judge stages in batches)."""
         lf = lf.with_columns(self._kind().alias(self.temp("kind")))
-        lf = lf.with_columns(self._stage_inputs(is_choice, is_number))
-        found = extract_choice(
-            pl.when(is_choice).then(pl.col(frames.PRED)),
-            options=pl.col(self.temp("options")),
-            choices=pl.when(is_choice).then(pl.col(frames.CHOICES)),
-        )
-        lf = lf.with_columns(found.alias(self.temp("choice")))
-        return lf.with_columns(self._outcome(is_choice, is_number).alias(self.temp("result")))
-
-    def _stage_inputs(self, is_choice: pl.Expr, is_number: pl.Expr) -> list[pl.Expr]:
-        """Reference letters and options (choice rows), parsed numbers (number rows) and
-        normalized texts (text rows)."""
-        is_text = ~is_choice & ~is_number
-        pred, ref = pl.col(frames.PRED), pl.col(frames.ANSWER)
-        letters = reference_letters(pl.when(is_choice).then(ref))
-        numbers_struct = pl.struct(
-            pl.when(is_number).then(pred).alias("p"), pl.when(is_number).then(ref).alias("r")
-        )
-        case = self.case_sensitive
-        return [
-            letters.alias(self.temp("ref")),
-            option_letters(frames.CHOICES, answer=letters).alias(self.temp("options")),
-            numbers_struct.map_batches(
-                _numbers_batch, return_dtype=_NUMBERS_DTYPE, is_elementwise=True
-            ).alias(self.temp("number")),
-            normalize_text(pl.when(is_text).then(pred), case_sensitive=case).alias(
-                self.temp("text_pred")
-            ),
-            normalize_text(pl.when(is_text).then(ref), case_sensitive=case).alias(
-                self.temp("text_ref")
-            ),
-        ]
-
-    def _outcome(self, is_choice: pl.Expr, is_number: pl.Expr) -> pl.Expr:
-        number = pl.col(self.temp("number"))
-        return (
-            pl.when(is_choice)
-            .then(_choice_outcome(pl.col(self.temp("choice")), pl.col(self.temp("ref"))))
-            .when(is_number)
-            .then(
-                _number_outcome(
-                    number.struct.field("found"),
-                    number.struct.field("ref"),
-                    self.numeric_tolerance,
-                )
-            )
-            .otherwise(
-                _text_outcome(
-                    pl.col(self.temp("text_pred")),
-                    pl.col(self.temp("text_ref")),
-                    exact_match=self.exact_match,
-                    allow_partial=self.allow_partial,
-                )
-            )
-        )
+        lf = self._stage_choice(lf)
+        lf = self._stage_answers(lf)
+        return lf.with_columns(self._combined().alias(self.temp("result")))
 
     def outputs(self) -> dict[str, pl.Expr]:
         result = pl.col(self.temp("result"))
         return {suffix: result.struct.field(suffix) for suffix in _RESULT}
+
+    def _col(self, part: str) -> pl.Expr:
+        return pl.col(self.temp(part))
+
+    def _stage_choice(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """Reference letters, option letters, then the choice cascade."""
+        is_choice = self._col("kind") == "choice"
+        ref = pl.when(is_choice).then(pl.col(frames.ANSWER))
+        lf = lf.with_columns(reference_letters(ref).alias(self.temp("ref")))
+        lf = lf.with_columns(
+            option_letters(frames.CHOICES, answer=self._col("ref")).alias(self.temp("opt"))
+        )
+        found = extract_choice(
+            pl.when(is_choice).then(pl.col(frames.PRED)),
+            options=self._col("opt"),
+            choices=pl.when(is_choice).then(pl.col(frames.CHOICES)),
+        )
+        return lf.with_columns(found.alias(self.temp("choice")))
+
+    def _stage_answers(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """Number, text (with labels) and true/false rows, each kind only on its rows."""
+        kind = self._col("kind")
+        is_number, is_judge = kind == "number", kind == "judge"
+        is_text = ~kind.is_in(["choice", "number", "judge"])
+        pred, ref = pl.col(frames.PRED), pl.col(frames.ANSWER)
+        numbers_in = pl.struct(
+            pl.when(is_number).then(pred).alias("p"), pl.when(is_number).then(ref).alias("r")
+        )
+        return lf.with_columns(
+            numbers_in.map_batches(
+                _numbers_batch, return_dtype=_NUMBERS_DTYPE, is_elementwise=True
+            ).alias(self.temp("num")),
+            self._text(pl.when(is_text).then(pred), is_text).alias(self.temp("text")),
+            judge_match(pl.when(is_judge).then(pred), pl.when(is_judge).then(ref)).alias(
+                self.temp("judge")
+            ),
+        )
+
+    def _combined(self) -> pl.Expr:
+        kind, num = self._col("kind"), self._col("num")
+        number = _number_outcome(
+            num.struct.field("found"), num.struct.field("ref"), self.numeric_tolerance
+        )
+        return (
+            pl.when(kind == "choice")
+            .then(_choice_outcome(self._col("choice"), self._col("ref")))
+            .when(kind == "number")
+            .then(number)
+            .when(kind == "judge")
+            .then(self._col("judge"))
+            .otherwise(self._col("text"))
+        )

@@ -79,7 +79,9 @@ def bleu_signature(
     from xpert_frames.evaluators.bleu.stats import EPSILON
 
     smooth = f"method1-eps{EPSILON}" if smoothing else "none"
-    tok = f"en=nltk-{_dist('nltk')}:NLTKWordTokenizer,zh=jieba-{_dist('jieba')}:lcut"
+    from xpert_frames.tokens import zh
+
+    tok = f"en=nltk-{_dist('nltk')}:NLTKWordTokenizer,zh={zh.segmenter()}"
     return (
         f"bleu|nrefs:var|lang:{language}|tok:{tok}|n:{n_gram}|"
         f"w:{','.join(repr(w) for w in ws)}|smooth:{smooth}|"
@@ -94,6 +96,7 @@ class BLEUEvaluator(BaseEvaluator):
     metric: ClassVar[str] = "bleu"
     answer_types: ClassVar[tuple[str, ...]] = ("text",)
     accepts_list_answer: ClassVar[bool] = True
+    report_options: ClassVar[tuple[str, ...]] = ("n_gram", "weights", "smoothing")
 
     def __init__(
         self,

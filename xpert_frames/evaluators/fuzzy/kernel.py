@@ -2,13 +2,21 @@
 
 ``levenshtein_similarity`` is ``1 - distance / max(len)`` on Unicode code points, computed by
 rapidfuzz in float64 (its ``cpdist`` default, float32, differs from the exact value by up to
-~3e-8). Equal strings (including two empty ones) are answered by Polars without the kernel;
-the rest is converted to Python strings chunk by chunk while the previous chunk is in the
-kernel, so conversion and computation overlap.
+~3e-8). Polars answers every pair it can without Python strings: equal strings (including two
+empty ones) score 1, a pair with exactly one empty side scores 0. The remaining pairs are
+grouped so that each *distinct* pair is converted to Python strings and scored once, then the
+scores are spread back over the rows (model outputs repeat: ten models answering the same
+references give far fewer distinct pairs than rows). Conversion runs chunk by chunk while the
+previous chunk is in the kernel, so the two overlap.
+
+The kernel's thread count follows the cores this process may use (:func:`kernel_threads`):
+never more than Polars' own thread pool, the CPU affinity mask, or a Ray actor's CPU allotment.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -17,7 +25,38 @@ import polars as pl
 if TYPE_CHECKING:  # numpy and rapidfuzz load on first use, not with the package
     import numpy as np
 
+#: Distinct pairs converted to Python strings per step (one step converts while one computes).
 CHUNK = 32_768
+
+
+def kernel_threads() -> int:
+    """Threads for a native kernel: the cores Polars, the affinity mask and Ray allow.
+
+    Polars' thread pool (``POLARS_MAX_THREADS``) is the budget the caller already chose for
+    this process; the affinity mask (``taskset``, cgroup cpusets) can be narrower than
+    ``os.cpu_count()``; inside a Ray worker the task's or actor's ``num_cpus`` is its share.
+    """
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    limits = [cores or 1, pl.thread_pool_size()]
+    ray_cpus = _ray_cpus()
+    if ray_cpus is not None:
+        limits.append(ray_cpus)
+    return max(1, min(limits))
+
+
+def _ray_cpus() -> int | None:
+    """CPUs assigned to the current Ray task or actor; None outside Ray workers."""
+    ray = sys.modules.get("ray")  # never import Ray just to ask
+    if ray is None or not ray.is_initialized():
+        return None
+    try:
+        context = ray.get_runtime_context()
+        if context.worker.mode != ray.WORKER_MODE:  # the driver is not confined
+            return None
+        cpus = context.get_assigned_resources().get("CPU")
+    except AttributeError:  # an older Ray without these attributes: no allotment known
+        return None
+    return None if cpus is None else max(1, int(cpus))
 
 
 def _kernel(a: list[str], b: list[str], workers: int) -> np.ndarray:
@@ -30,37 +69,54 @@ def _kernel(a: list[str], b: list[str], workers: int) -> np.ndarray:
     )
 
 
-def _store(out: np.ndarray, idx: np.ndarray, start: int, future: object) -> None:
-    chunk = future.result()  # type: ignore[attr-defined]
-    out[idx[start : start + len(chunk)]] = chunk
+def _distinct_scores(a: pl.Series, b: pl.Series, workers: int) -> np.ndarray:
+    """Scores of aligned distinct pairs; conversion of one chunk overlaps the kernel."""
+    import numpy as np
+
+    scores = np.empty(len(a), dtype=np.float64)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending: list[tuple[int, object]] = []
+        for start in range(0, len(a), CHUNK):
+            a_list = a.slice(start, CHUNK).to_list()
+            b_list = b.slice(start, CHUNK).to_list()
+            pending.append((start, pool.submit(_kernel, a_list, b_list, workers)))
+            if len(pending) == 2:  # at most one chunk converting while one computes
+                begin, future = pending.pop(0)
+                chunk = future.result()  # type: ignore[attr-defined]
+                scores[begin : begin + len(chunk)] = chunk
+        for begin, future in pending:
+            chunk = future.result()  # type: ignore[attr-defined]
+            scores[begin : begin + len(chunk)] = chunk
+    return scores
 
 
-def levenshtein_similarity(a: pl.Series, b: pl.Series, *, workers: int = -1) -> pl.Series:
-    """Normalized Levenshtein similarity of aligned string Series; null where either is null."""
+def levenshtein_similarity(a: pl.Series, b: pl.Series, *, workers: int | None = None) -> pl.Series:
+    """Normalized Levenshtein similarity of aligned string Series; null where either is null.
+
+    ``workers`` is rapidfuzz's thread count; by default :func:`kernel_threads`.
+    """
     import numpy as np
 
     if len(a) != len(b):
         raise ValueError(f"series lengths differ: {len(a)} and {len(b)}")
-    a = a.cast(pl.String)
-    b = b.cast(pl.String)
-    out = np.ones(len(a), dtype=np.float64)
-    need = (a != b).fill_null(False)
-    idx = need.arg_true().to_numpy()
-    if len(idx):
-        a_need = a.gather(idx)
-        b_need = b.gather(idx)
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            pending: list[tuple[int, object]] = []
-            for start in range(0, len(idx), CHUNK):
-                a_list = a_need.slice(start, CHUNK).to_list()
-                b_list = b_need.slice(start, CHUNK).to_list()
-                pending.append((start, pool.submit(_kernel, a_list, b_list, workers)))
-                if len(pending) == 2:  # at most one chunk converting while one computes
-                    _store(out, idx, *pending.pop(0))
-            for item in pending:
-                _store(out, idx, *item)
+    if workers is None:
+        workers = kernel_threads()
+    pairs = pl.DataFrame({"a": a.cast(pl.String), "b": b.cast(pl.String)})
+    differ = (pl.col("a") != pl.col("b")).fill_null(False)
+    one_empty = (pl.col("a").str.len_bytes() == 0) | (pl.col("b").str.len_bytes() == 0)
+    masks = pairs.select(
+        zero=(differ & one_empty).arg_true().implode(),
+        null=(pl.col("a").is_null() | pl.col("b").is_null()).any(),
+    )
+    out = np.ones(len(pairs), dtype=np.float64)
+    out[masks["zero"][0].to_numpy()] = 0.0
+    distinct = pairs.with_row_index("row").filter(differ & ~one_empty).group_by("a", "b").agg("row")
+    if len(distinct):
+        scores = _distinct_scores(distinct["a"], distinct["b"], workers)
+        rows = distinct["row"]
+        out[rows.explode().to_numpy()] = np.repeat(scores, rows.list.len().to_numpy())
     result = pl.Series(a.name, out, dtype=pl.Float64)
-    nulls = a.is_null() | b.is_null()
-    if nulls.any():
+    if masks["null"][0]:
+        nulls = a.is_null() | b.is_null()
         result = pl.select(pl.when(nulls).then(None).otherwise(result)).to_series().alias(a.name)
     return result

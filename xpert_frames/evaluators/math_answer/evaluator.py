@@ -64,7 +64,9 @@ def values_close(pred: pl.Expr, ref: pl.Expr, tolerance: float) -> pl.Expr:
         .otherwise(diff <= tolerance * ref.abs())
     )
     whole = (pred.round(0) == pred) & (ref.round(0) == ref) & (ref.abs() < _WHOLE_BELOW)
-    return pl.when(whole & (pred.abs() < _WHOLE_BELOW)).then(pred == ref).otherwise(close)
+    # Infinities are equal or not (inf <= tol·inf would pass any number).
+    exact = (whole & (pred.abs() < _WHOLE_BELOW)) | ref.is_infinite() | pred.is_infinite()
+    return pl.when(exact).then(pred == ref).otherwise(close)
 
 
 class MathEvaluator(BaseEvaluator):

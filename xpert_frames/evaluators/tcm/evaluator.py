@@ -31,11 +31,9 @@ from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.options import check_bool, check_fraction
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.fuzzy.evaluator import similarity
-from xpert_frames.evaluators.tcm.terms import RESERVED, TermTable, load_terms
+from xpert_frames.evaluators.tcm.terms import TermTable, load_terms
 
 SUBTYPES = ("syndrome", "disease", "treatment")
-_OPEN, _CLOSE = RESERVED
-_MARKED = f"{_OPEN}[^{_OPEN}{_CLOSE}]*{_CLOSE}"
 #: Treatment keyword separators: Chinese and ASCII list punctuation and whitespace.
 KEYWORD_SEPARATORS = "，,、；;。.／/\\s"
 #: Names whose final 证/病 is part of the name (kept by :func:`disease_text`). Besides these, the
@@ -81,22 +79,12 @@ def tcm_terms(value: IntoExpr, *, terms: TermsSpec = "default", normalize: bool 
     table = load_terms(terms)
     check_bool("normalize", normalize)
     surface = table.mapping if normalize else {c: c for c in table.categories}
-    marked = {
-        syn: f"{_OPEN}{canon}{_CLOSE}" if table.is_syndrome(canon) else canon
-        for syn, canon in surface.items()
-    }
-    keys = sorted(marked, key=len, reverse=True)
-    # Stray marker characters in the input are removed in the same pass.
-    patterns = [*keys, *RESERVED]
-    replacements = [*(marked[k] for k in keys), "", ""]
-    found = (
-        text.to_expr(value)
-        .str.replace_many(patterns, replacements, leftmost=True)
-        .str.extract_all(_MARKED)
-    )
-    return found.list.eval(pl.element().str.strip_chars(_OPEN + _CLOSE)).list.unique(
-        maintain_order=True
-    )
+    # Longest first: Aho-Corasick's leftmost-first match is then the leftmost-longest one.
+    keys = sorted(surface, key=len, reverse=True)
+    canonical = [surface[k] if table.is_syndrome(surface[k]) else None for k in keys]
+    to_term = pl.element().replace_strict(keys, canonical, default=None, return_dtype=pl.String)
+    found = text.to_expr(value).str.extract_many(keys, leftmost=True)
+    return found.list.eval(to_term.drop_nulls()).list.unique(maintain_order=True)
 
 
 def set_similarity(
@@ -314,7 +302,8 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             pl.when(need_syn)
             .then(pl.col(frames.PRED))
             .when(need_dis)
-            .then(col("p_dis").str.replace(_SUFFIX_RE, "${1}${2}")),
+            # The capture regex is the costly pass: only on the rows that need it.
+            .then(pl.when(need_dis).then(col("p_dis")).str.replace(_SUFFIX_RE, "${1}${2}")),
         )
         return lf.with_columns(sim.alias(self.temp("sim")))
 

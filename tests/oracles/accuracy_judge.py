@@ -1,0 +1,121 @@
+"""Per-row Python oracle of true/false (judge) scoring (no package imports): the judge rules of
+``xpert_frames.evaluators.accuracy.answer_patterns`` for Python's ``re``, the decision in plain
+loops over one row at a time. Spans and trimming come from :mod:`tests.oracles.accuracy_text`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tests.oracles.accuracy_text import (
+    BOLD,
+    BOXED,
+    CONCLUSION,
+    HAN,
+    STATEMENT,
+    cut,
+    prepare,
+    raw_span,
+    strip_marks,
+    tidy,
+)
+
+HEDGE = re.compile(
+    r"(?i:whether|cannot\s+(?:be\s+)?determine|can't\s+(?:be\s+)?determine|unclear"
+    r"|not\s+sure|uncertain|depend|maybe|might|could\s+be|perhaps|possibly|partially|partly"
+    r"|not\s+(?:entirely|completely|fully|quite|necessarily))"
+    r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许|不完全|不全|一定道理"
+)
+JUDGE_WORDS = [
+    (
+        r"没有错|没错|不错|并非错误|不是错误|(?i:not\s+(?:false|wrong|incorrect)"
+        r"|isn't\s+(?:false|wrong|incorrect))",
+        True,
+    ),
+    (
+        r"不正确|不对|不准确|不成立|不是真的|不是正确|不是对|不真|(?i:not\s+(?:true|correct|right"
+        r"|accurate|valid|the\s+case)|isn't\s+(?:true|correct|right|accurate))",
+        False,
+    ),
+    (
+        rf"错误|错(?:的|了)?(?:[^{HAN}]|\Z)|[×✗✘]|否|(?:是|为)假|假的(?:[^{HAN}]|\Z)"
+        r"|(?i:false|incorrect|wrong|inaccurate)"
+        r"|(?:^|[^A-Za-z])(?i:no)(?:[^A-Za-z]|\Z)",
+        False,
+    ),
+    (
+        rf"正确|对(?:的|了)?(?:[^{HAN}]|\Z)|[√✓✔]|成立|是的|(?:是|为)真|真的(?:[^{HAN}]|\Z)"
+        r"|(?i:true|correct|accurate)"
+        r"|(?:^|[^A-Za-z])(?i:yes|right)(?:[^A-Za-z]|\Z)",
+        True,
+    ),
+]
+ALONE_TRUE = {"是", "是的", "对", "真", "t", "y", "yes"}
+ALONE_FALSE = {"不是", "否", "错", "假", "f", "n", "no"}
+JUDGE_WORD = (
+    r"正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立|(?i:true|false|correct|incorrect|right|wrong|yes|no"
+    r"|accurate|inaccurate)"
+)
+JUDGE_LEADING = re.compile(
+    r"^[\s\*\"“'‘「【\(]*(?P<s>正确|错误|不正确|不对|对|错|是的|不是|是|否|[×✗✘√✓✔]"
+    r"|(?i:true|false|correct|incorrect|right|wrong|yes|no|t|f))[\s\*\"”'’」】\)]*"
+    r"(?:[,，。.!！:：;；\n—–-]|\Z)"
+)
+JUDGE_SENTENCE = re.compile(
+    rf"(?s)^.*(?:^|[.。!?！？\n])(?P<s>[^.。!?！？\n]*(?:{JUDGE_WORD})[^.。!?！？\n]*)"
+)
+JUDGE_RULES = [
+    ("boxed", BOXED),
+    ("statement", STATEMENT),
+    ("bold", BOLD),
+    ("leading", JUDGE_LEADING),
+    ("conclusion", CONCLUSION),
+    ("sentence", JUDGE_SENTENCE),
+]
+
+
+def judge_value(s: str | None) -> str | None:
+    if s is None:
+        return None
+    low = s.lower()
+    for pattern, truth in JUDGE_WORDS:
+        low = re.sub(pattern, "⊤" if truth else "⊥", low)
+    alone = tidy(s.lower())
+    yes = "⊤" in low or alone in ALONE_TRUE
+    no = "⊥" in low or alone in ALONE_FALSE
+    if yes and no:
+        return "hedge"
+    return "true" if yes else "false" if no else None
+
+
+def judge_reference(ref: str) -> str | None:
+    value = judge_value(strip_marks(prepare(ref)))
+    return value if value in ("true", "false") else None
+
+
+def judge_stated(pred: str) -> tuple[str | None, str | None]:
+    src = prepare(pred)
+    for name, pattern in JUDGE_RULES:
+        raw = raw_span(name, pattern, src)
+        if raw is None:
+            continue
+        plain = strip_marks(raw)
+        value = judge_value(cut(plain))
+        if value is not None:
+            return ("hedge" if HEDGE.search(plain) else value), name
+    plain = strip_marks(src)
+    value = judge_value(plain)
+    if value is not None:
+        return ("hedge" if HEDGE.search(plain) else value), "whole"
+    return None, None
+
+
+def judge_row(pred: str, ref: str) -> tuple[float, str | None, str]:
+    want = judge_reference(ref)
+    value, rule = judge_stated(pred)
+    score = 1.0 if value is not None and value == want else 0.0
+    if want is None:
+        return score, (None if value == "hedge" else value), "reference"
+    if value == "hedge":
+        return 0.0, None, "hedge"
+    return score, value, rule or "none"

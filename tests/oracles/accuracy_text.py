@@ -1,0 +1,314 @@
+"""Per-row Python oracle of text, label and true/false (judge) scoring (no package imports).
+
+The span rules of ``xpert_frames.evaluators.accuracy.answer_patterns`` written out again for
+Python's ``re`` (``\\Z`` for the end of text, ``\\g<name>`` in replacements); everything
+else (trimming, label search, longest label first, the judge decision) is plain loops over one
+row at a time.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+GONE = "✗"
+HAN = "一-鿿"
+WHITE = set("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | {
+    chr(c) for c in range(0x2000, 0x200B)
+}
+
+_CN = (
+    r"(?:(?:最终|正确|标准|参考)?答案(?:应该|应当|应|就|即|也)?(?:是|为)"
+    r"|答案\s*[:：]|【答案】|答\s*[:：]|而是|判断\s*[:：]|结论\s*(?:是|为|[:：]))"
+)
+_ANS = r"(?:the\s+|my\s+|our\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?answer"
+_VERB = r"(?:is|would\s+be|should\s+be|will\s+be|must\s+be)"
+_EN = (
+    rf"(?:^|[^A-Za-z])(?i:{_ANS}\s*(?:{_VERB}\s*)?[:：]|{_ANS}\s+{_VERB}"
+    r"|I\s+think\s+it(?:'s|\s+is)|conclusion\s*[:：])"
+)
+SENT = r"(?:[^.。!?！？\n]|\.[^\s])"
+COP = (
+    r"(?:\s(?i:is|are|was|were)\s|(?:^|\s)(?i:it|that|this)(?:'s|’s)\s"
+    r"|(?:^|[^但还于可若总只凡])是)"
+)
+STATEMENT = re.compile(rf"(?s)^.*(?:{_CN}|{_EN})\s*[:：]?\s*(?P<s>[^\n]*)")
+BOXED = re.compile(r"(?s)^.*\\boxed\{(?P<s>(?:[^{}]|\{[^{}]*\})*)\}")
+BOLD = re.compile(r"(?s)^.*\*\*\s*(?P<s>[^*\n]*[^*\n:：\s])\s*\*\*")
+CONCLUSION = re.compile(
+    r"(?s)^.*(?:(?:^|[^A-Za-z])(?i:so|therefore|thus|hence|overall|in\s+conclusion)[^A-Za-z]"
+    r"|综上所述|综上|所以|因此|因而|故|总之|综合来看)"
+    rf"[^.。!?！？\n]*?(?:{COP}|为)(?P<s>{SENT}*)"
+)
+COPULA = re.compile(rf"(?:^|[。!?！？\n]|\.\s)[^.。!?！？\n]*?{COP}(?P<s>{SENT}*)")
+ANSWER_IS = re.compile(
+    r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)\s*(?:\s(?i:is|would\s+be|should\s+be"
+    r"|must\s+be|seems\s+to\s+be)\s+(?i:the\s+)?(?i:correct\s+|right\s+|final\s+|best\s+)?"
+    r"(?i:answer)|(?:应该|应)?(?:是|为)(?:正确|最终|标准)?答案)"
+)
+FIRST_SENTENCE = re.compile(rf"^\s*(?P<s>{SENT}*)")
+QUOTED_END = re.compile(r"(?s)^.*[“\"「『](?P<s>[^”\"」』\n]{1,40})[”\"」』][\s.。!！]*\Z")
+LINE = re.compile(r"(?P<s>[^\n]*[^\s][^\n]*)\s*\Z")
+LAST_SENTENCE = re.compile(
+    r"(?s)^.*(?:^|[。!?！？]|\.\s)\s*(?P<s>[^。!?！？]*?[^。!?！？\s.][^。!?！？]*?)[.。!?！？\s]*\Z"
+)
+SUBJECT = re.compile(
+    r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)(?:\s(?i:is|are|was|were)\s|是)"
+)
+TEXT_RULES = [
+    ("boxed", BOXED),
+    ("statement", STATEMENT),
+    ("answer_is", ANSWER_IS),
+    ("bold", BOLD),
+    ("conclusion", CONCLUSION),
+    ("copula", COPULA),
+    ("quoted", QUOTED_END),
+    ("line", LINE),
+]
+NEGATIONS = [
+    (re.compile(r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n]*"), GONE),
+    (
+        re.compile(
+            r"(?P<pre>^|[^A-Za-z])(?i:not|no|neither|rather\s+than|instead\s+of|other\s+than)\s+"
+            r"[^,.;:!?\n()]*"
+        ),
+        r"\g<pre>" + GONE,
+    ),
+    (re.compile(r"(?i:n't)\s+[^,.;:!?\n()]*"), GONE),
+]
+TEX = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([^{}]*)\}")
+MARKS = re.compile(r"[\$`]|\*\*|__")
+PARENS = re.compile(r"(?P<pre>[^\s(（])\s*(?:\([^()]*\)|（[^（）]*）)")
+OPENERS = re.compile(
+    r"^[\s\(（\[【「\"“'‘]+|^(?i:most\s+likely|likely|probably|definitely|clearly|certainly"
+    r"|indeed|simply|actually|obviously)\s+"
+)
+PARTICLES = re.compile(r"[吧呢啊呀嘛哦]+\Z")
+SUBJECT_VERB = re.compile(
+    r"^(?:[a-z]+ed|[a-z]+[^s]s|wrote|won|made|built|led|ran|took|became|began|gave|found|held"
+    r"|drew|sang|told|said|came|went|got|had|did|does|has|leads|holds)(?:[^a-z]|\Z)"
+)
+TEXT_HEDGE = r"可能|也许|或许|大概|(?i:maybe|perhaps|possibly|might|could)"
+LEAD = re.compile(
+    rf"^(?:\s*{GONE}\s*[;；,，:：.。]?\s*(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*"
+    r"|而是|是)?)+"
+)
+CLAUSE = re.compile(
+    r"^\s*(?P<s>.*?)\s*(?:[。；;！!？?\n，,\(（]|\.(?:\s|\Z)"
+    r"|\s(?i:because|since|which|as|but|although|though|while|whereas)\s|因为|由于|\Z)"
+)
+ARTICLE = re.compile(r"^(?i:the|a|an)\s+")
+
+
+# --------------------------------------------------------------------------- helpers
+def prepare(s: str) -> str:
+    s = unicodedata.normalize("NFC", s)
+    return "".join(
+        chr(ord(c) - 0xFEE0) if 0xFF01 <= ord(c) <= 0xFF5E else " " if c == "\u3000" else c
+        for c in s
+    )
+
+
+def _junk(c: str, gone: bool) -> bool:
+    return c in WHITE or unicodedata.category(c).startswith("P") or (gone and c == GONE)
+
+
+def strip_ends(s: str, gone: bool = True) -> str:
+    start, end = 0, len(s)
+    while start < end and _junk(s[start], gone):
+        start += 1
+    while end > start and _junk(s[end - 1], gone):
+        end -= 1
+    return s[start:end]
+
+
+def normalize_text(s: str, case_sensitive: bool) -> str:
+    s = strip_ends(prepare(s), gone=False)
+    return s if case_sensitive else s.lower()
+
+
+def tidy(s: str | None, case_sensitive: bool = False) -> str | None:
+    if s is None:
+        return None
+    s = strip_ends(PARTICLES.sub("", ARTICLE.sub("", strip_ends(s), count=1), count=1))
+    s = s if case_sensitive else s.lower()
+    return s or None
+
+
+def strip_marks(s: str) -> str:
+    return PARENS.sub(r"\g<pre>", MARKS.sub("", TEX.sub(r"\1", s)))
+
+
+def cut(s: str | None, case_sensitive: bool = False) -> str | None:
+    if s is None:
+        return None
+    s = OPENERS.sub("", LEAD.sub("", strip_marks(s), count=1), count=1)
+    m = CLAUSE.match(s)
+    return tidy(m.group("s") if m else None, case_sensitive)
+
+
+def erase(s: str) -> str:
+    for pattern, repl in NEGATIONS:
+        s = pattern.sub(repl, s)
+    return s
+
+
+def raw_span(name: str, pattern: re.Pattern[str], src: str) -> str | None:
+    source = src if name == "bold" else re.sub(r"\*\*|__", "", src)
+    if name == "line":
+        # The last non-empty line: the text without trailing white space, after its last \n.
+        found = source.rstrip("".join(WHITE)).split("\n")[-1]
+        if len(found) > 60:
+            return None
+        last = LAST_SENTENCE.match(found)
+        return last.group("s") if last else None
+    if name == "answer_is" and not re.search(r"(?i)answer|答案", source):
+        return None
+    m = pattern.match(source) if pattern.pattern.startswith(("(?s)^", "^")) else None
+    if m is None and not pattern.pattern.startswith(("(?s)^", "^")):
+        m = pattern.search(source)
+    if m is None:
+        return None
+    found = m.group("s")
+    if name == "line":
+        if len(found) > 60:
+            return None
+        last = LAST_SENTENCE.match(found)
+        return last.group("s") if last else None
+    return found
+
+
+# --------------------------------------------------------------------------- text
+def stated_text(erased: str, cs: bool) -> dict[str, Any]:
+    """span, rule, full (uncut span), subject (copula), lead (first sentence), hedge."""
+    out: dict[str, Any] = dict.fromkeys(("span", "rule", "full", "subject", "lead"))
+    plain = re.sub(r"\*\*|__", "", erased)
+    for name, pattern in TEXT_RULES:
+        raw = raw_span(name, pattern, erased)
+        value = cut(raw, cs)
+        if value is not None and raw is not None:
+            out["span"], out["rule"] = value, name
+            out["full"] = tidy(LEAD.sub("", strip_marks(raw), count=1), cs)
+            break
+    if out["rule"] == "copula":
+        m = SUBJECT.search(plain)
+        out["subject"] = cut(m.group("s") if m else None, cs)
+    if out["rule"] in ("copula", "quoted", "line"):
+        m = FIRST_SENTENCE.match(plain)
+        out["lead"] = cut(m.group("s") if m else None, cs)
+    guess = out["rule"] == "copula" and out["subject"] is not None
+    out["hedge"] = bool(
+        (guess and re.search(TEXT_HEDGE, out["subject"]))
+        or (out["full"] is not None and re.match(f"(?:{TEXT_HEDGE})", out["full"]))
+    )
+    return out
+
+
+def labels_of(choices: list[Any] | None, case_sensitive: bool) -> list[str]:
+    out = []
+    for c in choices or []:
+        raw = c.get("content") if c.get("content") is not None else c.get("id")
+        if raw is None:
+            continue
+        label = tidy(prepare(raw), case_sensitive)
+        if label is not None and label not in out:
+            out.append(label)
+    return out
+
+
+def _alnum(c: str) -> bool:
+    return c.isascii() and (c.islower() or c.isdigit())
+
+
+def _stated_in(text: str, label: str) -> bool:
+    """``label`` occurs in ``text`` and, where the label begins or ends with a Latin letter or
+    digit, no Latin letter or digit is right before or after it."""
+    start = text.find(label)
+    while start >= 0:
+        end = start + len(label)
+        before_ok = not _alnum(label[0]) or start == 0 or not _alnum(text[start - 1])
+        after_ok = not _alnum(label[-1]) or end == len(text) or not _alnum(text[end])
+        if before_ok and after_ok:
+            return True
+        start = text.find(label, start + 1)
+    return False
+
+
+def label_count(text: str, labels: list[str]) -> tuple[str | None, int]:
+    hits = [lab for lab in labels if _stated_in(text, lab)]
+    kept = [h for h in hits if not any(len(o) > len(h) and h in o for o in hits)]
+    distinct = list(dict.fromkeys(kept))
+    return (distinct[0] if len(distinct) == 1 else None), len(distinct)
+
+
+def stated_label(erased: str, labels: list[str], cs: bool) -> tuple[str | None, str | None]:
+    source = erased if cs else erased.lower()
+    raws = [(n, raw_span(n, p, source)) for n, p in TEXT_RULES] + [("whole", source)]
+    for name, raw in raws:
+        if raw is None:
+            continue
+        short = cut(raw, cs)
+        label, count = label_count(short, labels) if short is not None else (None, 0)
+        if count == 0:
+            plain = strip_marks(raw)
+            label, count = label_count(plain if cs else plain.lower(), labels)
+        if count == 1:
+            return label, name
+        if count > 1:
+            return None, "hedge"
+    return None, None
+
+
+def text_row(
+    pred: str,
+    ref: str,
+    choices: list[Any] | None = None,
+    *,
+    exact_match: bool = True,
+    case_sensitive: bool = False,
+    allow_partial: bool = False,
+    extract_text: bool = True,
+) -> tuple[float, str | None, str]:
+    """(score, extracted, rule) of one text row."""
+    cs = case_sensitive
+    src, tref = prepare(pred), normalize_text(ref, cs)
+    whole = normalize_text(src, cs)
+    if not extract_text:
+        if not whole or not tref:
+            return 0.0, whole, "empty"
+        if exact_match and whole == tref:
+            return 1.0, whole, "exact"
+        if allow_partial and (tref in whole or whole in tref):
+            return 1.0, whole, "partial"
+        return 0.0, whole, "none"
+    erased = erase(src)
+    labels = labels_of(choices, cs)
+    said = stated_text(erased, cs)
+    if tref in labels:
+        label, rule = stated_label(erased, labels, cs)
+        if said["hedge"]:
+            label, rule = None, "hedge"
+        shown = "hedge" if rule == "hedge" else "none" if rule is None else f"label:{rule}"
+        return (1.0 if label == tref else 0.0), label, shown
+    ew = tidy(erased, cs) or ""
+    value, rule = said["span"], said["rule"]
+    shown_value = value if value is not None else whole
+    if not whole or not tref:
+        return 0.0, shown_value, "empty"
+    if exact_match and whole == tref:
+        return 1.0, whole, "exact"
+    if said["hedge"]:
+        return 0.0, shown_value, "hedge"
+    lead = said["lead"] if rule in ("copula", "quoted", "line") else None
+    opens = None
+    if lead is not None and lead.startswith(tref + " "):
+        opens = tref if SUBJECT_VERB.match(lead[len(tref) + 1 :]) else None
+    for candidate in (value, said["full"], said["subject"], lead, opens):
+        if exact_match and candidate is not None and candidate == tref:
+            return 1.0, candidate, str(rule)
+    if allow_partial and value is not None and (tref in value or value in tref):
+        return 1.0, value, f"{rule}:partial"
+    if allow_partial and ew and (tref in ew or ew in tref):
+        return 1.0, shown_value, "partial"
+    return 0.0, shown_value, "none"
