@@ -20,7 +20,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import json
-import os
 import queue
 import subprocess
 import sys
@@ -96,21 +95,12 @@ class _Worker:
 
 
 def available_cores() -> int:
-    """The cores this process may use: its CPU affinity, no more than Polars' thread pool
-    (``POLARS_MAX_THREADS``) and, inside a Ray task or actor, its CPU allotment."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    polars = sys.modules.get("polars")
-    if polars is not None:
-        cores = min(cores, polars.thread_pool_size())
-    ray = sys.modules.get("ray")
-    if ray is not None and ray.is_initialized():
-        allotted = ray.get_runtime_context().get_assigned_resources().get("CPU")
-        if allotted:  # none in the driver: only tasks and actors have an allotment
-            cores = min(cores, max(1, int(allotted)))
-    return max(1, cores)
+    """The cores this process may use (CPU affinity, no more than Polars' thread pool and,
+    inside a Ray task or actor, its CPU allotment): the helper the jieba workers use.
+    Imported here, not at the top: the worker runs this file without the package."""
+    from xpert_frames.tokens.pool import available_cores as cores
+
+    return cores()
 
 
 class VerifyPool:
