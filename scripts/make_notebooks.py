@@ -21,8 +21,9 @@ def nb(cells):
 quick = [
     """md:# xpert_frames quickstart
 
-Score the bundled sample (287 answers of 7 models to 41 questions: multiple choice, short text,
-numbers, translations and TCM diagnoses, in Chinese and English) with every registered evaluator,
+Score the bundled sample (378 answers of 7 models to 54 questions: multiple choice, short text,
+true/false, labels, numbers, translations and TCM diagnoses, in Chinese and English) with every
+registered evaluator (each on the rows it fits),
 report per model and answer type with confidence intervals, drill into wrong answers, join the
 scores back to question metadata, and plot.""",
     """import os

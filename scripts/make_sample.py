@@ -125,6 +125,63 @@ PARAPHRASE = {
     "He gets up at six every morning to go running.": "Every morning he wakes up at 6 to run.",
 }
 
+# (statement to judge, the right verdict as the dataset writes it, language)
+JUDGE = [
+    ("判断：地球是太阳系中最大的行星。", "错误", "zh"),
+    ("判断：水在标准大气压下100摄氏度沸腾。", "正确", "zh"),
+    ("判断：《西游记》的作者是吴承恩。", "对", "zh"),
+    ("判断：光在真空中的传播速度小于声速。", "×", "zh"),
+    (
+        "True or false: The Great Wall of China is visible from the Moon with the naked eye.",
+        "False",
+        "en",
+    ),
+    ("True or false: DNA is a double helix.", "True", "en"),
+    ("Is the following statement correct? Python lists are immutable.", "incorrect", "en"),
+    ("True or false: 17 is a prime number.", "T", "en"),
+]
+_VERDICTS = {
+    "zh": {True: ("正确", "对", "√"), False: ("错误", "错", "×")},
+    "en": {True: ("True", "correct", "true"), False: ("False", "incorrect", "false")},
+}
+_TRUE = {"正确", "对", "√", "True", "true", "T", "correct"}
+
+# (text to label, candidate labels, the right label, language)
+LABEL = [
+    (
+        "评论：“物流太慢了，包装也破了，非常失望。”这条评论的情感是？",
+        ["正面", "负面", "中性"],
+        "负面",
+        "zh",
+    ),
+    (
+        "评论：“味道不错，服务也很热情，下次还来。”这条评论的情感是？",
+        ["正面", "负面", "中性"],
+        "正面",
+        "zh",
+    ),
+    (
+        "Review: 'The battery died after two days and support never answered.' Sentiment?",
+        ["positive", "negative", "neutral"],
+        "negative",
+        "en",
+    ),
+    (
+        "Premise: 'A man is playing a guitar on stage.' Hypothesis: 'A man is performing music.' "
+        "Relation?",
+        ["entailment", "neutral", "contradiction"],
+        "entailment",
+        "en",
+    ),
+    (
+        "Premise: 'The store is closed on Sundays.' Hypothesis: 'The store opens every day.' "
+        "Relation?",
+        ["entailment", "neutral", "contradiction"],
+        "contradiction",
+        "en",
+    ),
+]
+
 # (case description, reference, tcm_eval_type, right variant, wrong variant)
 TCM = [
     (
@@ -215,6 +272,36 @@ def number_answer(value: str, unit: str, style: str, lang: str) -> str:
     )
 
 
+def judge_answer(truth: bool, style: str, lang: str, rng: random.Random) -> str:
+    word = rng.choice(_VERDICTS[lang][truth])
+    if style == "terse":
+        return word
+    if style == "fullwidth":
+        return f"答：{'√' if truth else '×'}" if lang == "zh" else f"Answer：{word}"
+    if style == "markdown":
+        return f"**{word}**" if lang == "zh" else f"**Answer:** {word}"
+    if lang == "zh":
+        return "这个说法是正确的。" if truth else "这个说法不正确，题干与事实不符，所以判断为错误。"
+    return (
+        "Checking the facts step by step, the statement holds, so it is true."
+        if truth
+        else "Checking the facts step by step, this is not true: the statement is false."
+    )
+
+
+def label_answer(label: str, labels: list[str], style: str, lang: str) -> str:
+    if style == "terse":
+        return label
+    if style == "fullwidth":
+        return f"答案：{label}。"
+    if style == "markdown":
+        return f"**标签：**{label}" if lang == "zh" else f"**Label:** {label}"
+    if lang == "zh":
+        return f"评论中表达的态度很明确，这段评论的情感倾向是{label}的。"
+    other = next(x for x in labels if x != label)
+    return f"It is not {other}; reading the text carefully, the answer is {label}."
+
+
 def build(seed: int = 20261130) -> pl.DataFrame:
     rng = random.Random(seed)
     rows: list[dict[str, object]] = []
@@ -242,7 +329,7 @@ def build(seed: int = 20261130) -> pl.DataFrame:
                 "answer": answer,
                 "choices": None
                 if choices is None
-                else [{"id": "ABCD"[i], "content": c} for i, c in enumerate(choices)],
+                else [{"id": "ABCDEFGH"[i], "content": c} for i, c in enumerate(choices)],
                 "tcm_eval_type": tcm_eval_type,
                 "prediction": prediction,
             }
@@ -268,6 +355,26 @@ def build(seed: int = 20261130) -> pl.DataFrame:
             pick = value if rng.random() < skill else wrong
             pred = None if rng.random() < 0.03 else number_answer(pick, unit, style, lang)
             add(model, "math", lang, question, "number", value, pred)
+    for question, verdict, lang in JUDGE:
+        question_id += 1
+        truth = verdict in _TRUE
+        for model, (skill, style) in MODELS.items():
+            said = truth if rng.random() < skill else not truth
+            add(
+                model,
+                "true_false",
+                lang,
+                question,
+                "judge",
+                verdict,
+                judge_answer(said, style, lang, rng),
+            )
+    for question, labels, label, lang in LABEL:
+        question_id += 1
+        for model, (skill, style) in MODELS.items():
+            pick = label if rng.random() < skill else rng.choice([x for x in labels if x != label])
+            pred = label_answer(pick, labels, style, lang)
+            add(model, "classification", lang, question, "text", label, pred, labels)
     for source, reference, lang in TRANSLATION:
         question_id += 1
         for model, (skill, _style) in MODELS.items():

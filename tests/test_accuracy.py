@@ -214,11 +214,12 @@ def test_evaluator_mixed_types_all_paths() -> None:
     )
     ev = AccuracyEvaluator()
     out = score_all_paths(df, [ev])
-    assert out.columns[-4:] == [
+    assert out.columns[-5:] == [
         "accuracy_score",
         "accuracy_extracted",
         "accuracy_rule",
         "accuracy_type",
+        "accuracy_applicable",  # the table has answer types: the applicability rule is on
     ]
     assert out["accuracy_score"].to_list() == [1, 1, 1, 0, 0, 1, 1, 0, 1, 0, None, None]
     assert out["accuracy_extracted"].to_list()[:5] == ["D", "B", "AB", "A", None]

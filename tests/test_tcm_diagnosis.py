@@ -203,3 +203,20 @@ def test_registry_integration(monkeypatch: pytest.MonkeyPatch) -> None:
     assert rep["metric"].to_list() == ["tcm_diagnosis", "disease", "syndrome", "treatment"]
     with pytest.raises(OptionTypeError, match="match_threshold"):
         get_evaluator("tcm_diagnosis", match_treshold=0.5)
+
+
+def test_rows_it_does_not_fit_have_no_subtype_in_reports() -> None:
+    frame = pl.DataFrame(
+        {
+            "prediction": ["证属肾阳虚。", "B", "诊断为慢性胃炎"],
+            "answer": ["肾阳虚证", "B", "慢性胃炎"],
+            "answer_type": ["text", "choice", "text"],
+            "tcm_eval_type": ["syndrome", None, "disease"],
+        }
+    )
+    out = score_all_paths(frame, [TcmDiagnosisEvaluator()])
+    assert out["tcm_diagnosis_type"].to_list() == ["syndrome", None, "disease"]
+    rep = xf.report(out, evaluators=[TcmDiagnosisEvaluator()])
+    rows = {r["metric"]: r for r in rep.iter_rows(named=True)}
+    assert rows["tcm_diagnosis"]["not_applicable"] == 1
+    assert rows["syndrome"]["not_applicable"] == 0 and rows["syndrome"]["count"] == 1

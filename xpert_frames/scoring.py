@@ -101,7 +101,11 @@ def plan(
             continue
         fits = fits.fill_null(False)
         work = ev.apply(work.with_columns((pl.col(frames.VALID_ROW) & fits).alias(frames.VALID)))
-        work = work.with_columns(fits.alias(ev.column("applicable")))
+        applicable = [fits.alias(ev.column("applicable"))]
+        if ev.subtype_column is not None:  # a row it does not fit has no sub-type of it
+            kind = ev.column("type")
+            applicable.append(pl.when(fits).then(pl.col(kind)).alias(kind))
+        work = work.with_columns(applicable)
     return work.select([*original, *outputs])
 
 

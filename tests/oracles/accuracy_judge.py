@@ -56,6 +56,11 @@ JUDGE_WORD = (
     r"正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立|(?i:true|false|correct|incorrect|right|wrong|yes|no"
     r"|accurate|inaccurate)"
 )
+VERDICT_HEAD = re.compile(
+    r"(?s)^.*(?:[,，;；.。]\s*(?i:and\s+)?(?i:so|therefore|thus|hence|overall|all\s+in\s+all"
+    r"|on\s+balance)[^A-Za-z]|所以|因此|因而|总体来说|总的来说|总体上|总体而言|整体来看|综上所述"
+    r"|综上|总之)"
+)
 JUDGE_LEADING = re.compile(
     r"^[\s\*\"“'‘「【\(]*(?P<s>正确|错误|不正确|不对|对|错|是的|不是|是|否|[×✗✘√✓✔]"
     r"|(?i:true|false|correct|incorrect|right|wrong|yes|no|t|f))[\s\*\"”'’」】\)]*"
@@ -93,17 +98,24 @@ def judge_reference(ref: str) -> str | None:
     return value if value in ("true", "false") else None
 
 
+def verdict(plain: str) -> str:
+    """What follows the last final-verdict marker, when it holds a judge word."""
+    m = VERDICT_HEAD.match(plain)
+    tail = plain[m.end() :] if m else ""
+    return tail if m and re.search(JUDGE_WORD, tail) else plain
+
+
 def judge_stated(pred: str) -> tuple[str | None, str | None]:
     src = prepare(pred)
     for name, pattern in JUDGE_RULES:
         raw = raw_span(name, pattern, src)
         if raw is None:
             continue
-        plain = strip_marks(raw)
+        plain = verdict(strip_marks(raw))
         value = judge_value(cut(plain))
         if value is not None:
             return ("hedge" if HEDGE.search(plain) else value), name
-    plain = strip_marks(src)
+    plain = verdict(strip_marks(src))
     value = judge_value(plain)
     if value is not None:
         return ("hedge" if HEDGE.search(plain) else value), "whole"

@@ -56,26 +56,35 @@ LAST_SENTENCE = re.compile(
 SUBJECT = re.compile(
     r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)(?:\s(?i:is|are|was|were)\s|是)"
 )
-TEXT_RULES = [
+TEXT_RULES: list[tuple[str, re.Pattern[str] | None]] = [
     ("boxed", BOXED),
     ("statement", STATEMENT),
     ("answer_is", ANSWER_IS),
     ("bold", BOLD),
     ("conclusion", CONCLUSION),
+    ("final", None),
     ("copula", COPULA),
     ("quoted", QUOTED_END),
     ("line", LINE),
 ]
 NEGATIONS = [
-    (re.compile(r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n]*"), GONE),
+    (re.compile(r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n—–]*"), GONE),
+    (
+        re.compile(
+            r"(?:题目|问题|本题)(?:问的是|问|要求|是问|求的是|要求的是)[^，,;；。！？!?\n]*"
+            r"|(?i:the\s+question\s+(?:asks|is\s+asking)|we\s+(?:need|have|are\s+asked)\s+to"
+            r"\s+(?:find|determine|identify|name)|the\s+task\s+is\s+to)[^,;.!?\n]*"
+        ),
+        GONE,
+    ),
     (
         re.compile(
             r"(?P<pre>^|[^A-Za-z])(?i:not|no|neither|rather\s+than|instead\s+of|other\s+than)\s+"
-            r"[^,.;:!?\n()]*"
+            r"[^,.;:!?\n()—–]*"
         ),
         r"\g<pre>" + GONE,
     ),
-    (re.compile(r"(?i:n't)\s+[^,.;:!?\n()]*"), GONE),
+    (re.compile(r"(?i:n't)\s+[^,.;:!?\n()—–]*"), GONE),
 ]
 TEX = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([^{}]*)\}")
 MARKS = re.compile(r"[\$`]|\*\*|__")
@@ -90,8 +99,14 @@ SUBJECT_VERB = re.compile(
     r"|drew|sang|told|said|came|went|got|had|did|does|has|leads|holds)(?:[^a-z]|\Z)"
 )
 TEXT_HEDGE = r"可能|也许|或许|大概|(?i:maybe|perhaps|possibly|might|could)"
+TEXT_ALTERNATIVE = re.compile(
+    r"[,，;；]\s*(?:(?:不过|但是?|可是|然而)\s*)?(?:也|还)?(?:有)?(?:可能|也许|或许)(?:是|为)"
+    r"|[,，;；]\s*(?:或者|或|也许|还可能)是"
+    r"|(?i:[,;]\s*(?:but\s+|or\s+)?(?:it\s+|that\s+)?(?:might|could|may)\s+also\s+be\s"
+    r"|[,;]\s*(?:but\s+|or\s+)?(?:also\s+)?(?:possibly|perhaps|maybe)\s)"
+)
 LEAD = re.compile(
-    rf"^(?:\s*{GONE}\s*[;；,，:：.。]?\s*(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*"
+    rf"^(?:\s*{GONE}\s*[;；,，:：.。—–]*\s*(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*"
     r"|而是|是)?)+"
 )
 CLAUSE = re.compile(
@@ -99,6 +114,7 @@ CLAUSE = re.compile(
     r"|\s(?i:because|since|which|as|but|although|though|while|whereas)\s|因为|由于|\Z)"
 )
 ARTICLE = re.compile(r"^(?i:the|a|an)\s+")
+NEGATED_LABEL = re.compile(r"(?:^|[^A-Za-z])(?i:not|no|neither)\s|(?i:n't)\s|不是|并非|而非|并不是")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -154,8 +170,26 @@ def erase(s: str) -> str:
     return s
 
 
-def raw_span(name: str, pattern: re.Pattern[str], src: str) -> str | None:
+def final_line(source: str) -> str | None:
+    """The last sentence of the last line, when the text has several lines and that line is
+    short, or the text opens with an erased restatement and that sentence is short; not a
+    line holding a copula, a question mark or a colon."""
+    body = source.rstrip("".join(WHITE))
+    line = body.split("\n")[-1]
+    m = LAST_SENTENCE.match(line)
+    last = m.group("s") if m else ""
+    multi = "\n" in body and len(line) <= 30
+    restated = re.match(rf"\s*{GONE}", source) is not None and len(last) <= 30
+    if not (multi or restated) or re.search(rf"{COP}|[?？:：]", line if multi else last):
+        return None
+    return last or None
+
+
+def raw_span(name: str, pattern: re.Pattern[str] | None, src: str) -> str | None:
     source = src if name == "bold" else re.sub(r"\*\*|__", "", src)
+    if name == "final":
+        return final_line(source)
+    assert pattern is not None
     if name == "line":
         # The last non-empty line: the text without trailing white space, after its last \n.
         found = source.rstrip("".join(WHITE)).split("\n")[-1]
@@ -201,6 +235,7 @@ def stated_text(erased: str, cs: bool) -> dict[str, Any]:
     out["hedge"] = bool(
         (guess and re.search(TEXT_HEDGE, out["subject"]))
         or (out["full"] is not None and re.match(f"(?:{TEXT_HEDGE})", out["full"]))
+        or (out["full"] is not None and TEXT_ALTERNATIVE.search(out["full"]))
     )
     return out
 
@@ -287,6 +322,10 @@ def text_row(
     said = stated_text(erased, cs)
     if tref in labels:
         label, rule = stated_label(erased, labels, cs)
+        negated = [lab for lab in labels if NEGATED_LABEL.search(lab)]
+        found, count = label_count(src if cs else src.lower(), negated)
+        if found is not None and count == 1 and (label is None or label in found):
+            label, rule = found, "negation"
         if said["hedge"]:
             label, rule = None, "hedge"
         shown = "hedge" if rule == "hedge" else "none" if rule is None else f"label:{rule}"

@@ -57,6 +57,16 @@ def span(source: IntoExpr, pattern: str) -> pl.Expr:
     if pattern == ap.JUDGE_SENTENCE:
         found = src.str.extract_all(ap.JUDGE_SENTENCE_FIND).list.last()
         return found.str.replace(r"^[.。!?！？\n]", "")
+    if pattern == ap.FINAL_LINE:
+        body = src.str.strip_chars_end()
+        line = body.str.replace(r"(?s)^.*\n", "")
+        last = line.str.replace(ap.SENTENCE_ENDS, "").str.replace(ap.BEFORE_LAST_SENTENCE, "")
+        multi = body.str.contains("\n") & (line.str.len_chars() <= ap.FINAL_SHORT)
+        restated = src.str.contains(f"^\\s*{ap.GONE}") & (last.str.len_chars() <= ap.FINAL_SHORT)
+        # A short last line is checked whole; after a restatement, its last sentence.
+        checked = pl.when(multi).then(line).otherwise(last)
+        ok = (multi | restated) & ~checked.str.contains(ap.FINAL_EXCLUDE)
+        return nonempty(pl.when(ok).then(last))
     if pattern == ap.LINE:
         line = src.str.strip_chars_end().str.replace(r"(?s)^.*\n", "")
         short = line.str.extract(rf"^(.{{0,{ap.SHORT_LINE}}})$", 1)
@@ -168,9 +178,11 @@ def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) ->
         cut(subject, case_sensitive=cs).alias("subject"),
         cut(first, case_sensitive=cs).alias("lead"),
     )
-    guess = (is_copula & pl.col("subject").str.contains(ap.TEXT_HEDGE)) | pl.col(
-        "full"
-    ).str.contains(f"^(?:{ap.TEXT_HEDGE})")
+    guess = (
+        (is_copula & pl.col("subject").str.contains(ap.TEXT_HEDGE))
+        | pl.col("full").str.contains(f"^(?:{ap.TEXT_HEDGE})")
+        | pl.col("full").str.contains(ap.TEXT_ALTERNATIVE)
+    )
     df = df.with_columns(guess.fill_null(False).alias("hedge"))
     return df.select(pl.exclude(f"^{t}.*$"))
 
@@ -214,6 +226,10 @@ def _judge_spans(raw: pl.Series, *, whole: bool = False) -> pl.Series:
     """Judgements of raw spans: cut at the first clause (not ``whole`` texts), then
     :func:`judge_frame`; a span stating doubt is ``"hedge"``."""
     df = raw.to_frame("r").with_columns(strip_marks("r").alias("r"))
+    # A final verdict after so/therefore/所以/总体来说 is what the span states.
+    tail = pl.col("r").str.replace(ap.VERDICT_HEAD, "")
+    verdict = pl.col("r").str.contains(ap.VERDICT_HEAD) & tail.str.contains(ap.JUDGE_WORD)
+    df = df.with_columns(pl.when(verdict).then(tail).otherwise(pl.col("r")).alias("r"))
     df = df.with_columns(pl.col("r").str.contains(ap.HEDGE).alias("h"))
     df = df.with_columns((pl.col("r") if whole else cut("r")).alias("c"))
     df = judge_frame(df, "c", "v")

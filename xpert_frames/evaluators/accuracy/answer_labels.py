@@ -144,3 +144,29 @@ def label_stated_frame(
             open_rows = open_rows.filter(~open_rows.is_in(done[f"{t}i"].implode()))
     out = df.select(pl.exclude(f"^{t}.*$"))
     return out.with_columns(label, rule)
+
+
+def negated_label_frame(
+    df: pl.DataFrame, source: str, labels: str, width: int, *, case_sensitive: bool = False
+) -> pl.DataFrame:
+    """Columns ``label`` and ``rule`` of :func:`label_stated_frame` corrected for labels holding
+    a negation (``not guilty`` next to ``guilty``), which erasure removes from the text: when
+    the un-erased ``source`` states exactly one such label and it holds the label found (or
+    none was found), that longer label wins (rule ``negation``)."""
+    t = "__xf_neg_"
+    negated = pl.element().str.contains(ap.NEGATED_LABEL)
+    df = df.with_columns(pl.col(labels).list.eval(pl.element().filter(negated)).alias(f"{t}l"))
+    df = df.with_columns(pl.col(f"{t}l").list.eval(wrap_marks(pl.element())).alias(f"{t}w"))
+    df = containment_frame(df, f"{t}l", width, f"{t}w")
+    low = pl.col(source) if case_sensitive else pl.col(source).str.to_lowercase()
+    df = df.with_columns(low.alias(f"{t}s"))
+    df = labels_frame(df, f"{t}s", f"{t}l", f"{t}w", width, f"{t}k")
+    found = pl.col(f"{t}k")
+    wins = (pl.col(f"{t}kn") == 1) & (
+        pl.col("label").is_null() | found.str.contains(pl.col("label"), literal=True)
+    )
+    df = df.with_columns(
+        pl.when(wins).then(found).otherwise(pl.col("label")).alias("label"),
+        pl.when(wins).then(pl.lit("negation")).otherwise(pl.col("rule")).alias("rule"),
+    )
+    return df.select(pl.exclude(f"^{t}.*$"))

@@ -71,6 +71,14 @@ LAST_SENTENCE = (
 )
 #: Lines up to this many characters count as a stated answer.
 SHORT_LINE = 60
+#: A final answer line after reasoning (``…\nJupiter``; after a question restatement, which
+#: erasure turns into a leading :data:`GONE`, also the last sentence: ``We need to find …. …
+#: Shakespeare.``) up to this many characters wins over an earlier copula; found by splitting
+#: the text (like :data:`LINE`), not by this pattern.
+FINAL_LINE = r"(?P<s>[^\n]*)\s*$"
+FINAL_SHORT = 30
+#: A final line that is no answer: a copula, a question, a heading.
+FINAL_EXCLUDE = rf"{_COPULA}|[?？:：]"
 
 #: Span rules in evidence order: (name, pattern). ``line`` only fires on a short line.
 SPAN_RULES: tuple[tuple[str, str], ...] = (
@@ -79,23 +87,36 @@ SPAN_RULES: tuple[tuple[str, str], ...] = (
     ("answer_is", ANSWER_IS),
     ("bold", BOLD),
     ("conclusion", CONCLUSION),
+    ("final", FINAL_LINE),
     ("copula", COPULA),
     ("quoted", QUOTED_END),
     ("line", LINE),
 )
 
 # --------------------------------------------------------------------------- negation
+#: A sentence (up to a comma) restating the question.
+RESTATEMENT = (
+    r"(?:题目|问题|本题)(?:问的是|问|要求|是问|求的是|要求的是)[^，,;；。！？!?\n]*"
+    r"|(?i:the\s+question\s+(?:asks|is\s+asking)|we\s+(?:need|have|are\s+asked)\s+to"
+    r"\s+(?:find|determine|identify|name)|the\s+task\s+is\s+to)[^,;.!?\n]*"
+)
 #: (pattern, replacement, trigger): negated spans of text and label answers, erased.
 TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
-    (r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n]*", GONE, r"不是|并非|而非"),
+    (r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
+    # A restatement of the question is no answer: ``题目问的是…``, ``The question asks for …``.
+    (RESTATEMENT, GONE, r"题目|问题|本题|(?i)question|need|asked|task"),
     (
         r"(?P<pre>^|[^A-Za-z])(?i:not|no|neither|rather\s+than|instead\s+of|other\s+than)\s+"
-        r"[^,.;:!?\n()]*",
+        r"[^,.;:!?\n()—–]*",
         "${pre}" + GONE,
         r"(?i)not|no\s|neither|rather|instead|other",
     ),
-    (r"(?i:n't)\s+[^,.;:!?\n()]*", GONE, r"(?i)n't"),
+    (r"(?i:n't)\s+[^,.;:!?\n()—–]*", GONE, r"(?i)n't"),
 )
+
+#: A label that negation erasure would destroy (``not guilty``, ``不是垃圾邮件``): such labels
+#: are looked up in the text before erasure.
+NEGATED_LABEL = r"(?:^|[^A-Za-z])(?i:not|no|neither)\s|(?i:n't)\s|不是|并非|而非|并不是"
 
 # --------------------------------------------------------------------------- cleaning
 #: ``\text{X}`` -> ``X``.
@@ -112,7 +133,7 @@ OPENERS = (
 #: Erased (negated) clauses at the start of a span and the correction word after them
 #: (``✗; it is Mars`` -> ``Mars``, ``✗，而是李白`` -> ``李白``).
 ERASED_LEAD = (
-    rf"^(?:\s*{GONE}\s*[;；,，:：.。]?\s*"
+    rf"^(?:\s*{GONE}\s*[;；,，:：.。—–]*\s*"
     r"(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*|而是|是)?)+"
 )
 _BOUNDARY = (
@@ -137,6 +158,14 @@ SUBJECT_VERB = (
 PARTICLES = r"[吧呢啊呀嘛哦]+$"
 #: A text answer offered as a guess (``可能是北京``, ``maybe Paris``): no answer.
 TEXT_HEDGE = r"可能|也许|或许|大概|(?i:maybe|perhaps|possibly|might|could)"
+#: An alternative offered after the stated answer (``北京，不过也有可能是上海``, ``Mars, but it
+#: might also be Venus``, ``Jupiter, also possibly Saturn``): a hedge. ``X, not Y`` is none.
+TEXT_ALTERNATIVE = (
+    r"[,，;；]\s*(?:(?:不过|但是?|可是|然而)\s*)?(?:也|还)?(?:有)?(?:可能|也许|或许)(?:是|为)"
+    r"|[,，;；]\s*(?:或者|或|也许|还可能)是"
+    r"|(?i:[,;]\s*(?:but\s+|or\s+)?(?:it\s+|that\s+)?(?:might|could|may)\s+also\s+be\s"
+    r"|[,;]\s*(?:but\s+|or\s+)?(?:also\s+)?(?:possibly|perhaps|maybe)\s)"
+)
 
 # --------------------------------------------------------------------------- judge
 #: Hedges: a judgement that states doubt is no judgement.
@@ -176,6 +205,14 @@ JUDGE_WORDS: tuple[tuple[str, str], ...] = (
 #: A span that is one of these short words alone (after cleaning) is that value.
 JUDGE_ALONE_TRUE = r"^(?:是|是的|对|真|t|y|yes)$"
 JUDGE_ALONE_FALSE = r"^(?:不是|否|错|假|f|n|no)$"
+#: Everything up to a final verdict marker (``…, so I'd say false``, ``…但总体来说是错误的``):
+#: when a judge word follows the last marker, only what follows it is judged (the hedge
+#: before the verdict does not count).
+VERDICT_HEAD = (
+    r"(?s)^.*(?:[,，;；.。]\s*(?i:and\s+)?(?i:so|therefore|thus|hence|overall|all\s+in\s+all"
+    r"|on\s+balance)[^A-Za-z]|所以|因此|因而|总体来说|总的来说|总体上|总体而言|整体来看|综上所述"
+    r"|综上|总之)"
+)
 #: A judge word, for the sentence rules.
 JUDGE_WORD = (
     r"正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立|(?i:true|false|correct|incorrect|right|wrong|yes|no"

@@ -232,9 +232,10 @@ def extract_frame(
         index = df.select(pl.arg_where(todo)).to_series()
         if index.len():
             sub = df.select(prediction, choices, options)[index]
-            width = min(int(sub[choices].list.len().max() or 0), MAX_OPTIONS)
-            hit = content_hits(prediction, choices, width)
-            found = sub.select(pick([hit], pl.col(options), first_rule=len(cp.RULES)))
+            longest = sub.select(pl.col(choices).list.len().max()).item()
+            width = min(int(longest or 0), MAX_OPTIONS)
+            content = content_hits(prediction, choices, width)
+            found = sub.select(pick([content], pl.col(options), first_rule=len(cp.RULES)))
             picked = df[f"{tmp}pick"].scatter(index, found.to_series())
             df = df.with_columns(picked)
     return df.select(finish(chosen)).to_series()

@@ -37,7 +37,9 @@ _CN_KW = (
     r"|正确的?(?:选项|答案)(?:应该|应|就)?(?:是|为|有)?"
     r"|(?:故|应|应该|应当|所以|因此|因而|本题|只能|我|我会|可以|则|都)?选(?:择|定|项为|项是)?"
     r"|(?:所以|因此|故|即|则|而|我?认为|我?觉得|应该|应当)(?:是|为)"
-    r"|结论(?:是|为)?|(?:^|[,，;；。])\s*是)"
+    r"|结论(?:是|为)?|(?:^|[,，;；。])\s*是"
+    # 排除后只剩（C） / 对应选项D / 对应的是C选项 / 判定：A
+    r"|(?:只剩下?|仅剩下?|剩下)(?:的是|的就是)?|对应(?:的)?(?:是|为)?|(?:判定|裁定)\s*[:：])"
 )
 _EN_KW = (
     r"(?i:(?:the\s+|my\s+|our\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?answers?"
@@ -49,7 +51,10 @@ _EN_KW = (
     r"(?:\s*,?\s+(?:by|through|via|using|after|from|based\s+on|according\s+to)\s[^,.;:\n]{1,60}?,)?"
     r"|(?:my|our)\s+(?:final\s+)?(?:choice|selection|pick)(?:\s+(?:is|would\s+be|will\s+be))?"
     r"|conclusion"
-    r"|I(?:\s+would|\s+will|'d|'m|\s+am)?\s+(?:choose|select|pick|go\s+with|going\s+with)"
+    r"|I(?:\s+would|\s+will|'d|'ll|'m|\s+am)?\s+(?:choose|select|pick|go\s+with|going\s+with)"
+    r"|(?:^|[^A-Za-z])(?:we|I)(?:\s+are|'re|\s+am|'m)?\s+(?:left|stuck)\s+with"
+    # a heading verdict: "Verdict: (C).", "Decision: D", "Pick: B"
+    r"|(?:^|[^A-Za-z])(?:final\s+)?(?:verdict|decision|pick|choice|selection)\s*[:：]"
     r"|(?:^|[^A-Za-z])it(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be)"
     r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice)(?:\s+is)?)"
 )
@@ -125,7 +130,8 @@ _NEG_UP_EN = rf"[A-Z]{CLOSE}(?:\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/)\s*{OP
 #: ``not A``, ``isn't B``, ``rather than C``, ``rule out D``.
 NEG_EN_BEFORE = (
     r"(?:(?P<pre>^|[^A-Za-z])(?i:not|rather\s+than|instead\s+of|rules?\s+out|ruled\s+out"
-    r"|eliminate[sd]?|exclude[sd]?|excluding)|n't)"
+    r"|eliminate[sd]?|exclude[sd]?|excluding|reject(?:ed|s)?|discard(?:ed|s)?|dismissed"
+    r"|not\s+(?:chosen|selected|picked))(?:\s+(?i:options?|choices?))?|n't)"
     rf"(?:\s*[:：]\s*|\s+)(?i:options?\s+|choices?\s+)?{OPEN}{_NEG_UP_EN}{CLOSE}"
     r"(?P<post>[^A-Za-z]|{END})"
 )
@@ -160,7 +166,11 @@ HEDGE = (
 NEGATIONS: tuple[tuple[str, str, str], ...] = (
     (NEG_CN_BEFORE, GONE, r"不|排除|而非|并非"),
     (NEG_CN_AFTER, "${pre}" + GONE, r"错|不|排除"),
-    (NEG_EN_BEFORE, "${pre}" + GONE + "${post}", r"(?i)not|n't|rather|instead|rule|elimin|exclu"),
+    (
+        NEG_EN_BEFORE,
+        "${pre}" + GONE + "${post}",
+        r"(?i)not|n't|rather|instead|rule|elimin|exclu|reject|discard|dismiss",
+    ),
     (NEG_EN_AFTER, "${pre}" + GONE, r"(?i)incorrect|wrong|false|not|elimin|ruled|distractor"),
     (PLACEHOLDER, GONE, r"[\[<\{$]"),
     (ENUMERATION, "${pre}" + GONE, r"[A-Z][\.\)\]、:：].*[A-Z][\.\)\]、:：].*[A-Z][\.\)\]、:：]"),

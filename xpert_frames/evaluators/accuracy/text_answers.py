@@ -179,11 +179,12 @@ def text_frame(
     out = df.select(plain.alias("result"))["result"]
     if not index.len():
         return out
-    sub = df[index].select("erased", "labels", "tref", "hedge")
+    sub = df[index].select("erased", "src", "labels", "tref", "hedge")
     if not cs:
         sub = sub.with_columns(pl.col("erased").str.to_lowercase())
     width = int(sub.select(pl.col("labels").list.len().max()).item() or 0)
     sub = al.label_stated_frame(sub, "erased", "labels", width, case_sensitive=cs)
+    sub = al.negated_label_frame(sub, "src", "labels", width, case_sensitive=cs)
     labelled = sub.select(label_outcome().alias("result"))["result"]
     # Struct columns cannot be scattered: put the label rows in by row number.
     rows = pl.DataFrame({"i": index, "result": labelled})
