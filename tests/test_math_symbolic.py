@@ -52,6 +52,38 @@ def test_no_credit_from_a_stray_number(mode: str) -> None:
     assert out["math_value"].null_count() == len(STRAY)  # no number was compared
 
 
+#: (prediction, reference): a statement whose answer is a variable term, and the number in it.
+VARIABLE_TERMS = [
+    ("The answer is 2x", "2"),
+    ("The answer is 2x.", "2"),
+    ("The answer is x+1", "1"),
+    ("So the answer is 1 + x.", "1"),
+    ("The answer is 3n", "3"),
+    ("The answer is $2\\pi$", "2"),
+    ("The answer is n/2", "2"),
+    ("答案是2x", "2"),
+    ("所以答案为 x+1。", "1"),
+    ("答案是3n", "3"),
+    ("因此 k - 1", "1"),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_credit_from_a_number_beside_a_variable(mode: str) -> None:
+    out = score([p for p, _ in VARIABLE_TERMS], [a for _, a in VARIABLE_TERMS], symbolic=mode)
+    assert out["math_score"].to_list() == [0.0] * len(VARIABLE_TERMS), out["math_rule"]
+    assert out["math_value"].null_count() == len(VARIABLE_TERMS)
+    assert all(r.startswith("statement:") for r in out["math_rule"]), out["math_rule"]
+
+
+def test_assignment_and_units_still_state_the_number() -> None:
+    preds = ["The answer is k=5", "The answer is x = 5.", "所以x=5", "因此 n = 3", "答案是5m"]
+    preds += ["The answer is 5e-3", "The answer is 12 m/s", "So the answer is 7 - 2 = 5"]
+    out = score(preds, ["5", "5", "5", "3", "5", "0.005", "12 m/s", "5"], symbolic="latex")
+    assert out["math_score"].to_list() == [1.0] * len(preds)
+    assert out["math_rule"].to_list() == ["statement"] * len(preds)
+
+
 def test_latex_fallback_compares_normalized_latex() -> None:
     preds = ["$\\boxed{\\dfrac{\\sqrt{2}}{2}}$", "$\\boxed{x^{2}+1}$", "$\\boxed{2\\sqrt{3}}$"]
     out = score(preds, ["\\frac{\\sqrt2}{2}", "x^2 + 1", "\\sqrt{12}"], symbolic="latex")
@@ -117,6 +149,26 @@ def test_worker_deadline_kills_a_slow_pair_and_goes_on() -> None:
         assert result[0] in ("timeout", "different")  # never hangs, never credits
     finally:
         pool.close()
+
+
+@needs_mv
+def test_pool_shares_a_batch_between_workers() -> None:
+    pool = verify_pool.VerifyPool(timeout=10.0, workers=2)
+    try:
+        pairs = [(f"${i}$", f"${i if i % 3 else i + 1}$") for i in range(80)]
+        assert pool.verify(pairs) == ["equal" if i % 3 else "different" for i in range(80)]
+        assert all(w is not None for w in pool._workers)  # both workers took a share
+        assert pool.verify([]) == []
+    finally:
+        pool.close()
+
+
+def test_pool_size_follows_the_cores_polars_may_use() -> None:
+    import os
+
+    cores = verify_pool.available_cores()
+    assert 1 <= cores <= min(len(os.sched_getaffinity(0)), pl.thread_pool_size())
+    assert verify_pool.VerifyPool(workers=3).size == 3
 
 
 # --------------------------------------------------------------------------- labelled set

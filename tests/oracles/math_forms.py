@@ -90,7 +90,15 @@ BOXED3 = re.compile(
 )
 MARKERS = "最终答案|答案是|答案为|答案[:：]|答[:：]|结果是|结果为|所以|因此|故"
 MARKERS += r"|(?i:the answer is)|(?i:final answer)|(?i:answer\s*[:：])|####"
-STRONG = re.compile(r"\\[a-zA-Z]+|[\^_√π∞≤≥≠±∪∩∈]|[(\[][^()\[\]]*,[^()\[\]]*[)\]]|[0-9]!")
+# A variable beside a number: a letter glued after a digit that is not a one-letter unit
+# (A J K L N V W d g h m s t) nor the e of 5e-3; a single letter and a number joined by
+# an operator. An assignment (x = 5) is none.
+VARIABLE = "[BCDFGHIMOPQRSTUXYZabcfijklnopqruvwxyz]"
+STRONG = re.compile(
+    r"\\[a-zA-Z]+|[\^_√π∞≤≥≠±∪∩∈]|[(\[][^()\[\]]*,[^()\[\]]*[)\]]|[0-9]!"
+    rf"|[0-9]{VARIABLE}(?:[^a-zA-Z]|\Z)"
+    r"|(?:^|[^a-zA-Z\\])[a-zA-Z]\s*[-+*/×−]\s*[0-9(]|[0-9)]\s*[-+*/×−]\s*[a-zA-Z](?:[^a-zA-Z]|\Z)"
+)
 WEAK = re.compile(
     r"[=<>]|(?:^|[^a-zA-Z\\])[a-zA-Z](?:[^a-zA-Z]|\Z)|[0-9a-zA-Z)}]\s*,\s*[-+0-9a-zA-Z(\\{]"
     r"|[0-9a-zA-Z)}]\s*[-+*/×−]\s*[0-9a-zA-Z(\\{]"
@@ -117,8 +125,9 @@ def reference_span(ref: str) -> str:
 
 def prediction_span(pred: str, rule: str | None) -> str | None:
     if rule == "statement":
-        if not re.search(r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]", pred):
-            return None  # no character that can make the sentence symbolic
+        hint = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]"
+        if not re.search(hint + r"|[-+*/×−－＋]\s*[a-zA-Z]", pred):
+            return None  # nothing that can make the sentence symbolic
         tail = re.sub(rf"(?s)^.*(?:{MARKERS})", "", pred, count=1).lstrip(" \t:,，：")
         return strip_delims(re.sub(r"(?s)(?:[。；;！!？?\n]|\.(?:\s|\Z)).*\Z", "", tail, count=1))
     b = boxed(pred)

@@ -46,7 +46,6 @@ from xpert_frames.core.aliases import IntoExpr, MathExtract
 from xpert_frames.core.exceptions import InvalidOptionError
 from xpert_frames.core.options import check_bool, check_choice
 from xpert_frames.core.text import to_expr
-from xpert_frames.numeric.chinese import chinese_number
 from xpert_frames.numeric.forms import (
     APPROX_CUT,
     DECIMAL_COMMAS,
@@ -56,6 +55,7 @@ from xpert_frames.numeric.forms import (
     rewrite_forms,
 )
 from xpert_frames.numeric.grammar import (
+    MIXED_TRIGGER,
     REWRITE_TRIGGERS,
     Grammar,
     fold_text,
@@ -65,6 +65,7 @@ from xpert_frames.numeric.grammar import (
 )
 from xpert_frames.numeric.infinity import with_infinity as _with_infinity
 from xpert_frames.numeric.rules import candidates, on_subset
+from xpert_frames.numeric.values import BARE, parse_frame
 
 ExtractMode = MathExtract
 EXTRACT_MODES: tuple[str, ...] = ("last", "first")
@@ -100,84 +101,6 @@ def _check_mode(mode: object) -> str:
 
 
 # --------------------------------------------------------------------------- parsing
-def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
-    """Replace the number-token columns ``ops`` by their values: ASCII digits (with thousands
-    separators) by a cast; Chinese numerals once per distinct string over all columns, only
-    on the rows that have one."""
-    f = pl.col
-    ascii_values = {
-        n: f(n).str.replace_all(",", "", literal=True).cast(pl.Float64, strict=False) for n in ops
-    }
-    if not g.chinese:
-        return df.with_columns(v.alias(n) for n, v in ascii_values.items())
-    chinese = pl.any_horizontal(f(n).str.contains("[^0-9.,eE+-]").fill_null(False) for n in ops)
-    df = df.with_columns(chinese.alias("__cn"))
-    plain = df.filter(~f("__cn")).with_columns(v.alias(n) for n, v in ascii_values.items())
-    df = df.filter(f("__cn"))
-    need = pl.concat([df.select(f(n).alias("s")) for n in ops]).drop_nulls().unique()
-    table = need.with_columns(chinese_number("s").alias("__v")).drop_nulls("__v")
-    for n, v in ascii_values.items():
-        df = df.join(table, left_on=n, right_on="s", how="left")
-        df = df.with_columns(pl.coalesce(v, f("__v")).alias(n)).drop("__v")
-    return pl.concat([plain, df]).drop("__cn")
-
-
-_BARE = r"^[-+]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$"
-
-
-def _parse_frame(g: Grammar, candidates: pl.Series, *, validated: bool) -> pl.DataFrame:
-    """``{c, value, unit}`` for each distinct non-null candidate string ``c``.
-
-    ``validated``: every ``c`` is a match of ``g.candidate`` (else non-matches give null). The
-    unit is split off first (a prefix match without capture groups); a number part in ASCII
-    digits is then a cast, and only the rest goes through the capture-group regex.
-    """
-    f = pl.col
-    df = pl.DataFrame({"c": candidates.unique().drop_nulls()})
-    if not validated:
-        df = df.filter(f("c").str.contains(g.whole))
-    rest = f("c").str.replace(g.number_prefix, "")
-    df = df.with_columns(
-        f("c").str.slice(0, f("c").str.len_chars() - rest.str.len_chars()).alias("num"),
-        rest.str.strip_chars().replace("", None).alias("unit"),
-    )
-    bare = f("num").str.contains(_BARE)
-    simple = df.filter(bare).with_columns(
-        f("num").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value")
-    )
-    df = df.filter(~bare)
-    df = df.with_columns(f("num").str.extract_groups(g.number_groups).alias("p")).unnest("p")
-    # Each form has a numerator and maybe a denominator: fold them into two operand columns.
-    nums, dens, whole = ["fa", "ma", "sa", "x"], ["fb", "mb", "sb"], ["mw"]
-    if g.chinese:
-        nums, dens, whole = [*nums, "pc", "db"], [*dens, "da"], [*whole, "cw"]
-    df = df.select(
-        "c",
-        "sign",
-        pl.coalesce(nums).alias("a"),
-        pl.coalesce(dens).alias("b"),
-        pl.coalesce(whole).alias("w"),
-        f("mult") if g.chinese else pl.lit(None, pl.String).alias("mult"),
-        (f("pc").is_not_null() if g.chinese else pl.lit(False)).alias("pc"),
-        f("unit"),
-    )
-    df = df.with_columns(f("b").is_not_null().alias("has_b"), f("w").is_not_null().alias("has_w"))
-    if df["w"].null_count() < df.height:  # mixed numbers are rare: skip their column if none
-        df = _operands(g, df, ["a", "b", "w"])
-    else:
-        df = _operands(g, df, ["a", "b"]).with_columns(pl.lit(None, pl.Float64).alias("w"))
-    mult = f("mult").replace_strict({"万": 1e4, "亿": 1e8}, default=1.0, return_dtype=pl.Float64)
-    fraction = pl.when(f("has_w")).then(f("w") + f("a") / f("b")).otherwise(f("a") / f("b"))
-    value = pl.when(f("has_b")).then(fraction).otherwise(f("a") * mult)
-    negative = f("sign").is_in(["-", "负"]).fill_null(False)
-    unit = pl.when(f("pc")).then(pl.lit("%")).otherwise(f("unit"))
-    df = df.select(
-        "c", pl.when(negative).then(-value).otherwise(value).alias("value"), unit.alias("unit")
-    )
-    df = pl.concat([simple.select("c", "value", "unit"), df])
-    scale = f("unit").replace_strict({"%": 0.01, "‰": 0.001}, default=1.0, return_dtype=pl.Float64)
-    value = f("value") * scale
-    return df.select("c", pl.when(value.is_finite()).then(value).alias("value"), "unit")
 
 
 _FORM_TRIGGER = r"\\frac|[0-9] [0-9]|[0-9],[0-9]|percent|pct|≈"
@@ -213,6 +136,20 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
     return on_subset(work, f("n").str.contains("≈", literal=True), approx, added)
 
 
+def _candidates(work: pl.DataFrame, normalize: bool, mode: str) -> pl.DataFrame:
+    """``{k, cand, rule}``: the rows that can hold a mixed number with the full grammar, the
+    others with the faster one without that form (the same matches: the form cannot match)."""
+    fast = grammar(normalize, mixed=False)
+    mask = work.select(pl.col("n").str.contains(MIXED_TRIGGER)).to_series()
+    if not mask.any():
+        return candidates(fast, work, mode).select("k", "cand", "rule")
+    full = candidates(grammar(normalize), work.filter(mask), mode).select("k", "cand", "rule")
+    if mask.all():
+        return full
+    rest = candidates(fast, work.filter(~mask), mode).select("k", "cand", "rule")
+    return pl.concat([full, rest])
+
+
 def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -> pl.DataFrame:
     """``df`` (non-null texts ``t`` and any key columns) plus ``value``, ``unit``, ``rule``,
     ``text`` (the number as written) and ``approx`` (an approximation written right after
@@ -226,7 +163,7 @@ def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -
         # The rare ``exact ≈ approximation`` pairs wait aside (no copies through the rules).
         pairs = work.filter(f("exact").is_not_null()).select("k", "exact", "approx")
         work = work.drop("exact", "approx")
-    work = candidates(g, work, mode).select("k", "cand", "rule")
+    work = _candidates(work, normalize, mode)
     if pairs is not None and pairs.height:
         work = work.join(pairs, on="k", how="left")
         approx = pl.when(f("exact") == f("cand")).then(f("approx"))
@@ -234,9 +171,18 @@ def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -
     else:
         work = work.with_columns(pl.lit(None, pl.String).alias("approx"))
     has_approx = work["approx"].null_count() < work.height
+    # Most answers are bare ASCII numbers: a cast, no unique strings, no join.
+    bare = work.select(f("cand").str.contains(BARE).fill_null(False)).to_series()
+    quick = work.filter(bare).with_columns(
+        f("cand").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value"),
+        pl.lit(None, pl.String).alias("unit"),
+    )
+    quick = quick.with_columns(pl.when(f("value").is_finite()).then(f("value")).alias("value"))
+    work = work.filter(~bare)
     texts = pl.concat([work["cand"], work["approx"]]) if has_approx else work["cand"]
-    parsed = _parse_frame(g, texts, validated=True)
+    parsed = parse_frame(normalize, texts, validated=True)
     work = work.join(parsed, left_on="cand", right_on="c", how="left")
+    work = pl.concat([quick, work.select(quick.columns)])
     if has_approx:
         approx_value = parsed.select("c", f("value").alias("approx_value"))
         work = work.join(approx_value, left_on="approx", right_on="c", how="left")
@@ -295,7 +241,6 @@ def _extract_series(
 
 def _parse_series(texts: pl.Series, *, normalize: bool, decimal_comma: str) -> pl.Series:
     """The batch behind :func:`parse_number_with_unit`."""
-    g = grammar(normalize)
     texts = texts.cast(pl.String)
     df = pl.DataFrame({"t": texts.unique().drop_nulls()})
     if normalize:
@@ -305,7 +250,8 @@ def _parse_series(texts: pl.Series, *, normalize: bool, decimal_comma: str) -> p
         df = on_subset(df, words, lambda d: d.with_columns(english_numbers(pl.col("n"))))
     else:
         df = df.with_columns(pl.col("t").str.strip_chars().alias("n"))
-    df = df.join(_parse_frame(g, df["n"], validated=False), left_on="n", right_on="c", how="left")
+    parsed = parse_frame(normalize, df["n"], validated=False)
+    df = df.join(parsed, left_on="n", right_on="c", how="left")
     out = pl.DataFrame({"t": texts}).join(
         df.select("t", "value", "unit"), on="t", how="left", maintain_order="left"
     )

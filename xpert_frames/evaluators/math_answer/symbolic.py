@@ -22,6 +22,7 @@ symbolically or not at all:
 from __future__ import annotations
 
 import functools
+import string
 
 import polars as pl
 
@@ -29,6 +30,7 @@ from xpert_frames.evaluators.math_answer import verify_pool as math_verify_pool
 from xpert_frames.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
 from xpert_frames.numeric.parse import parse_number
 from xpert_frames.numeric.rules import on_subset
+from xpert_frames.numeric.units import unit_table
 
 SYMBOLIC_MODES: tuple[str, ...] = ("auto", "math_verify", "latex")
 _BOXED = r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*)\}"
@@ -39,7 +41,21 @@ _THROUGH_MARKER = f"(?s)^.*(?:{_MARKERS})"
 _SENTENCE_END = r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$"
 _SPACE = " \t\n\r$"
 
-_STRONG = r"\\[a-zA-Z]+|[\^_√π∞≤≥≠±∪∩∈]|[(\[][^()\[\]]*,[^()\[\]]*[)\]]|[0-9]!"
+
+def _variable_letter() -> str:
+    """Letters that cannot be a unit glued to a number (nor the ``e`` of ``5e-3``)."""
+    units = {a for a in unit_table().aliases if len(a) == 1 and a.isascii()}
+    return "[" + "".join(sorted(set(string.ascii_letters) - units - {"e", "E"})) + "]"
+
+
+#: A variable next to a number: a letter glued after a digit (``2x``, ``3n``; not a one-letter
+#: unit such as ``5m``, nor ``5e-3``), or a single letter joined to a number by an operator
+#: (``x+1``, ``2·x``, ``n/2``). ``x = 5`` is none: an assignment states the number.
+_TERM = (
+    rf"[0-9]{_variable_letter()}(?:[^a-zA-Z]|$)"
+    r"|(?:^|[^a-zA-Z\\])[a-zA-Z]\s*[-+*/×−]\s*[0-9(]|[0-9)]\s*[-+*/×−]\s*[a-zA-Z](?:[^a-zA-Z]|$)"
+)
+_STRONG = r"\\[a-zA-Z]+|[\^_√π∞≤≥≠±∪∩∈]|[(\[][^()\[\]]*,[^()\[\]]*[)\]]|[0-9]!|" + _TERM
 _WEAK = (
     r"[=<>]|(?:^|[^a-zA-Z\\])[a-zA-Z](?:[^a-zA-Z]|$)|[0-9a-zA-Z)}]\s*,\s*[-+0-9a-zA-Z(\\{]"
     r"|[0-9a-zA-Z)}]\s*[-+*/×−]\s*[0-9a-zA-Z(\\{]"
@@ -138,6 +154,8 @@ def _classify_batch(batch: pl.Series) -> pl.Series:
 
 #: A character that folds into one of the strong markers (full-width forms included).
 _STRONG_CHAR = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
+#: A letter beside a digit or an operator: the statement may hold a variable term.
+_TERM_HINT = _STRONG_CHAR + r"|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]|[-+*/×−－＋]\s*[a-zA-Z]"
 
 
 def answer_spans(
@@ -161,7 +179,7 @@ def answer_spans(
     rspan = pl.coalesce(strip_delimiters(pl.when(fence).then(rspan)), rspan)
     rspan = pl.when(plain).then(stripped).otherwise(rspan)
     statement = (rule == "statement").fill_null(False)
-    cut = statement & prediction.str.contains(_STRONG_CHAR)
+    cut = statement & prediction.str.contains(_TERM_HINT)
     sentence = _sentence(pl.when(cut).then(prediction))
     boxed = boxed_content(pl.when(~statement).then(prediction))
     return strip_delimiters(pl.coalesce(sentence, boxed)), rspan

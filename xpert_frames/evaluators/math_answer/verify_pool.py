@@ -1,4 +1,4 @@
-"""Math-Verify (the optional ``symbolic`` extra) in a worker process with a per-pair deadline.
+"""Math-Verify (the optional ``symbolic`` extra) in worker processes with a per-pair deadline.
 
 Math-Verify's own time limits use ``signal.alarm``, which works only in a process's main
 thread: in a thread, a Ray actor or a Polars worker a pathological pair could hang the caller.
@@ -9,13 +9,16 @@ does not answer in time is killed, the pair is marked as timed out and a fresh w
 with the rest of the batch.
 
 Pairs are sent in chunks (JSON lines); the worker answers pair by pair, so one slow pair costs
-only its own deadline. The worker calls Math-Verify in its main thread, with Math-Verify's own
-(signal) limits as a first guard.
+only its own deadline. A large batch is shared by up to one worker per available core
+(:func:`available_cores`: CPU affinity, Polars' thread pool, a Ray actor's CPU allotment), each
+driven by its own caller thread under the same deadlines. The worker calls Math-Verify in its
+main thread, with Math-Verify's own (signal) limits as a first guard.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import queue
 import subprocess
@@ -26,6 +29,8 @@ from collections.abc import Sequence
 #: Outcomes of one pair.
 EQUAL, DIFFERENT, TIMEOUT, ERROR = "equal", "different", "timeout", "error"
 _CHUNK = 64
+#: Pairs per worker from which a batch uses another worker process.
+MIN_PER_WORKER = 32
 
 
 def available() -> bool:
@@ -89,16 +94,31 @@ class _Worker:
         self.proc.wait()
 
 
-class VerifyPool:
-    """One worker process; :meth:`verify` is thread-safe (calls are serialized)."""
+def available_cores() -> int:
+    """The cores this process may use (CPU affinity, no more than Polars' thread pool and,
+    inside a Ray task or actor, its CPU allotment): the helper the jieba workers use.
+    Imported here, not at the top: the worker runs this file without the package."""
+    from xpert_frames.tokens.pool import available_cores as cores
 
-    def __init__(self, timeout: float = 5.0, start_timeout: float = 60.0) -> None:
+    return cores()
+
+
+class VerifyPool:
+    """Up to ``workers`` worker processes (default: :func:`available_cores`), each fed by a
+    thread of the caller; :meth:`verify` is thread-safe (calls are serialized). A batch uses
+    one worker per :data:`MIN_PER_WORKER` pairs at most (a worker's start-up, importing
+    Math-Verify, costs about as much as that many pairs)."""
+
+    def __init__(
+        self, timeout: float = 5.0, start_timeout: float = 60.0, workers: int | None = None
+    ) -> None:
         self.timeout = timeout
         self.start_timeout = start_timeout
+        self.size = max(1, workers if workers is not None else available_cores())
         self._lock = threading.Lock()
-        self._worker: _Worker | None = None
+        self._workers: list[_Worker | None] = [None] * self.size
 
-    def _start(self) -> _Worker:
+    def _start(self, slot: int) -> _Worker:
         worker = _Worker(max(1, int(self.timeout // 3)))  # two parses and a verify per pair
         try:
             ready = worker.answers.get(timeout=self.start_timeout)
@@ -110,41 +130,107 @@ class VerifyPool:
                 f"expected a Math-Verify worker within {self.start_timeout} s, received "
                 f"{ready!r}. Hint: check that `{sys.executable} -c 'import math_verify'` works."
             )
-        self._worker = worker
+        self._workers[slot] = worker
         return worker
 
-    def _kill(self) -> None:
-        if self._worker is not None:
-            self._worker.kill()
-        self._worker = None
+    def _kill(self, slot: int) -> None:
+        worker = self._workers[slot]
+        if worker is not None:
+            worker.kill()
+        self._workers[slot] = None
+
+    def _chunk(self, slot: int, pairs: Sequence[tuple[str, str]], out: list[str]) -> None:
+        """Verify ``pairs`` on worker ``slot`` into ``out`` (same length): each answer waited
+        for at most ``timeout``; a worker that is late or gone is killed and replaced."""
+        done = 0
+        while done < len(pairs):
+            worker = self._workers[slot] or self._start(slot)
+            chunk = pairs[done:]
+            try:
+                worker.send(chunk)
+            except OSError:  # the worker is gone: start another
+                self._kill(slot)
+                continue
+            for _ in chunk:
+                try:
+                    answer = worker.answers.get(timeout=self.timeout)
+                except queue.Empty:
+                    answer = TIMEOUT
+                out[done] = answer or ERROR
+                done += 1
+                if answer in (None, TIMEOUT):
+                    self._kill(slot)  # the rest of the chunk goes to a fresh worker
+                    break
+
+    def _drain(
+        self,
+        slot: int,
+        chunks: queue.SimpleQueue[tuple[int, int]],
+        pairs: Sequence[tuple[str, str]],
+        out: list[str],
+        errors: list[BaseException],
+    ) -> None:
+        while True:
+            try:
+                lo, hi = chunks.get_nowait()
+            except queue.Empty:
+                return
+            part = [ERROR] * (hi - lo)
+            try:
+                self._chunk(slot, pairs[lo:hi], part)
+            except BaseException as exc:  # re-raised in the caller
+                errors.append(exc)
+                return
+            finally:
+                out[lo:hi] = part
 
     def verify(self, pairs: Sequence[tuple[str, str]]) -> list[str]:
         """Outcome of each ``(prediction, reference)`` pair: equal, different, timeout or
         error."""
-        out: list[str] = []
+        out = [ERROR] * len(pairs)
+        if not pairs:
+            return out
         with self._lock:
-            while len(out) < len(pairs):
-                worker = self._worker or self._start()
-                chunk = pairs[len(out) : len(out) + _CHUNK]
-                try:
-                    worker.send(chunk)
-                except OSError:  # the worker is gone: start another
-                    self._kill()
-                    continue
-                for _ in chunk:
-                    try:
-                        answer = worker.answers.get(timeout=self.timeout)
-                    except queue.Empty:
-                        answer = TIMEOUT
-                    out.append(answer or ERROR)
-                    if answer in (None, TIMEOUT):
-                        self._kill()  # the rest of the chunk goes to a fresh worker
-                        break
+            n = min(self.size, -(-len(pairs) // MIN_PER_WORKER))
+            step = min(_CHUNK, -(-len(pairs) // n))
+            chunks: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
+            for lo in range(0, len(pairs), step):
+                chunks.put((lo, min(lo + step, len(pairs))))
+            errors: list[BaseException] = []
+            threads = [
+                threading.Thread(target=self._drain, args=(i, chunks, pairs, out, errors))
+                for i in range(1, n)
+            ]
+            for t in threads:
+                t.start()
+            self._drain(0, chunks, pairs, out, errors)
+            for t in threads:
+                t.join()  # each pair waits at most ``timeout``, each start ``start_timeout``
+        if errors:
+            raise errors[0]
         return out
+
+    def warm(self) -> None:
+        """Start every worker now (in parallel), e.g. before timing."""
+        with self._lock:
+            threads = [
+                threading.Thread(target=self._try_start, args=(i,))
+                for i in range(self.size)
+                if self._workers[i] is None
+            ]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+
+    def _try_start(self, slot: int) -> None:
+        with contextlib.suppress(RuntimeError):  # verify() starts it again and says why
+            self._start(slot)
 
     def close(self) -> None:
         with self._lock:
-            self._kill()
+            for slot in range(self.size):
+                self._kill(slot)
 
 
 _POOLS: dict[float, VerifyPool] = {}

@@ -1,0 +1,137 @@
+"""Values of number candidates (strings that the grammar's ``candidate`` matched, or any
+string for :func:`~xpert_frames.numeric.parse.parse_number`), as Polars frame operations:
+the batch step behind :mod:`xpert_frames.numeric.parse`. Bare ASCII numbers, and ASCII numbers
+followed only by a known unit, are casts; the rest goes through the grammar's capture groups,
+Chinese numerals once per distinct string."""
+
+from __future__ import annotations
+
+import functools
+
+import polars as pl
+
+from xpert_frames.numeric.chinese import chinese_number
+from xpert_frames.numeric.grammar import ASCII_NUMBER, MIXED_TRIGGER, Grammar, grammar
+from xpert_frames.numeric.units import unit_table
+
+#: A bare ASCII number (thousands separators, decimals, exponent), anchored.
+BARE = r"^[-+]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$"
+
+
+def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
+    """Replace the number-token columns ``ops`` by their values: ASCII digits (with thousands
+    separators) by a cast; Chinese numerals once per distinct string over all columns, only
+    on the rows that have one."""
+    f = pl.col
+    ascii_values = {
+        n: f(n).str.replace_all(",", "", literal=True).cast(pl.Float64, strict=False) for n in ops
+    }
+    if not g.chinese:
+        return df.with_columns(v.alias(n) for n, v in ascii_values.items())
+    chinese = pl.any_horizontal(f(n).str.contains("[^0-9.,eE+-]").fill_null(False) for n in ops)
+    df = df.with_columns(chinese.alias("__cn"))
+    plain = df.filter(~f("__cn")).with_columns(v.alias(n) for n, v in ascii_values.items())
+    df = df.filter(f("__cn"))
+    need = pl.concat([df.select(f(n).alias("s")) for n in ops]).drop_nulls().unique()
+    table = need.with_columns(chinese_number("s").alias("__v")).drop_nulls("__v")
+    for n, v in ascii_values.items():
+        df = df.join(table, left_on=n, right_on="s", how="left")
+        df = df.with_columns(pl.coalesce(v, f("__v")).alias(n)).drop("__v")
+    return pl.concat([plain, df]).drop("__cn")
+
+
+def parse_frame(normalize: bool, candidates: pl.Series, *, validated: bool) -> pl.DataFrame:
+    """``{c, value, unit}`` for each distinct non-null candidate string ``c``.
+
+    ``validated``: every ``c`` is a match of the grammar's ``candidate`` (else non-matches give
+    null). Strings that can hold a mixed number are read with the full grammar, the others
+    with the faster one without that form."""
+    df = pl.DataFrame({"c": candidates.unique().drop_nulls()})
+    mixed = df.select(pl.col("c").str.contains(MIXED_TRIGGER)).to_series()
+    hits = mixed.sum()
+    fast = grammar(normalize, mixed=False)
+    if hits == 0:
+        return _parse_part(fast, df, validated=validated)
+    full = grammar(normalize)
+    if hits == df.height:
+        return _parse_part(full, df, validated=validated)
+    return pl.concat(
+        [
+            _parse_part(full, df.filter(mixed), validated=validated),
+            _parse_part(fast, df.filter(~mixed), validated=validated),
+        ]
+    )
+
+
+_ASCII_PREFIX = rf"^[-+]?{ASCII_NUMBER}"
+
+
+@functools.cache
+def _plain_units() -> list[str]:
+    """Unit aliases that cannot continue a number form after ASCII digits (not ``万元``)."""
+    aliases = [*unit_table().aliases, "%", "‰"]
+    return sorted({a for a in aliases if not a.startswith(("万", "亿"))})
+
+
+def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFrame:
+    """:func:`_parse_frame` on distinct strings ``c`` with one grammar. The unit is split off
+    first (a prefix match without capture groups); a number part in ASCII digits is then a
+    cast, and only the rest goes through the capture-group regex."""
+    f = pl.col
+    if not validated:
+        df = df.filter(f("c").str.contains(g.whole))
+    # An ASCII number followed by nothing but a known unit (most candidates) is a cast.
+    df = df.with_columns(f("c").str.extract(_ASCII_PREFIX, 0).alias("num"))
+    df = df.with_columns(f("c").str.slice(f("num").str.len_chars()).str.strip_chars().alias("u"))
+    quick = (f("u") == "") | f("u").is_in(_plain_units())
+    mask = df.select((f("num").is_not_null() & quick).fill_null(False)).to_series()
+    ascii_unit = df.filter(mask).select(
+        "c",
+        f("num").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value"),
+        f("u").replace("", None).alias("unit"),
+    )
+    df = df.filter(~mask).drop("num", "u")
+    rest = f("c").str.replace(g.number_prefix, "")
+    df = df.with_columns(
+        f("c").str.slice(0, f("c").str.len_chars() - rest.str.len_chars()).alias("num"),
+        rest.str.strip_chars().replace("", None).alias("unit"),
+    )
+    bare = f("num").str.contains(BARE)
+    simple = df.filter(bare).with_columns(
+        f("num").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value")
+    )
+    df = df.filter(~bare)
+    df = df.with_columns(f("num").str.extract_groups(g.number_groups).alias("p")).unnest("p")
+    # Each form has a numerator and maybe a denominator: fold them into two operand columns.
+    nums, dens, whole = ["fa", "sa", "x"], ["fb", "sb"], []
+    if g.mixed:
+        nums, dens, whole = [*nums, "ma"], [*dens, "mb"], ["mw"]
+    if g.chinese:
+        nums, dens, whole = [*nums, "pc", "db"], [*dens, "da"], [*whole, "cw"]
+    df = df.select(
+        "c",
+        "sign",
+        pl.coalesce(nums).alias("a"),
+        pl.coalesce(dens).alias("b"),
+        (pl.coalesce(whole) if whole else pl.lit(None, pl.String)).alias("w"),
+        f("mult") if g.chinese else pl.lit(None, pl.String).alias("mult"),
+        (f("pc").is_not_null() if g.chinese else pl.lit(False)).alias("pc"),
+        f("unit"),
+    )
+    df = df.with_columns(f("b").is_not_null().alias("has_b"), f("w").is_not_null().alias("has_w"))
+    if df["w"].null_count() < df.height:  # mixed numbers are rare: skip their column if none
+        df = _operands(g, df, ["a", "b", "w"])
+    else:
+        df = _operands(g, df, ["a", "b"]).with_columns(pl.lit(None, pl.Float64).alias("w"))
+    mult = f("mult").replace_strict({"万": 1e4, "亿": 1e8}, default=1.0, return_dtype=pl.Float64)
+    fraction = pl.when(f("has_w")).then(f("w") + f("a") / f("b")).otherwise(f("a") / f("b"))
+    value = pl.when(f("has_b")).then(fraction).otherwise(f("a") * mult)
+    negative = f("sign").is_in(["-", "负"]).fill_null(False)
+    unit = pl.when(f("pc")).then(pl.lit("%")).otherwise(f("unit"))
+    df = df.select(
+        "c", pl.when(negative).then(-value).otherwise(value).alias("value"), unit.alias("unit")
+    )
+    df = pl.concat([ascii_unit, simple.select("c", "value", "unit"), df])
+    scale = f("unit").replace_strict({"%": 0.01, "‰": 0.001}, default=1.0, return_dtype=pl.Float64)
+    value = f("value") * scale
+    return df.select("c", pl.when(value.is_finite()).then(value).alias("value"), "unit")
