@@ -58,9 +58,9 @@ def test_sections_and_charts(page: str, scored: pl.DataFrame) -> None:
     for anchor in ("groups", "table", "types", "dist", "compare", "wrong", "config"):
         assert f'id="{anchor}"' in page
     # one chart per overall metric (accuracy, math_accuracy, bleu, corpus_bleu, tcm_diagnosis,
-    # fuzzy, fuzzy_match_rate), per sub-type (3 answer types, 3 TCM types), per score column,
+    # fuzzy, fuzzy_match_rate), per sub-type (4 answer types, 3 TCM types), per score column,
     # and per evaluator compared with the baseline
-    assert page.count("<svg") == 7 + 6 + 5 + 5
+    assert page.count("<svg") == 7 + 7 + 5 + 5
     assert "difference to qwen2.5-7b-instruct" in page
     assert "bleu|nrefs:var|lang:auto" in page  # the signature
     assert "threshold=0.6" in page  # the fuzzy configuration
