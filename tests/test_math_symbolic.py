@@ -201,3 +201,12 @@ def test_forms_set(mode: str, capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("options", OPTION_SETS, ids=str)
 def test_forms_set_matches_oracle(options: dict[str, Any]) -> None:
     assert_matches_oracle(forms_set().select("prediction", "answer"), options)
+
+
+def test_empty_batch_scores_to_an_empty_frame() -> None:
+    empty = pl.DataFrame(
+        {"prediction": [], "answer": []}, schema={"prediction": pl.String, "answer": pl.String}
+    )
+    for frame in (empty, empty.to_arrow()):
+        out = xf.score(frame, "math")
+        assert out.num_rows == 0 if hasattr(out, "num_rows") else out.height == 0

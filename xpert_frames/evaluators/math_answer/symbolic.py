@@ -143,7 +143,7 @@ def _classify_batch(batch: pl.Series) -> pl.Series:
     df = batch.struct.unnest()
     screen = (_screen(f("rspan")) | _screen(f("pspan"))).fill_null(False)
     mask = df.select(screen).to_series()
-    out = pl.Series(batch.name, [False], dtype=pl.Boolean).extend_constant(False, len(df) - 1)
+    out = pl.repeat(False, len(df), dtype=pl.Boolean, eager=True).alias(batch.name)
     if not mask.any():
         return out
     rows = df.with_row_index("i").filter(mask)
