@@ -100,7 +100,8 @@ def test_chunked_scoring_equals_one_pass(tmp_path: Path) -> None:
     assert pl.read_parquet(many)["row_id"].to_list() == list(range(pl.read_parquet(SAMPLE).height))
     import pyarrow.parquet as pq
 
-    assert pq.ParquetFile(many).metadata.num_row_groups == 6
+    rows = pl.read_parquet(SAMPLE).height
+    assert pq.ParquetFile(many).metadata.num_row_groups == -(-rows // 50)  # one per chunk
 
 
 def test_bleu_signature_is_printed_with_reports(tmp_path: Path) -> None:
