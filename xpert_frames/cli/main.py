@@ -17,7 +17,7 @@ import polars as pl
 
 from xpert_frames import provenance, registry
 from xpert_frames.api import refuse_unknown_options
-from xpert_frames.cli import files, lines, progress, safety
+from xpert_frames.cli import engines, files, progress, safety
 from xpert_frames.cli.options import columns_from, parse_evaluator, role_options
 from xpert_frames.core.exceptions import XpertFramesError
 from xpert_frames.core.frames import Columns
@@ -27,7 +27,7 @@ from xpert_frames.reporting.html import html_report
 from xpert_frames.reporting.render import FORMATS, format_for, render, write_report
 from xpert_frames.reporting.report import report as make_report
 from xpert_frames.reporting.report import report_parquet
-from xpert_frames.scoring import check_names, plan
+from xpert_frames.scoring import check_names
 
 
 # --------------------------------------------------------------------------- output
@@ -165,6 +165,33 @@ def score(
     """Score INPUTS (Parquet files, directories or globs; JSONL; CSV) into OUTPUT."""
     started = time.perf_counter()
     evaluators = check_names([parse_evaluator(s) for s in specs])  # also: names must differ
+    _check_score_options(report_path, baseline, engine, address)
+    columns = columns_from(roles)
+    safety.check_outputs(files.expand(inputs), output, report_path)
+    scored = engines.scored_plan(files.scan(inputs), evaluators, columns, all_rows, row_id)
+    group = _by(by)
+    missing = [c for c in group if c not in scored.collect_schema()]
+    if missing:
+        names = scored.collect_schema().names()
+        raise click.BadParameter(f"--by column(s) {missing} not in the input: {names}")
+    if engine == "ray":
+        ready = engines.score_with_ray(
+            inputs, output, evaluators, columns, address, row_id, all_rows, quiet
+        )
+    else:
+        ready = engines.score_in_process(inputs, output, scored, evaluators, chunk_rows, quiet)
+    done = time.perf_counter()
+    rep = None
+    if report_path or not quiet:  # else nobody reads a report
+        rep = _report_after(output, report_path, group, evaluators, baseline, columns, chunk_rows)
+    if not quiet and rep is not None:
+        click.echo(render(rep, "table", evaluators))
+        click.echo(progress.summary(output, evaluators, (started, ready, done), engine))
+
+
+def _check_score_options(
+    report_path: Path | None, baseline: str | None, engine: str, address: str | None
+) -> None:
     if report_path:
         try:
             format_for(report_path)
@@ -172,102 +199,31 @@ def score(
             raise click.BadParameter(str(exc), param_hint="'--report'") from None
     if baseline is not None and not (report_path and format_for(report_path) == "html"):
         raise click.BadParameter("--baseline is for HTML reports: add --report report.html")
-    columns = columns_from(roles)
-    safety.check_outputs(files.expand(inputs), output, report_path)
-    lf = files.scan(inputs)
-    in_schema = lf.collect_schema()
-    scored = plan(lf, evaluators, columns, all_rows=all_rows)  # validates the input as given
-    if row_id and row_id in in_schema and not in_schema[row_id].is_integer():
-        raise click.BadParameter(
-            f"column {row_id!r} is in the input as {in_schema[row_id]}, not integers; name "
-            "another column (--row-id n) or none (--row-id '')",
-            param_hint="'--row-id'",
-        )
-    if row_id and row_id not in in_schema:
-        # The row index goes on the scan, under the scoring: a chunk's slice then reaches the
-        # Parquet reader (a row index above the scoring would make every chunk start at row 0).
-        outputs = scored.collect_schema().names()[len(in_schema) :]
-        indexed = lf.with_row_index(row_id).with_columns(pl.col(row_id).cast(pl.Int64))
-        scored = plan(indexed, evaluators, columns, all_rows=all_rows).select(
-            *in_schema.names(), row_id, *outputs
-        )
-    group = _by(by)
-    schema = scored.collect_schema()
-    missing = [c for c in group if c not in schema]
-    if missing:
-        raise click.BadParameter(f"--by column(s) {missing} not in the input: {schema.names()}")
     if address is not None and engine != "ray":
         raise click.BadParameter("--address needs --engine ray", param_hint="'--address'")
-    holder: dict[str, Any] = {}
-    meta = provenance.metadata(evaluators)  # the configuration travels with the scores
 
-    def finish(path: Path) -> None:
-        # Made from the scored file once it is in place: a report that fails (memory, say)
-        # loses nothing, and the error names the kept output.
-        holder["scored"] = time.perf_counter()
-        if not report_path and quiet:
-            return  # nobody reads a report
-        try:
-            holder["report"] = report_parquet(path, group, evaluators, chunk_rows)
-            if report_path:
-                rep = holder["report"]
-                _write_report(report_path, path, rep, evaluators, group, baseline, columns)
-        except Exception as exc:
-            raise safety.ReportFailedError(
-                f"the scores were written to {output}, but the report failed: {exc}; retry "
-                f"with `xpert-frames report {output}`"
-            ) from exc
 
-    if engine == "ray":
-        try:
-            from xpert_frames.cli.ray_engine import score_files
-        except ImportError as exc:
-            raise click.UsageError(str(exc)) from None
-        holder["ready"] = time.perf_counter()
-        with progress.held_stderr(quiet):  # Ray's C++ core and workers write to fd 2
-            score_files(
-                inputs,
-                output,
-                evaluators,
-                columns,
-                address=address,
-                row_id=row_id or None,
-                all_rows=all_rows,
-                quiet=quiet,
-            )
-        finish(output)
-    else:
-        total = files.count_rows(inputs)
-        progress.warm_up(evaluators)
-        holder["ready"] = time.perf_counter()
-        bar = progress.bar(total=total, disable=quiet)
-
-        def write(tmp: Path) -> None:
-            if total is not None:  # Parquet: bounded chunks, whatever the plan holds in memory
-                files.sink_chunked(
-                    scored,
-                    tmp,
-                    total=total,
-                    chunk_rows=chunk_rows,
-                    advance=bar.update,
-                    metadata=meta,
-                )
-            else:
-                tracked = progress.track(scored, evaluators[0].score_column, bar)
-                tracked.sink_parquet(tmp, metadata=meta)
-            bar.close()
-
-        try:
-            files.write_atomic(output, write)
-        except pl.exceptions.PolarsError:
-            if total is None:  # a line format: name the file and line if one is the cause
-                lines.diagnose([str(p) for p in files.expand(inputs)])
-            raise
-        finish(output)
-    if not quiet:
-        click.echo(render(holder["report"], "table", evaluators))  # made: not quiet
-        times = (started, holder["ready"], holder["scored"])
-        click.echo(progress.summary(output, evaluators, times, engine))
+def _report_after(
+    output: Path,
+    report_path: Path | None,
+    group: list[str],
+    evaluators: list[BaseEvaluator],
+    baseline: str | None,
+    columns: Columns,
+    chunk_rows: int,
+) -> pl.DataFrame:
+    """The report, made from the scored file once it is in place: a report that fails (memory,
+    say) loses nothing, and the error names the kept output."""
+    try:
+        rep = report_parquet(output, group, evaluators, chunk_rows)
+        if report_path:
+            _write_report(report_path, output, rep, evaluators, group, baseline, columns)
+    except Exception as exc:
+        raise safety.ReportFailedError(
+            f"the scores were written to {output}, but the report failed: {exc}; retry "
+            f"with `xpert-frames report {output}`"
+        ) from exc
+    return rep
 
 
 @cli.command("report")

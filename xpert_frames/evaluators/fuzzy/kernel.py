@@ -4,10 +4,8 @@
 rapidfuzz in float64 (its ``cpdist`` default, float32, differs from the exact value by up to
 ~3e-8). Polars answers every pair it can without Python strings: equal strings (including two
 empty ones) score 1, a pair with exactly one empty side scores 0. The remaining pairs are
-grouped so that each *distinct* pair is converted to Python strings and scored once, then the
-scores are spread back over the rows (model outputs repeat: ten models answering the same
-references give far fewer distinct pairs than rows). Conversion runs chunk by chunk while the
-previous chunk is in the kernel, so the two overlap.
+converted to Python strings chunk by chunk while the previous chunk is in the kernel, so the two
+overlap.
 
 The kernel's thread count follows the cores this process may use (:func:`kernel_threads`):
 never more than Polars' own thread pool, the CPU affinity mask, or a Ray actor's CPU allotment.
@@ -69,8 +67,8 @@ def _kernel(a: list[str], b: list[str], workers: int) -> np.ndarray:
     )
 
 
-def _distinct_scores(a: pl.Series, b: pl.Series, workers: int) -> np.ndarray:
-    """Scores of aligned distinct pairs; conversion of one chunk overlaps the kernel."""
+def _scores(a: pl.Series, b: pl.Series, workers: int) -> np.ndarray:
+    """Scores of aligned pairs; conversion of one chunk overlaps the kernel of the previous."""
     import numpy as np
 
     scores = np.empty(len(a), dtype=np.float64)
@@ -110,11 +108,11 @@ def levenshtein_similarity(a: pl.Series, b: pl.Series, *, workers: int | None = 
     )
     out = np.ones(len(pairs), dtype=np.float64)
     out[masks["zero"][0].to_numpy()] = 0.0
-    distinct = pairs.with_row_index("row").filter(differ & ~one_empty).group_by("a", "b").agg("row")
-    if len(distinct):
-        scores = _distinct_scores(distinct["a"], distinct["b"], workers)
-        rows = distinct["row"]
-        out[rows.explode().to_numpy()] = np.repeat(scores, rows.list.len().to_numpy())
+    # Pairs that need the kernel. (Scoring only their distinct pairs was measured: Polars'
+    # string group-by cost as much as the conversion it saved, and more wall time when idle.)
+    need = pairs.select((differ & ~one_empty).arg_true()).to_series().to_numpy()
+    if len(need):
+        out[need] = _scores(pairs["a"].gather(need), pairs["b"].gather(need), workers)
     result = pl.Series(a.name, out, dtype=pl.Float64)
     if masks["null"][0]:
         nulls = a.is_null() | b.is_null()

@@ -1,0 +1,108 @@
+"""How ``xpert-frames score`` runs: the scoring plan, in this process (chunked, atomic) or
+through Ray Data."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+import polars as pl
+
+from xpert_frames import provenance
+from xpert_frames.cli import files, lines, progress
+from xpert_frames.core.frames import Columns
+from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.scoring import plan
+
+
+def scored_plan(
+    lf: pl.LazyFrame,
+    evaluators: list[BaseEvaluator],
+    columns: Columns,
+    all_rows: bool,
+    row_id: str,
+) -> pl.LazyFrame:
+    """The scoring plan (validated against the input as given), with ``row_id`` added."""
+    in_schema = lf.collect_schema()
+    scored = plan(lf, evaluators, columns, all_rows=all_rows)
+    if row_id and row_id in in_schema and not in_schema[row_id].is_integer():
+        raise click.BadParameter(
+            f"column {row_id!r} is in the input as {in_schema[row_id]}, not integers; name "
+            "another column (--row-id n) or none (--row-id '')",
+            param_hint="'--row-id'",
+        )
+    if not row_id or row_id in in_schema:
+        return scored
+    # The row index goes on the scan, under the scoring: a chunk's slice then reaches the
+    # Parquet reader (a row index above the scoring would make every chunk start at row 0).
+    outputs = scored.collect_schema().names()[len(in_schema) :]
+    indexed = lf.with_row_index(row_id).with_columns(pl.col(row_id).cast(pl.Int64))
+    return plan(indexed, evaluators, columns, all_rows=all_rows).select(
+        *in_schema.names(), row_id, *outputs
+    )
+
+
+def score_with_ray(
+    inputs: tuple[str, ...],
+    output: Path,
+    evaluators: list[BaseEvaluator],
+    columns: Columns,
+    address: str | None,
+    row_id: str,
+    all_rows: bool,
+    quiet: bool,
+) -> float:
+    """Read, score and write through Ray Data; returns when start-up ended."""
+    try:
+        from xpert_frames.cli.ray_engine import score_files
+    except ImportError as exc:
+        raise click.UsageError(str(exc)) from None
+    ready = time.perf_counter()
+    with progress.held_stderr(quiet):  # Ray's C++ core and workers write to fd 2
+        score_files(
+            inputs,
+            output,
+            evaluators,
+            columns,
+            address=address,
+            row_id=row_id or None,
+            all_rows=all_rows,
+            quiet=quiet,
+        )
+    return ready
+
+
+def score_in_process(
+    inputs: tuple[str, ...],
+    output: Path,
+    scored: pl.LazyFrame,
+    evaluators: list[BaseEvaluator],
+    chunk_rows: int,
+    quiet: bool,
+) -> float:
+    """Stream the plan into ``output`` atomically, with the configuration in its metadata;
+    returns when start-up (tokenizers, dictionaries) ended."""
+    meta = provenance.metadata(evaluators)  # the configuration travels with the scores
+    total = files.count_rows(inputs)
+    progress.warm_up(evaluators)
+    ready = time.perf_counter()
+    bar = progress.bar(total=total, disable=quiet)
+
+    def write(tmp: Path) -> None:
+        if total is not None:  # Parquet: bounded chunks, whatever the plan holds in memory
+            files.sink_chunked(
+                scored, tmp, total=total, chunk_rows=chunk_rows, advance=bar.update, metadata=meta
+            )
+        else:
+            tracked = progress.track(scored, evaluators[0].score_column, bar)
+            tracked.sink_parquet(tmp, metadata=meta)
+        bar.close()
+
+    try:
+        files.write_atomic(output, write)
+    except pl.exceptions.PolarsError:
+        if total is None:  # a line format: name the file and line if one is the cause
+            lines.diagnose([str(p) for p in files.expand(inputs)])
+        raise
+    return ready
