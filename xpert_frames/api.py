@@ -20,7 +20,7 @@ from xpert_frames.core.aliases import Frame, FrameT
 from xpert_frames.core.exceptions import ConfigurationError
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.registry import detect_evaluators, resolve_evaluators
-from xpert_frames.reporting import html, intervals
+from xpert_frames.reporting import html_page, intervals
 from xpert_frames.reporting import report as reports
 
 #: An evaluator given by registry name (default options) or as an instance.
@@ -177,7 +177,7 @@ def html_report(
     """A self-contained HTML page (no scripts, nothing fetched) of a scored table: the report
     with 95% intervals, charts by group, sub-type and score, a paired comparison against
     ``baseline``, the wrong answers per model and the evaluators' configuration. Other
-    keywords go to :func:`xpert_frames.reporting.html.html_report` (``model``, ``on``,
+    keywords go to :func:`xpert_frames.reporting.html_page.html_report` (``model``, ``on``,
     ``columns``, ``title``, ``wrong_rows``, ``report_frame``).
 
     Examples
@@ -192,7 +192,7 @@ def html_report(
         evs = detect_evaluators(lf.collect_schema())
     else:
         evs = resolve_evaluators(evaluators)
-    return html.html_report(lf, by, evaluators=evs, baseline=baseline, **options)
+    return html_page.html_report(lf, by, evaluators=evs, baseline=baseline, **options)
 
 
 def load_sample() -> pl.DataFrame:

@@ -23,7 +23,7 @@ from xpert_frames.core.exceptions import XpertFramesError
 from xpert_frames.core.frames import Columns
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.registry import detect_evaluators
-from xpert_frames.reporting.html import html_report
+from xpert_frames.reporting.html_page import html_report
 from xpert_frames.reporting.render import FORMATS, format_for, render, write_report
 from xpert_frames.reporting.report import report as make_report
 from xpert_frames.reporting.report import report_parquet
