@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import polars as pl
 
 from xpert_frames.core import frames, text
+from xpert_frames.core.distinct import per_distinct
 from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.options import check_bool, check_fraction
 from xpert_frames.evaluators.base import BaseEvaluator
@@ -219,31 +220,54 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         )
         self._table = self.terms if self.extra_terms is None else self.terms.merge(self.extra_terms)
 
-    # The rules share large sub-expressions (term sets, disease names, keyword lists). They are
-    # computed once, as temporary columns, stage by stage in prepare(); outputs() reads those
-    # columns, so it is only meaningful after prepare().
+    # The rules share sub-expressions (term sets, disease names, keyword lists). prepare()
+    # computes them stage by stage as temporary columns: each text-side value once per distinct
+    # (sub-type, text), each fuzzy similarity once per distinct pair of strings (real tables
+    # repeat their references and prediction templates). outputs() reads those columns, so it is
+    # only meaningful after prepare().
     def _col(self, part: str) -> pl.Expr:
         return pl.col(self.temp(part))
 
-    def _texts(self) -> dict[str, pl.Expr]:
-        """Stage 1: term sets, disease names, treatment keywords, each on its sub-type only."""
-        table, norm, col = self._table, self.normalize_tcm_terms, self._col
+    def _pred_side(self, kind: pl.Expr, pred: pl.Expr) -> pl.Expr:
+        """Per (sub-type, prediction): the term set, the disease name (whole, and without a
+        final 证/病 for the fuzzy rule: the prediction is a sentence), the normalized text."""
+        table, norm, temp = self._table, self.normalize_tcm_terms, self.temp
+        syn = pl.when(kind == "syndrome").then(pred)
+        p_dis = disease_text(pl.when(kind == "disease").then(pred), strip_suffix=False)
+        p_trt = pl.when(kind == "treatment").then(pred)
+        return pl.struct(
+            tcm_terms(syn, terms=table, normalize=norm).alias(temp("p_set")),
+            p_dis.alias(temp("p_dis")),
+            p_dis.str.replace(_SUFFIX_RE, "${1}${2}").alias(temp("p_stem")),
+            (normalize_tcm_text(p_trt, terms=table) if norm else p_trt).alias(temp("p_trt")),
+        )
 
-        def only(subtype: str, column: str) -> pl.Expr:  # skip work on other sub-types
-            return pl.when(col("kind") == subtype).then(pl.col(column))
-
-        p_trt = only("treatment", frames.PRED)
-        return {
-            "p_set": tcm_terms(only("syndrome", frames.PRED), terms=table, normalize=norm),
-            "r_set": tcm_terms(only("syndrome", frames.ANSWER), terms=table, normalize=norm),
-            # The prediction is a sentence: its suffix is stripped only for the fuzzy rule.
-            "p_dis": disease_text(only("disease", frames.PRED), strip_suffix=False),
-            "r_dis": disease_text(only("disease", frames.ANSWER)),
-            "keywords": treatment_keywords(
-                only("treatment", frames.ANSWER), terms=table, normalize=norm
+    def _answer_side(self, kind: pl.Expr, answer: pl.Expr) -> pl.Expr:
+        """Per (sub-type, reference): the term set, the disease name, the keywords."""
+        table, norm, temp = self._table, self.normalize_tcm_terms, self.temp
+        return pl.struct(
+            tcm_terms(pl.when(kind == "syndrome").then(answer), terms=table, normalize=norm).alias(
+                temp("r_set")
             ),
-            "p_trt": normalize_tcm_text(p_trt, terms=table) if norm else p_trt,
-        }
+            disease_text(pl.when(kind == "disease").then(answer)).alias(temp("r_dis")),
+            treatment_keywords(
+                pl.when(kind == "treatment").then(answer), terms=table, normalize=norm
+            ).alias(temp("keywords")),
+        )
+
+    def _per_distinct(
+        self, lf: pl.LazyFrame, name: str, fn: Any, keys: list[pl.Expr], **how: bool
+    ) -> pl.LazyFrame:
+        """``fn(*keys)`` (of string keys) as column ``name``, evaluated once per distinct key."""
+        dtype = pl.select(fn(*(pl.lit(None, pl.String) for _ in keys))).to_series().dtype
+        return lf.with_columns(per_distinct(fn, keys, dtype, **how).alias(self.temp(name)))
+
+    def _texts(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """Stage 1: both sides' texts, each on its sub-type only, once per distinct text."""
+        kind = self._col("kind")
+        lf = self._per_distinct(lf, "p", self._pred_side, [kind, pl.col(frames.PRED)])
+        lf = self._per_distinct(lf, "a", self._answer_side, [kind, pl.col(frames.ANSWER)])
+        return lf.unnest(self.temp("p"), self.temp("a"))
 
     def _found(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         """Stage 2: the reference keywords found in the prediction (in keyword order). One
@@ -261,51 +285,72 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         return pl.concat([lf, hits], how="horizontal")
 
     def _sets(self) -> dict[str, pl.Expr]:
-        """Stage 3: one (prediction items, reference items, shared items) triple per row."""
+        """Stage 3: per row the shared items, the set sizes and whether the fuzzy rule
+        applies (a syndrome reference without terms, a disease name not found)."""
         col = self._col
-        kind, r_dis, p_dis = col("kind"), col("r_dis"), col("p_dis")
+        kind, r_dis, p_dis, r_set = col("kind"), col("r_dis"), col("p_dis"), col("r_set")
         # Equal names are a special case of containment (a stripped name is a prefix).
         hit = (r_dis.str.len_chars() > 0) & p_dis.str.contains(r_dis, literal=True)
-        is_syn, is_trt = kind == "syndrome", kind == "treatment"
+        is_syn, is_trt, is_dis = kind == "syndrome", kind == "treatment", kind == "disease"
         return {
-            "pred_items": pl.when(is_syn).then(col("p_set")).when(is_trt).then(col("found")),
-            "ref_items": pl.when(is_syn)
-            .then(col("r_set"))
+            "n_pred": pl.when(is_syn)
+            .then(col("p_set").list.len())
             .when(is_trt)
-            .then(col("keywords"))
-            .when(kind == "disease")
-            .then(pl.concat_list(r_dis)),
+            .then(col("found").list.len()),
+            "n_ref": pl.when(is_syn)
+            .then(r_set.list.len())
+            .when(is_trt)
+            .then(col("keywords").list.len())
+            .when(is_dis)
+            .then(1),
             "shared": pl.when(is_syn)
-            .then(col("p_set").list.set_intersection(col("r_set")))
+            .then(col("p_set").list.set_intersection(r_set))
             .when(is_trt)
             .then(col("found"))
             .when(hit)
             .then(pl.concat_list(r_dis))
             .otherwise(pl.lit([], dtype=_LIST)),
             "hit": hit,
-            "need_syn": is_syn & (col("r_set").list.len() == 0),
-            "need_dis": (kind == "disease")
-            & ~hit
-            & pl.lit(self.partial_credit and not self.exact_match),
+            "need_syn": is_syn & (r_set.list.len() == 0),
+            "need_dis": is_dis & ~hit & pl.lit(self.partial_credit and not self.exact_match),
         }
 
     def prepare(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         col = self._col
         kind = pl.col(frames.TCM_TYPE).fill_null(pl.lit(self.subtype_default))
-        lf = lf.with_columns(kind.alias(self.temp("kind")))
-        lf = lf.with_columns(e.alias(self.temp(k)) for k, e in self._texts().items())
+        lf = self._texts(lf.with_columns(kind.alias(self.temp("kind"))))
         lf = self._found(lf)
         lf = lf.with_columns(e.alias(self.temp(k)) for k, e in self._sets().items())
+        kind, shared = col("kind"), col("shared")
         need_syn, need_dis = col("need_syn"), col("need_dis")
-        sim = similarity(
-            pl.when(need_syn).then(pl.col(frames.ANSWER)).when(need_dis).then(col("r_dis")),
+        missing = (
+            pl.when(kind == "syndrome")
+            .then(col("r_set").list.set_difference(shared))
+            .when(kind == "treatment")
+            .then(col("keywords").list.set_difference(shared))
+            .when(kind == "disease")
+            .then(
+                pl.when(col("hit"))
+                .then(pl.lit([], dtype=_LIST))
+                .otherwise(pl.concat_list(col("r_dis")))
+            )
+        )
+        lf = lf.with_columns(
+            missing.alias(self.temp("missing")),
+            pl.when(need_syn)
+            .then(pl.col(frames.ANSWER))
+            .when(need_dis)
+            .then(col("r_dis"))
+            .alias(self.temp("fa")),
             pl.when(need_syn)
             .then(pl.col(frames.PRED))
             .when(need_dis)
-            # The capture regex is the costly pass: only on the rows that need it.
-            .then(pl.when(need_dis).then(col("p_dis")).str.replace(_SUFFIX_RE, "${1}${2}")),
+            .then(col("p_stem"))
+            .alias(self.temp("fb")),
         )
-        return lf.with_columns(sim.alias(self.temp("sim")))
+        # The fuzzy similarity: Python work (rapidfuzz), once per distinct unresolved pair.
+        fuzzy = [col("fa"), col("fb")]
+        return self._per_distinct(lf, "sim", similarity, fuzzy, null_if_null=True)
 
     def outputs(self) -> dict[str, pl.Expr]:
         col = self._col
@@ -315,8 +360,8 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         else:
             fuzzy = pl.when(sim >= self.match_threshold).then(sim).otherwise(0.0)
         by_sets = similarity_from_counts(
-            col("pred_items").list.len(),
-            col("ref_items").list.len(),
+            col("n_pred"),
+            col("n_ref"),
             shared.list.len(),
             exact_match=self.exact_match,
             partial_credit=self.partial_credit,
@@ -334,6 +379,4 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             .cast(pl.Float64)
         )
         known = kind.is_in(SUBTYPES)
-        matched = pl.when(known).then(shared)
-        missing = pl.when(known).then(col("ref_items").list.set_difference(shared))
-        return {"score": score, "matched": matched, "missing": missing}
+        return {"score": score, "matched": pl.when(known).then(shared), "missing": col("missing")}

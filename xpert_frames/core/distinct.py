@@ -1,0 +1,94 @@
+"""Work once per distinct key instead of once per row, inside one lazy plan.
+
+Real tables repeat their strings (one reference asked of many models, one prediction template
+filled with few names). :func:`per_distinct` evaluates an expression on one representative of
+each distinct tuple of key columns and gathers the results back to the rows. The distinct keys
+are numbered by a 64-bit hash (cheap for strings, and ``rank("dense")`` of a UInt64 column is a
+sort of integers), not by a string hash table or a join.
+
+Exact, not probabilistic: every row's key is compared with its number's representative, and a
+row that differs (a hash collision) gets the expression evaluated on its own key.
+
+The work runs in one batch (``map_batches`` over the whole column, so the in-memory and the
+streaming engines dedupe the same way) with eager Polars inside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import polars as pl
+
+#: Seeds of the per-column hashes mixed into one key hash (one per key position).
+_SEEDS = (0x5EED_0001, 0x5EED_0002, 0x5EED_0003, 0x5EED_0004)
+
+
+def key_hash(keys: Sequence[pl.Expr]) -> pl.Expr:
+    """One UInt64 hash of a tuple of columns (equal tuples, equal hashes; nulls too)."""
+    if not 1 <= len(keys) <= len(_SEEDS):
+        raise ValueError(f"expected 1 to {len(_SEEDS)} key columns, got {len(keys)}")
+    out = keys[0].hash(_SEEDS[0])
+    for seed, key in zip(_SEEDS[1:], keys[1:], strict=False):
+        out = out ^ key.hash(seed)  # one seed per position: swapped columns differ
+    return out
+
+
+def per_distinct(
+    fn: Callable[..., pl.Expr],
+    keys: Sequence[pl.Expr],
+    return_dtype: pl.DataType,
+    *,
+    null_if_null: bool = False,
+) -> pl.Expr:
+    """``fn(*keys)`` for every row, evaluated once per distinct tuple of keys.
+
+    ``fn`` must be elementwise: row ``i`` of its result depends only on row ``i`` of its
+    inputs. ``return_dtype`` is its result's type. With ``null_if_null`` (``fn`` is null where
+    a key is null) rows with a null key are null without evaluating ``fn``.
+    """
+    names = [f"k{i}" for i in range(len(keys))]
+    packed = pl.struct(key.alias(name) for key, name in zip(keys, names, strict=True))
+
+    def batch(column: pl.Series) -> pl.Series:
+        frame = column.struct.unnest()
+        return distinct_apply(fn, frame, names, null_if_null=null_if_null).cast(return_dtype)
+
+    return packed.map_batches(batch, return_dtype=return_dtype)
+
+
+def distinct_apply(
+    fn: Callable[..., pl.Expr],
+    frame: pl.DataFrame,
+    names: Sequence[str],
+    *,
+    null_if_null: bool = False,
+) -> pl.Series:
+    """``fn`` over the columns ``names`` of ``frame``, evaluated once per distinct row (see
+    :func:`per_distinct`)."""
+    import numpy as np
+
+    cols = [pl.col(n) for n in names]
+    if null_if_null:
+        keep = frame.select(pl.all_horizontal(c.is_not_null() for c in cols)).to_series()
+    else:
+        keep = pl.Series([True]).new_from_index(0, frame.height)
+    hashes = frame.select(key_hash(cols)).to_series().filter(keep)
+    rows = keep.arg_true().to_numpy()
+    # Distinct hashes in sorted order: a representative row of each, and each row's number.
+    order = hashes.arg_sort().to_numpy()
+    ordered = hashes.to_numpy()[order]
+    starts = np.ones(len(ordered), dtype=bool)
+    starts[1:] = ordered[1:] != ordered[:-1]
+    numbers = np.zeros(frame.height, dtype=np.uint32)
+    numbers[rows[order]] = np.cumsum(starts, dtype=np.uint32) - 1
+    reps = frame[rows[order[starts]]]
+    index = pl.select(pl.when(keep).then(pl.Series(numbers))).to_series()
+    out = reps.select(fn(*cols)).to_series().gather(index)
+    same = pl.select(
+        ~keep | pl.all_horizontal(frame[n].eq_missing(reps[n].gather(index)) for n in names)
+    ).to_series()
+    if same.all():
+        return out
+    # Hash collisions: those rows on their own key (the others are masked to null).
+    own = frame.select(fn(*(pl.when(~same).then(c) for c in cols))).to_series()
+    return pl.select(pl.when(same).then(out).otherwise(own)).to_series()
