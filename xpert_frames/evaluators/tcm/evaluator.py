@@ -27,8 +27,8 @@ from typing import Any, ClassVar
 import polars as pl
 
 from xpert_frames.core import frames, text
-from xpert_frames.core.distinct import per_distinct
 from xpert_frames.core.aliases import IntoExpr
+from xpert_frames.core.distinct import per_distinct
 from xpert_frames.core.options import check_bool, check_fraction
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.fuzzy.evaluator import similarity
@@ -229,31 +229,34 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         return pl.col(self.temp(part))
 
     def _pred_side(self, kind: pl.Expr, pred: pl.Expr) -> pl.Expr:
-        """Per (sub-type, prediction): the term set, the disease name (whole, and without a
-        final 证/病 for the fuzzy rule: the prediction is a sentence), the normalized text."""
+        """Per (sub-type, prediction): the term set (syndrome); the text (disease: the name,
+        treatment: normalized); the name without a final 证/病 (the fuzzy rule: the prediction
+        is a sentence, so the whole name is kept for containment)."""
         table, norm, temp = self._table, self.normalize_tcm_terms, self.temp
-        syn = pl.when(kind == "syndrome").then(pred)
         p_dis = disease_text(pl.when(kind == "disease").then(pred), strip_suffix=False)
         p_trt = pl.when(kind == "treatment").then(pred)
+        p_trt = normalize_tcm_text(p_trt, terms=table) if norm else p_trt
+        syn = pl.when(kind == "syndrome").then(pred)
         return pl.struct(
             tcm_terms(syn, terms=table, normalize=norm).alias(temp("p_set")),
-            p_dis.alias(temp("p_dis")),
+            pl.coalesce(p_dis, p_trt).alias(temp("p_text")),
             p_dis.str.replace(_SUFFIX_RE, "${1}${2}").alias(temp("p_stem")),
-            (normalize_tcm_text(p_trt, terms=table) if norm else p_trt).alias(temp("p_trt")),
         )
 
     def _answer_side(self, kind: pl.Expr, answer: pl.Expr) -> pl.Expr:
-        """Per (sub-type, reference): the term set, the disease name, the keywords."""
+        """Per (sub-type, reference): its items (syndrome: the term set, treatment: the
+        keywords, disease: the name) and the disease name."""
         table, norm, temp = self._table, self.normalize_tcm_terms, self.temp
-        return pl.struct(
-            tcm_terms(pl.when(kind == "syndrome").then(answer), terms=table, normalize=norm).alias(
-                temp("r_set")
-            ),
-            disease_text(pl.when(kind == "disease").then(answer)).alias(temp("r_dis")),
-            treatment_keywords(
-                pl.when(kind == "treatment").then(answer), terms=table, normalize=norm
-            ).alias(temp("keywords")),
+        r_dis = disease_text(pl.when(kind == "disease").then(answer))
+        items = (
+            pl.when(kind == "syndrome")
+            .then(tcm_terms(answer, terms=table, normalize=norm))
+            .when(kind == "treatment")
+            .then(treatment_keywords(answer, terms=table, normalize=norm))
+            .when(kind == "disease")
+            .then(pl.concat_list(r_dis))
         )
+        return pl.struct(items.alias(temp("r_items")), r_dis.alias(temp("r_dis")))
 
     def _per_distinct(
         self, lf: pl.LazyFrame, name: str, fn: Any, keys: list[pl.Expr], **how: bool
@@ -273,9 +276,10 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         """Stage 2: the reference keywords found in the prediction (in keyword order). One
         literal ``str.contains`` per (row, keyword) pair on the exploded keyword lists, grouped
         back in row order and placed beside the frame (a join would copy every column)."""
-        row, kw, pred, found = (self.temp(p) for p in ("row", "keywords", "p_trt", "found"))
+        row, kw, pred, found = (self.temp(p) for p in ("row", "r_items", "p_text", "found"))
+        keywords = pl.when(self._col("kind") == "treatment").then(pl.col(kw)).alias(kw)
         hits = (
-            lf.select(kw, pred)
+            lf.select(keywords, pred)
             .with_row_index(row)
             .explode(kw, empty_as_null=True, keep_nulls=True)  # one row or more per row
             .group_by(row, maintain_order=True)
@@ -284,34 +288,25 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         )
         return pl.concat([lf, hits], how="horizontal")
 
-    def _sets(self) -> dict[str, pl.Expr]:
-        """Stage 3: per row the shared items, the set sizes and whether the fuzzy rule
+    def _items(self) -> dict[str, pl.Expr]:
+        """Stage 3: the prediction's items (syndrome: its terms, treatment: the keywords found,
+        disease: the name if found), whether the name was found, whether the fuzzy rule
         applies (a syndrome reference without terms, a disease name not found)."""
         col = self._col
-        kind, r_dis, p_dis, r_set = col("kind"), col("r_dis"), col("p_dis"), col("r_set")
+        kind, r_dis = col("kind"), col("r_dis")
         # Equal names are a special case of containment (a stripped name is a prefix).
-        hit = (r_dis.str.len_chars() > 0) & p_dis.str.contains(r_dis, literal=True)
-        is_syn, is_trt, is_dis = kind == "syndrome", kind == "treatment", kind == "disease"
+        hit = (r_dis.str.len_chars() > 0) & col("p_text").str.contains(r_dis, literal=True)
+        is_syn, is_dis = kind == "syndrome", kind == "disease"
         return {
-            "n_pred": pl.when(is_syn)
-            .then(col("p_set").list.len())
-            .when(is_trt)
-            .then(col("found").list.len()),
-            "n_ref": pl.when(is_syn)
-            .then(r_set.list.len())
-            .when(is_trt)
-            .then(col("keywords").list.len())
-            .when(is_dis)
-            .then(1),
-            "shared": pl.when(is_syn)
-            .then(col("p_set").list.set_intersection(r_set))
-            .when(is_trt)
+            "pred_items": pl.when(is_syn)
+            .then(col("p_set"))
+            .when(kind == "treatment")
             .then(col("found"))
             .when(hit)
             .then(pl.concat_list(r_dis))
             .otherwise(pl.lit([], dtype=_LIST)),
             "hit": hit,
-            "need_syn": is_syn & (r_set.list.len() == 0),
+            "need_syn": is_syn & (col("r_items").list.len() == 0),
             "need_dis": is_dis & ~hit & pl.lit(self.partial_credit and not self.exact_match),
         }
 
@@ -320,23 +315,12 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         kind = pl.col(frames.TCM_TYPE).fill_null(pl.lit(self.subtype_default))
         lf = self._texts(lf.with_columns(kind.alias(self.temp("kind"))))
         lf = self._found(lf)
-        lf = lf.with_columns(e.alias(self.temp(k)) for k, e in self._sets().items())
-        kind, shared = col("kind"), col("shared")
+        lf = lf.with_columns(e.alias(self.temp(k)) for k, e in self._items().items())
         need_syn, need_dis = col("need_syn"), col("need_dis")
-        missing = (
-            pl.when(kind == "syndrome")
-            .then(col("r_set").list.set_difference(shared))
-            .when(kind == "treatment")
-            .then(col("keywords").list.set_difference(shared))
-            .when(kind == "disease")
-            .then(
-                pl.when(col("hit"))
-                .then(pl.lit([], dtype=_LIST))
-                .otherwise(pl.concat_list(col("r_dis")))
-            )
-        )
+        # The shared items, in prediction order (the found keywords are in keyword order).
+        shared = col("pred_items").list.set_intersection(col("r_items"))
         lf = lf.with_columns(
-            missing.alias(self.temp("missing")),
+            shared.alias(self.temp("shared")),
             pl.when(need_syn)
             .then(pl.col(frames.ANSWER))
             .when(need_dis)
@@ -348,20 +332,20 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             .then(col("p_stem"))
             .alias(self.temp("fb")),
         )
-        # The fuzzy similarity: Python work (rapidfuzz), once per distinct unresolved pair.
-        fuzzy = [col("fa"), col("fb")]
-        return self._per_distinct(lf, "sim", similarity, fuzzy, null_if_null=True)
+        # The fuzzy similarity (rapidfuzz), on the unresolved rows only. Once per distinct pair
+        # was measured slower: the pairs are few and mostly distinct.
+        return lf.with_columns(similarity(col("fa"), col("fb")).alias(self.temp("sim")))
 
     def outputs(self) -> dict[str, pl.Expr]:
         col = self._col
-        kind, sim, shared = col("kind"), col("sim"), col("shared")
+        kind, sim, shared, r_items = col("kind"), col("sim"), col("shared"), col("r_items")
         if self.exact_match:
             fuzzy = (sim == 1.0).cast(pl.Float64)
         else:
             fuzzy = pl.when(sim >= self.match_threshold).then(sim).otherwise(0.0)
         by_sets = similarity_from_counts(
-            col("n_pred"),
-            col("n_ref"),
+            col("pred_items").list.len(),
+            r_items.list.len(),
             shared.list.len(),
             exact_match=self.exact_match,
             partial_credit=self.partial_credit,
@@ -378,5 +362,5 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             .then(by_sets)
             .cast(pl.Float64)
         )
-        known = kind.is_in(SUBTYPES)
-        return {"score": score, "matched": pl.when(known).then(shared), "missing": col("missing")}
+        # Another sub-type has no reference items (null), hence null shared and missing items.
+        return {"score": score, "matched": shared, "missing": r_items.list.set_difference(shared)}
