@@ -25,19 +25,16 @@ def frame(rows: list[tuple[str | None, str | None]]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema={"a": pl.String, "b": pl.String}, orient="row")
 
 
-def both_ways(df: pl.DataFrame, *, null_if_null: bool = False) -> tuple[list, list]:
+def both_ways(df: pl.DataFrame) -> tuple[list[str | None], list[str | None]]:
     keys = [pl.col("a"), pl.col("b")]
-    got = df.select(per_distinct(joined, keys, pl.String, null_if_null=null_if_null))
-    direct = joined(*keys)
-    if null_if_null:
-        direct = pl.when(keys[0].is_not_null() & keys[1].is_not_null()).then(direct)
-    return got.to_series().to_list(), df.select(direct).to_series().to_list()
+    got = df.select(per_distinct(joined, keys, pl.String))
+    return got.to_series().to_list(), df.select(joined(*keys)).to_series().to_list()
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(KEY, KEY), max_size=30), st.booleans())
-def test_same_as_row_by_row(rows: list[tuple[str | None, str | None]], null_if_null: bool) -> None:
-    got, want = both_ways(frame(rows), null_if_null=null_if_null)
+@given(st.lists(st.tuples(KEY, KEY), max_size=30))
+def test_same_as_row_by_row(rows: list[tuple[str | None, str | None]]) -> None:
+    got, want = both_ways(frame(rows))
     assert got == want
 
 
@@ -51,12 +48,10 @@ def colliding() -> Iterator[None]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(KEY, KEY), min_size=1, max_size=30), st.booleans())
-def test_hash_collisions_are_resolved(
-    rows: list[tuple[str | None, str | None]], null_if_null: bool
-) -> None:
+@given(st.lists(st.tuples(KEY, KEY), min_size=1, max_size=30))
+def test_hash_collisions_are_resolved(rows: list[tuple[str | None, str | None]]) -> None:
     with colliding():
-        got, want = both_ways(frame(rows), null_if_null=null_if_null)
+        got, want = both_ways(frame(rows))
     assert got == want
 
 

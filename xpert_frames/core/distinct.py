@@ -34,58 +34,47 @@ def key_hash(keys: Sequence[pl.Expr]) -> pl.Expr:
 
 
 def per_distinct(
-    fn: Callable[..., pl.Expr],
-    keys: Sequence[pl.Expr],
-    return_dtype: pl.DataType,
-    *,
-    null_if_null: bool = False,
+    fn: Callable[..., pl.Expr], keys: Sequence[pl.Expr], return_dtype: pl.DataType
 ) -> pl.Expr:
     """``fn(*keys)`` for every row, evaluated once per distinct tuple of keys.
 
     ``fn`` must be elementwise: row ``i`` of its result depends only on row ``i`` of its
-    inputs. ``return_dtype`` is its result's type. With ``null_if_null`` (``fn`` is null where
-    a key is null) rows with a null key are null without evaluating ``fn``.
+    inputs. ``return_dtype`` is its result's type.
     """
     names = [f"k{i}" for i in range(len(keys))]
     packed = pl.struct(key.alias(name) for key, name in zip(keys, names, strict=True))
 
     def batch(column: pl.Series) -> pl.Series:
-        frame = column.struct.unnest()
-        return distinct_apply(fn, frame, names, null_if_null=null_if_null).cast(return_dtype)
+        return distinct_apply(fn, column.struct.unnest(), names).cast(return_dtype)
 
     return packed.map_batches(batch, return_dtype=return_dtype)
 
 
 def distinct_apply(
-    fn: Callable[..., pl.Expr],
-    frame: pl.DataFrame,
-    names: Sequence[str],
-    *,
-    null_if_null: bool = False,
+    fn: Callable[..., pl.Expr], frame: pl.DataFrame, names: Sequence[str]
 ) -> pl.Series:
-    """``fn`` over the columns ``names`` of ``frame``, evaluated once per distinct row (see
-    :func:`per_distinct`)."""
+    """``fn`` over the columns ``names`` of ``frame``, evaluated once per distinct row."""
     import numpy as np
 
     cols = [pl.col(n) for n in names]
-    if null_if_null:
-        keep = frame.select(pl.all_horizontal(c.is_not_null() for c in cols)).to_series()
-    else:
-        keep = pl.Series([True]).new_from_index(0, frame.height)
-    hashes = frame.select(key_hash(cols)).to_series().filter(keep)
-    rows = keep.arg_true().to_numpy()
-    # Distinct hashes in sorted order: a representative row of each, and each row's number.
+    hashes = frame.select(key_hash(cols)).to_series()
+    # Distinct hashes in sorted order: each row's number, and a representative row of each
+    # number (the representatives gathered in row order: fewer cache misses).
     order = hashes.arg_sort().to_numpy()
     ordered = hashes.to_numpy()[order]
     starts = np.ones(len(ordered), dtype=bool)
     starts[1:] = ordered[1:] != ordered[:-1]
-    numbers = np.zeros(frame.height, dtype=np.uint32)
-    numbers[rows[order]] = np.cumsum(starts, dtype=np.uint32) - 1
-    reps = frame[rows[order[starts]]]
-    index = pl.select(pl.when(keep).then(pl.Series(numbers))).to_series()
+    first = order[starts]
+    by_row = np.argsort(first)
+    renumber = np.empty(len(first), dtype=np.uint32)
+    renumber[by_row] = np.arange(len(first), dtype=np.uint32)
+    numbers = np.empty(frame.height, dtype=np.uint32)
+    numbers[order] = renumber[np.cumsum(starts) - 1]
+    index = pl.Series(numbers)
+    reps = frame[first[by_row]]
     out = reps.select(fn(*cols)).to_series().gather(index)
     same = pl.select(
-        ~keep | pl.all_horizontal(frame[n].eq_missing(reps[n].gather(index)) for n in names)
+        pl.all_horizontal(frame[n].eq_missing(reps[n].gather(index)) for n in names)
     ).to_series()
     if same.all():
         return out

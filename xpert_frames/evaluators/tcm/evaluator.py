@@ -258,19 +258,19 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         )
         return pl.struct(items.alias(temp("r_items")), r_dis.alias(temp("r_dis")))
 
-    def _per_distinct(
-        self, lf: pl.LazyFrame, name: str, fn: Any, keys: list[pl.Expr], **how: bool
-    ) -> pl.LazyFrame:
+    def _per_distinct(self, name: str, fn: Any, keys: list[pl.Expr]) -> pl.Expr:
         """``fn(*keys)`` (of string keys) as column ``name``, evaluated once per distinct key."""
         dtype = pl.select(fn(*(pl.lit(None, pl.String) for _ in keys))).to_series().dtype
-        return lf.with_columns(per_distinct(fn, keys, dtype, **how).alias(self.temp(name)))
+        return per_distinct(fn, keys, dtype).alias(self.temp(name))
 
     def _texts(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        """Stage 1: both sides' texts, each on its sub-type only, once per distinct text."""
+        """Stage 1: both sides' texts, each on its sub-type only, once per distinct text (the
+        two sides in one context: Polars runs them side by side)."""
         kind = self._col("kind")
-        lf = self._per_distinct(lf, "p", self._pred_side, [kind, pl.col(frames.PRED)])
-        lf = self._per_distinct(lf, "a", self._answer_side, [kind, pl.col(frames.ANSWER)])
-        return lf.unnest(self.temp("p"), self.temp("a"))
+        return lf.with_columns(
+            self._per_distinct("p", self._pred_side, [kind, pl.col(frames.PRED)]),
+            self._per_distinct("a", self._answer_side, [kind, pl.col(frames.ANSWER)]),
+        ).unnest(self.temp("p"), self.temp("a"))
 
     def _found(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         """Stage 2: the reference keywords found in the prediction (in keyword order). One
