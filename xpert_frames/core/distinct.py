@@ -34,7 +34,9 @@ def key_hash(keys: Sequence[pl.Expr]) -> pl.Expr:
 
 
 def per_distinct(
-    fn: Callable[..., pl.Expr], keys: Sequence[pl.Expr], return_dtype: pl.DataType
+    fn: Callable[..., pl.Expr],
+    keys: Sequence[pl.Expr],
+    return_dtype: pl.DataType | type[pl.DataType],
 ) -> pl.Expr:
     """``fn(*keys)`` for every row, evaluated once per distinct tuple of keys.
 

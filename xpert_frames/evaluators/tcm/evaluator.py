@@ -34,7 +34,6 @@ from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.fuzzy.evaluator import similarity
 from xpert_frames.evaluators.tcm.terms import TermTable, load_terms
 
-SUBTYPES = ("syndrome", "disease", "treatment")
 #: Treatment keyword separators: Chinese and ASCII list punctuation and whitespace.
 KEYWORD_SEPARATORS = "，,、；;。.／/\\s"
 #: Names whose final 证/病 is part of the name (kept by :func:`disease_text`). Besides these, the
@@ -221,10 +220,10 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         self._table = self.terms if self.extra_terms is None else self.terms.merge(self.extra_terms)
 
     # The rules share sub-expressions (term sets, disease names, keyword lists). prepare()
-    # computes them stage by stage as temporary columns: each text-side value once per distinct
-    # (sub-type, text), each fuzzy similarity once per distinct pair of strings (real tables
-    # repeat their references and prediction templates). outputs() reads those columns, so it is
-    # only meaningful after prepare().
+    # computes them stage by stage as temporary columns, each text-side value once per distinct
+    # (sub-type, text) (core.distinct: real tables repeat their references and prediction
+    # templates). Pair stages (keywords found, shared items, fuzzy fallback) run per row.
+    # outputs() reads those columns, so it is only meaningful after prepare().
     def _col(self, part: str) -> pl.Expr:
         return pl.col(self.temp(part))
 
@@ -234,8 +233,8 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         is a sentence, so the whole name is kept for containment)."""
         table, norm, temp = self._table, self.normalize_tcm_terms, self.temp
         p_dis = disease_text(pl.when(kind == "disease").then(pred), strip_suffix=False)
-        p_trt = pl.when(kind == "treatment").then(pred)
-        p_trt = normalize_tcm_text(p_trt, terms=table) if norm else p_trt
+        trt: pl.Expr = pl.when(kind == "treatment").then(pred)
+        p_trt = normalize_tcm_text(trt, terms=table) if norm else trt
         syn = pl.when(kind == "syndrome").then(pred)
         return pl.struct(
             tcm_terms(syn, terms=table, normalize=norm).alias(temp("p_set")),
