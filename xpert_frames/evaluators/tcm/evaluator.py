@@ -257,19 +257,18 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         )
         return pl.struct(items.alias(temp("r_items")), r_dis.alias(temp("r_dis")))
 
-    def _per_distinct(self, name: str, fn: Any, keys: list[pl.Expr]) -> pl.Expr:
-        """``fn(*keys)`` (of string keys) as column ``name``, evaluated once per distinct key."""
-        dtype = pl.select(fn(*(pl.lit(None, pl.String) for _ in keys))).to_series().dtype
-        return per_distinct(fn, keys, dtype).alias(self.temp(name))
-
     def _texts(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         """Stage 1: both sides' texts, each on its sub-type only, once per distinct text (the
         two sides in one context: Polars runs them side by side)."""
-        kind = self._col("kind")
+        kind, temp = self._col("kind"), self.temp
+        p_type = pl.Struct(
+            {temp("p_set"): _LIST, temp("p_text"): pl.String, temp("p_stem"): pl.String}
+        )
+        a_type = pl.Struct({temp("r_items"): _LIST, temp("r_dis"): pl.String})
         return lf.with_columns(
-            self._per_distinct("p", self._pred_side, [kind, pl.col(frames.PRED)]),
-            self._per_distinct("a", self._answer_side, [kind, pl.col(frames.ANSWER)]),
-        ).unnest(self.temp("p"), self.temp("a"))
+            per_distinct(self._pred_side, [kind, pl.col(frames.PRED)], p_type).alias(temp("p")),
+            per_distinct(self._answer_side, [kind, pl.col(frames.ANSWER)], a_type).alias(temp("a")),
+        ).unnest(temp("p"), temp("a"))
 
     def _found(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         """Stage 2: the reference keywords found in the prediction (in keyword order). One
