@@ -152,9 +152,13 @@ def finalize(
     """
     by = partial.columns[: partial.columns.index("metric")]
     frames_out = []
+    # One metric at a time (a state of one metric is used as it is: no copy).
+    if len(metrics) == 1:
+        per_metric = {0: partial}
+    else:
+        per_metric = {k[0]: v for k, v in partial.partition_by(ORDER, as_dict=True).items()}
     for i, m in enumerate(metrics):
-        # One metric at a time (a state of one metric is used as it is: no copy).
-        part = partial if len(metrics) == 1 else partial.filter(pl.col(ORDER) == i)
+        part = per_metric.get(i, partial.clear())
         if part.height:
             frames_out.append(
                 _finalize_metric(part, by, m, n_boot).with_columns(pl.lit(i, pl.Int64).alias(ORDER))
@@ -264,13 +268,12 @@ def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: i
             gc, nc, values, n_groups, corpus, n_boot
         )
     head = part.select(*by, "metric")[heads]
-    out = head.with_columns(
-        pl.Series(name, np.asarray(col)).fill_nan(None)
+    return head.with_columns(  # groups are numbered in the order of their keys
+        pl.Series(name, np.asarray(col), pl.Float64, nan_to_null=True)
         if name not in ("count", "skipped", "not_applicable")
         else pl.Series(name, col, pl.Int64)
         for name, col in cols.items()
     )
-    return out  # groups are numbered in the order of their keys
 
 
 def _group_ids(part: pl.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
