@@ -131,7 +131,7 @@ def test_corpus_metric_matches_the_oracle() -> None:
     rep = finalize(partials(df, ["g"], [RATIO]), [RATIO], n_boot=N_BOOT)
     for row in rep.iter_rows(named=True):
         part = df.filter(pl.col("g") == row["g"], pl.col("x_score").is_not_null())
-        vals = list(zip(part["a"], part["b"], strict=True))
+        vals: list[tuple[float, ...]] = list(zip(part["a"], part["b"], strict=True))
         assert row["score"] == pytest.approx(sum(part["a"]) / sum(part["b"]), rel=1e-12)
         low, high, std = oracle(vals, lambda s, n: s[0] / s[1] if s[1] else float("nan"))
         assert row["ci_low"] == pytest.approx(low, rel=1e-12)

@@ -291,8 +291,12 @@ def _group_ids(part: pl.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndar
     is_head = np.zeros(len(first), dtype=bool)
     is_head[first] = True
     heads = np.flatnonzero(is_head)
-    order = part[heads].select(pl.arg_sort_by(keys, nulls_last=True, maintain_order=True))
-    order = order.to_series().to_numpy()
+    order = (
+        part[heads]
+        .select(pl.arg_sort_by(keys, nulls_last=True, maintain_order=True))
+        .to_series()
+        .to_numpy()
+    )
     rank = np.empty(len(heads), dtype=np.int64)
     rank[order] = np.arange(len(heads))
     return rank[np.cumsum(is_head)[first] - 1], heads[order]
