@@ -13,9 +13,9 @@ Guarantee: for ANY split of a table into parts (any rows, any order, duplicate r
 ``finalize(partials(table))``: the merged state equals the state of the whole, row order never
 enters it, and finalize is a function of the state alone. The only exception is two different
 values with the same 64-bit hash in one group (about 1 in 10^7 for a group of a million
-distinct values), where either may be kept. The state has one row per distinct value and group
-(plus one per group with null scores): it grows with the distinct values, at most with the
-table, never with groups × buckets, and a single group-by of the table makes it.
+distinct values): both are kept, but the order of a sum may then differ. The state has one row
+per distinct value and group (plus one per group with null scores): it grows with the distinct
+values, at most with the table, never with groups × buckets; one group-by of the table makes it.
 """
 
 from __future__ import annotations
