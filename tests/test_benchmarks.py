@@ -29,6 +29,7 @@ def test_quick_benchmarks_run(tmp_path: Path) -> None:
         "### bleu",
         "### streaming CLI",
         "### import time",
+        "### report",
         "### ray",
     ):
         assert bench in text, bench

@@ -20,8 +20,7 @@ from xpert_frames.core.aliases import Frame, FrameT
 from xpert_frames.core.exceptions import ConfigurationError
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.registry import detect_evaluators, resolve_evaluators
-from xpert_frames.reporting import html_page, intervals
-from xpert_frames.reporting import report as reports
+from xpert_frames.reporting import intervals
 
 #: An evaluator given by registry name (default options) or as an instance.
 EvaluatorLike = str | BaseEvaluator
@@ -106,6 +105,8 @@ def report(
     else:
         evs = detect_evaluators(lf.collect_schema())
         refuse_unknown_options(evs)
+    from xpert_frames.reporting import report as reports  # with its numpy work, when asked
+
     return reports.report(lf, by, evaluators=evs, n_boot=n_boot)
 
 
@@ -192,6 +193,8 @@ def html_report(
         evs = detect_evaluators(lf.collect_schema())
     else:
         evs = resolve_evaluators(evaluators)
+    from xpert_frames.reporting import html_page  # the page's templates, when asked
+
     return html_page.html_report(lf, by, evaluators=evs, baseline=baseline, **options)
 
 

@@ -1,27 +1,15 @@
-"""Confidence intervals that merge: Wilson for 0/1 metrics, a Poisson bootstrap otherwise.
+"""Interval statistics of the reports: Wilson for 0/1 metrics, the Poisson bootstrap's weights
+and percentiles otherwise (the bootstrap itself: :mod:`xpert_frames.reporting.bootstrap`).
 
-The bootstrap is computed from a mergeable state holding, per group, each *distinct* row content
-(a 64-bit hash of all its columns) with its number of occurrences and its values. Only when the
-report is finalized are the occurrences ``0 .. n-1`` of a content spread over ``BUCKETS`` buckets
-by a hash of (content, occurrence number); replicate ``b`` then gives bucket ``j`` the Poisson(1)
-weight ``W[b, j]``, drawn from a hash of ``(j, b)``. No random state, no row numbers, no
-dependence on how the table was split: the state of a table is the sum of the states of its
-parts, whatever the split (duplicate rows included), and the interval is a function of the state.
-
-Cost: the state has one entry per distinct row and group; a group's replicates cost
-``n_boot × min(rows, BUCKETS)``. A group held in one bucket (a single row, say) is computed from
-the 13 possible weights of that bucket rather than ``n_boot`` replicates. ``W`` (``n_boot ×
-BUCKETS``) is built once per process.
+Replicate ``b`` gives bucket ``j`` the Poisson(1) weight ``W[b, j]``, drawn from a hash of
+``(j, b)``: no random state. ``W`` (``n_boot × BUCKETS``) is built once per process.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
 from typing import TYPE_CHECKING
-
-import polars as pl
 
 if TYPE_CHECKING:  # numpy is imported when a report needs it, not with the package
     import numpy as np
@@ -38,36 +26,33 @@ SEED = 0x5EED
 _POISSON_CDF = [sum(math.exp(-1) / math.factorial(i) for i in range(k + 1)) for k in range(12)]
 MAX_WEIGHT = len(_POISSON_CDF)
 _GOLDEN = 0x9E3779B97F4A7C15
-_OCCURRENCE = 0xD1B54A32D192ED03
-#: Bounds of one block of the replicate computation (``n_boot × entries`` floats at a time).
-_BLOCK_ENTRIES = 4096
-_BLOCK_GROUPS = 1024
-#: Groups held in one bucket computed at a time (13 replicate values each).
-_BLOCK_SINGLE = 1 << 16
 
 
-def row_key() -> pl.Expr:
-    """A 64-bit hash of each row's full content (all columns), deterministic across processes
-    of the same Polars version."""
-    return pl.struct(pl.all()).hash(SEED)
+def splitmix64(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """SplitMix64's finalizer, elementwise on unsigned 64-bit integers (into ``out``, which may
+    be ``x``)."""
+    import numpy as np
+
+    z = np.add(x, np.uint64(_GOLDEN), out=out)
+    t = np.right_shift(z, np.uint64(30))
+    z ^= t
+    z *= np.uint64(0xBF58476D1CE4E5B9)
+    np.right_shift(z, np.uint64(27), out=t)
+    z ^= t
+    z *= np.uint64(0x94D049BB133111EB)
+    np.right_shift(z, np.uint64(31), out=t)
+    z ^= t
+    return z
 
 
-def _splitmix64(x: np.ndarray) -> np.ndarray:
+def poisson_weights(keys: np.ndarray, replicate: int | np.ndarray) -> np.ndarray:
+    """Poisson(1) weights of ``keys`` in bootstrap replicate ``replicate`` (replicates
+    broadcast against keys)."""
     import numpy as np
 
     with np.errstate(over="ignore"):
-        z = x + np.uint64(_GOLDEN)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
-
-
-def poisson_weights(keys: np.ndarray, replicate: int) -> np.ndarray:
-    """Poisson(1) weights of ``keys`` in bootstrap replicate ``replicate``."""
-    import numpy as np
-
-    with np.errstate(over="ignore"):
-        mixed = _splitmix64(keys ^ (np.uint64(replicate + 1) * np.uint64(_GOLDEN)))
+        salt = (np.asarray(replicate, dtype=np.uint64) + np.uint64(1)) * np.uint64(_GOLDEN)
+        mixed = splitmix64(keys ^ salt)
     uniform = (mixed >> np.uint64(11)).astype(np.float64) / float(1 << 53)
     return np.searchsorted(_POISSON_CDF, uniform, side="right").astype(np.float64)
 
@@ -79,7 +64,7 @@ def bucket_weights(n_boot: int) -> np.ndarray:
     import numpy as np
 
     buckets = np.arange(BUCKETS, dtype=np.uint64)
-    weights = np.stack([poisson_weights(buckets, b) for b in range(n_boot)])
+    weights = poisson_weights(buckets[None, :], np.arange(n_boot, dtype=np.uint64)[:, None])
     weights.flags.writeable = False
     return weights
 
@@ -94,20 +79,6 @@ def weight_histogram(n_boot: int) -> np.ndarray:
     np.add.at(hist, (np.broadcast_to(np.arange(BUCKETS), w.shape), w), 1)
     hist.flags.writeable = False
     return hist
-
-
-def occurrence_buckets(hashes: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The bucket of every occurrence of every content: occurrence ``k`` of content ``h`` goes
-    to ``splitmix64(h + k·c) mod BUCKETS``. Returns (content index per occurrence, bucket)."""
-    import numpy as np
-
-    counts = counts.astype(np.int64)
-    owner = np.repeat(np.arange(len(hashes)), counts)
-    starts = np.cumsum(counts) - counts
-    k = np.arange(len(owner), dtype=np.int64) - np.repeat(starts, counts)
-    with np.errstate(over="ignore"):
-        mixed = _splitmix64(hashes[owner] + k.astype(np.uint64) * np.uint64(_OCCURRENCE))
-    return owner, (mixed % np.uint64(BUCKETS)).astype(np.int64)
 
 
 def wilson_arrays(successes: np.ndarray, n: np.ndarray, z: float = Z95) -> tuple[np.ndarray, ...]:
@@ -209,105 +180,3 @@ def histogram_intervals(
         dev = np.where(mult > 0, vals - mean[:, None], 0.0)
         std = np.sqrt((dev * dev * mult).sum(axis=1) / (nf - 1))
     return out[0], out[1], np.where(nf > 1, std, np.nan)
-
-
-Replicate = Callable[["np.ndarray", "np.ndarray"], "np.ndarray"]
-
-
-def bootstrap(
-    group: np.ndarray,
-    bucket: np.ndarray,
-    sums: np.ndarray,
-    counts: np.ndarray,
-    n_groups: int,
-    statistic: Replicate,
-    n_boot: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Percentile intervals and replicate standard deviations of every group.
-
-    Entries are (group, bucket) cells sorted by group: ``sums`` (entries × k) of the values
-    and ``counts`` of rows. ``statistic(weighted_sums, weighted_counts)`` maps replicate sums
-    (rows × k) and row counts (rows) to one value per row (NaN to drop a replicate). Groups
-    without entries get NaN.
-    """
-    import numpy as np
-
-    low = np.full(n_groups, np.nan)
-    high = np.full(n_groups, np.nan)
-    std = np.full(n_groups, np.nan)
-    if not len(group):
-        return low, high, std
-    weights = bucket_weights(n_boot)
-    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-    sizes = np.diff(np.r_[starts, len(group)])
-    single = sizes == 1
-    singles = starts[single]
-    t = np.arange(1, MAX_WEIGHT + 1, dtype=np.float64)
-    for first in range(0, len(singles), _BLOCK_SINGLE):
-        # One bucket: its replicates take 13 values, t·(the group's sums) for weights t.
-        idx = singles[first : first + _BLOCK_SINGLE]
-        g, k = len(idx), sums.shape[1]
-        scaled = (t[None, :, None] * sums[idx][:, None, :]).reshape(g * MAX_WEIGHT, k)
-        n_scaled = (t[None, :] * counts[idx][:, None]).reshape(-1)
-        values = statistic(scaled, n_scaled).reshape(g, MAX_WEIGHT)
-        hist = weight_histogram(n_boot)[bucket[idx]][:, 1:]
-        gid = group[idx]
-        low[gid], high[gid], std[gid] = histogram_intervals(values, hist)
-    many = np.flatnonzero(~single)
-    block: list[int] = []  # indices into starts
-    entries = 0
-    for i in many:  # blocks of whole groups: bounded memory, numpy work per block
-        if block and (entries + sizes[i] > _BLOCK_ENTRIES or len(block) >= _BLOCK_GROUPS):
-            _block(
-                block,
-                starts,
-                sizes,
-                group,
-                bucket,
-                sums,
-                counts,
-                weights,
-                statistic,
-                low,
-                high,
-                std,
-            )
-            block, entries = [], 0
-        block.append(int(i))
-        entries += int(sizes[i])
-    if block:
-        _block(
-            block, starts, sizes, group, bucket, sums, counts, weights, statistic, low, high, std
-        )
-    return low, high, std
-
-
-def _block(
-    block: list[int],
-    starts: np.ndarray,
-    sizes: np.ndarray,
-    group: np.ndarray,
-    bucket: np.ndarray,
-    sums: np.ndarray,
-    counts: np.ndarray,
-    weights: np.ndarray,
-    statistic: Replicate,
-    low: np.ndarray,
-    high: np.ndarray,
-    std: np.ndarray,
-) -> None:
-    import numpy as np
-
-    first = starts[block]
-    size = sizes[block]
-    local = np.r_[0, np.cumsum(size)[:-1]]
-    rows = np.repeat(first - local, size) + np.arange(int(size.sum()))
-    w = weights[:, bucket[rows]]  # n_boot × entries
-    n_boot, g, k = len(weights), len(block), sums.shape[1]
-    rep_sums = np.stack(
-        [np.add.reduceat(w * sums[rows, j], local, axis=1) for j in range(k)], axis=-1
-    )  # n_boot × groups × k
-    rep_counts = np.add.reduceat(w * counts[rows], local, axis=1)
-    values = statistic(rep_sums.reshape(n_boot * g, k), rep_counts.reshape(-1))
-    gid = group[first]
-    low[gid], high[gid], std[gid] = row_intervals(values.reshape(n_boot, g).T)

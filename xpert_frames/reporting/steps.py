@@ -1,19 +1,21 @@
 """The report's three mergeable steps, for engines that split a table.
 
 :func:`partials` reduces any part of a scored table to a mergeable state per group and metric:
-the number of skipped rows, and every *distinct* valid row (a 64-bit hash of all its columns)
-with its number of occurrences and its values (the score, or a corpus metric's statistics).
-:func:`merge_partials` adds states up (occurrence counts of the same content are summed),
-:func:`finalize` turns a state into report rows: counts, sums, min, max and the bootstrap are all
-computed there, from the state sorted by group and content hash.
+the number of skipped (and not applicable) rows, and every *distinct* value (the score, or a
+corpus metric's tuple of statistics, keyed by a 64-bit hash of it) with its number of
+occurrences. :func:`merge_partials` adds states up (occurrence counts of the same value are
+summed), :func:`finalize` turns a state into report rows: counts, sums, min, max and the
+bootstrap (:mod:`xpert_frames.reporting.bootstrap`) are all computed there, from the state sorted
+by group and content hash.
 
 Guarantee: for ANY split of a table into parts (any rows, any order, duplicate rows anywhere),
 ``finalize(merge_partials([partials(p) for p in parts]))`` is *exactly* (bit for bit)
 ``finalize(partials(table))``: the merged state equals the state of the whole, row order never
 enters it, and finalize is a function of the state alone. The only exception is two different
-rows with the same 64-bit content hash in one group (about 1 in 10^7 for a million-row group),
-where the values of either may be kept. The state has one row per distinct valid row and per
-group (plus one per group for skipped rows): it grows with the table, not with groups × buckets.
+values with the same 64-bit hash in one group (about 1 in 10^7 for a group of a million
+distinct values): both are kept, but the order of a sum may then differ. The state has one row
+per distinct value and group (plus one per group with null scores): it grows with the distinct
+values, at most with the table, never with groups × buckets; one group-by of the table makes it.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import polars as pl
 from xpert_frames.core import frames
 from xpert_frames.core.aliases import Frame
 from xpert_frames.core.metrics import ColumnMetric, CorpusMetric
-from xpert_frames.reporting import intervals
+from xpert_frames.reporting import bootstrap, intervals
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,6 +39,8 @@ HASH = "hash"
 N = "n"
 VALUE = "v{}"  #: value columns v0, v1, ...: the score, or a corpus metric's statistics
 _ALL = "__xf_all"
+_VALID = "__xf_valid"
+_OUTSIDE = "__xf_outside"
 _REPORT_SCHEMA = {
     "metric": pl.String,
     "score": pl.Float64,
@@ -64,21 +68,12 @@ def partials(
     if not metrics:
         raise ValueError("no metrics to report on")
     width = max(_width(m) for m in metrics)
-    plans = [q for i, m in enumerate(metrics) for q in _partial(lf, by, m, i, width)]
+    plans = [_partial(lf, by, m, i, width) for i, m in enumerate(metrics)]
     return pl.concat(pl.collect_all(plans), how="vertical_relaxed")
 
 
 def _width(m: Metric) -> int:
     return 1 if isinstance(m, ColumnMetric) else len(m.stats)
-
-
-def _nulls(score: pl.Expr, applicable: str | None) -> tuple[pl.Expr, pl.Expr]:
-    """Null scores split in two: ``skipped`` (invalid rows) and ``not_applicable`` (rows the
-    evaluator does not fit; their score is null too)."""
-    if applicable is None:
-        return score.null_count().alias("skipped"), pl.lit(0).alias("not_applicable")
-    outside = pl.col(applicable).not_().sum()
-    return (score.null_count() - outside).alias("skipped"), outside.alias("not_applicable")
 
 
 def _keys(by: Sequence[str], split: str | None) -> list[str]:
@@ -88,69 +83,62 @@ def _keys(by: Sequence[str], split: str | None) -> list[str]:
 
 def _partial(
     lf: pl.LazyFrame, by: Sequence[str], m: Metric, order: int, width: int
-) -> list[pl.LazyFrame]:
+) -> pl.LazyFrame:
+    """One group-by of the table per metric, on the group keys and the values: a row per
+    (group, distinct value) with its occurrences, and a row (``hash`` null) per group with null
+    scores counting them as skipped or not applicable (rows the evaluator does not fit; their
+    score is null too)."""
     split = m.split if isinstance(m, ColumnMetric) else None
     keys = _keys(by, split)
     work = lf if (by or split) else lf.with_columns(pl.lit(0).alias(_ALL))
     if split:  # rows without a sub-type are in the overall metric only
         work = work.filter(pl.col(split).is_not_null())
     s = pl.col(m.column)
-    values = [s] if isinstance(m, ColumnMetric) else list(m.stats)
     names = [VALUE.format(j) for j in range(width)]
+    if isinstance(m, ColumnMetric):  # a value is null exactly when the score is
+        values = [s.cast(pl.Float64).alias(names[0])]
+        content = pl.col(names[0]).is_not_null()
+        key = pl.col(names[0]).hash(intervals.SEED)
+    else:  # a corpus metric's statistics, counted on rows with a score
+        values = [
+            pl.when(s.is_not_null()).then(v.cast(pl.Float64)).alias(names[j])
+            for j, v in enumerate(m.stats)
+        ]
+        values.append(s.is_not_null().alias(_VALID))
+        content = pl.col(_VALID)
+        key = pl.struct(names[: len(m.stats)]).hash(intervals.SEED)
     head, _, tail = m.metric.partition("{}")
     metric = pl.concat_str(pl.lit(head), pl.col(split), pl.lit(tail)) if split else pl.lit(m.metric)
-    columns: list[str | pl.Expr] = [
-        *by,
-        metric.cast(pl.String).alias("metric"),
-        pl.lit(order, pl.Int64).alias(ORDER),
-    ]
-    # Null scores: one row per group that has any (a group exists through its other rows).
-    tally = (
-        work.group_by(keys)
-        .agg(*_nulls(s, m.applicable))
-        .filter((pl.col("skipped") > 0) | (pl.col("not_applicable") > 0))
+    outside = (
+        [pl.col(m.applicable).not_().sum().cast(pl.Int64).alias(_OUTSIDE)] if m.applicable else []
+    )
+    na = pl.col(_OUTSIDE) if m.applicable else pl.lit(0, pl.Int64)
+    k = len(values) if isinstance(m, ColumnMetric) else len(m.stats)
+    return (
+        work.group_by(*keys, *values)
+        .agg(pl.len().cast(pl.Int64).alias(N), *outside)
         .select(
-            *columns,
-            pl.lit(None, pl.UInt64).alias(HASH),
-            pl.lit(0, pl.Int64).alias(N),
-            pl.col("skipped").cast(pl.Int64),
-            pl.col("not_applicable").cast(pl.Int64),
-            *(pl.lit(None, pl.Float64).alias(name) for name in names),
+            *by,
+            metric.cast(pl.String).alias("metric"),
+            pl.lit(order, pl.Int64).alias(ORDER),
+            pl.when(content).then(key).alias(HASH),
+            pl.when(content).then(pl.col(N)).otherwise(0).alias(N),
+            pl.when(content).then(0).otherwise(pl.col(N) - na).alias("skipped"),
+            pl.when(content).then(0).otherwise(na).alias("not_applicable"),
+            *names[:k],
+            *(pl.lit(None, pl.Float64).alias(name) for name in names[k:]),
         )
     )
-    # A distinct row is keyed by a hash of its content; a 0/1 metric (no bootstrap) needs only
-    # the number of rows of each value, keyed by the value.
-    binary = isinstance(m, ColumnMetric) and m.binary
-    key = s.cast(pl.Float64).hash(intervals.SEED) if binary else intervals.row_key()
-    content = (
-        work.filter(s.is_not_null())
-        .with_columns(key.alias(HASH))
-        .group_by(*keys, HASH)
-        .agg(
-            pl.len().cast(pl.Int64).alias(N),
-            *(v.cast(pl.Float64).first().alias(names[j]) for j, v in enumerate(values)),
-        )
-        .select(
-            *columns,
-            HASH,
-            N,
-            pl.lit(0, pl.Int64).alias("skipped"),
-            pl.lit(0, pl.Int64).alias("not_applicable"),
-            *names[: len(values)],
-            *(pl.lit(None, pl.Float64).alias(name) for name in names[len(values) :]),
-        )
-    )
-    return [tally, content]
 
 
 # --------------------------------------------------------------------------- step 2: merge
 def merge_partials(parts: Sequence[pl.DataFrame]) -> pl.DataFrame:
     """Add up the states of several parts of one table (any split)."""
     df = pl.concat(list(parts), how="vertical_relaxed")
-    keys = [*df.columns[: df.columns.index(ORDER) + 1], HASH]
     values = df.columns[df.columns.index("not_applicable") + 1 :]
+    keys = [*df.columns[: df.columns.index(ORDER) + 1], HASH, *values]
     counts = (pl.col(c).sum() for c in (N, "skipped", "not_applicable"))
-    return df.group_by(keys).agg(*counts, *(pl.col(v).first() for v in values)).select(df.columns)
+    return df.group_by(keys).agg(*counts).select(df.columns)
 
 
 # --------------------------------------------------------------------------- step 3: finalize
@@ -164,9 +152,13 @@ def finalize(
     """
     by = partial.columns[: partial.columns.index("metric")]
     frames_out = []
+    # One metric at a time (a state of one metric is used as it is: no copy).
+    if len(metrics) == 1:
+        per_metric = {0: partial}
+    else:
+        per_metric = {k[0]: v for k, v in partial.partition_by(ORDER, as_dict=True).items()}
     for i, m in enumerate(metrics):
-        # One metric at a time (a state of one metric is used as it is: no copy).
-        part = partial if len(metrics) == 1 else partial.filter(pl.col(ORDER) == i)
+        part = per_metric.get(i, partial.clear())
         if part.height:
             frames_out.append(
                 _finalize_metric(part, by, m, n_boot).with_columns(pl.lit(i, pl.Int64).alias(ORDER))
@@ -227,7 +219,6 @@ def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: i
     small = np.uint16 if n_groups < 1 << 16 else np.int64  # radix sort for few groups
     content = content[np.argsort(gid[content].astype(small), kind="stable")]
     gc, nc = gid[content], n[content]
-    hc = part[HASH].fill_null(0).to_numpy()[content]
     k = 1 if isinstance(m, ColumnMetric) else len(m.stats)
     values = (
         part.select(pl.col(VALUE.format(j)).fill_null(0.0) for j in range(k))[content]
@@ -258,7 +249,7 @@ def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: i
         if m.binary:
             cols["ci_low"], cols["ci_high"] = intervals.wilson_arrays(totals[:, 0], count)
         else:
-            ci_low, ci_high, _ = _bootstrap(gc, hc, nc, values, n_groups, _ratio, n_boot)
+            ci_low, ci_high, _ = resample(gc, nc, values, n_groups, _ratio, n_boot)
             # A weighted mean lies in [min, max]; clipping removes rounding (a constant group's
             # interval is exactly its value).
             cols["ci_low"], cols["ci_high"] = (
@@ -273,24 +264,21 @@ def _finalize_metric(part: pl.DataFrame, by: Sequence[str], m: Metric, n_boot: i
                 return np.where(rows > 0, finalize_fn(sums), np.nan)  # no row drawn: dropped
 
         cols["score"] = np.where(count > 0, finalize_fn(totals), np.nan)
-        cols["ci_low"], cols["ci_high"], cols["stderr"] = _bootstrap(
-            gc, hc, nc, values, n_groups, corpus, n_boot
+        cols["ci_low"], cols["ci_high"], cols["stderr"] = resample(
+            gc, nc, values, n_groups, corpus, n_boot
         )
     head = part.select(*by, "metric")[heads]
-    out = head.with_columns(
-        pl.Series(name, np.asarray(col)).fill_nan(None)
+    return head.with_columns(  # groups are numbered in the order of their keys
+        pl.Series(name, np.asarray(col), pl.Float64, nan_to_null=True)
         if name not in ("count", "skipped", "not_applicable")
         else pl.Series(name, col, pl.Int64)
         for name, col in cols.items()
     )
-    split = isinstance(m, ColumnMetric) and m.split is not None
-    keys = [*by, "metric"] if split else list(by)
-    return out.sort(keys, nulls_last=True, maintain_order=True) if keys else out
 
 
 def _group_ids(part: pl.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """A dense group number per row (0, 1, ... in order of first row) and each group's first
-    row, from one Polars window (no sort of the keys)."""
+    """A group number per row, 0, 1, ... in the order of the sorted keys (nulls last), and each
+    group's first row: a function of the state's content, not of the order of its rows."""
     import numpy as np
 
     first = (
@@ -302,8 +290,29 @@ def _group_ids(part: pl.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndar
     )
     is_head = np.zeros(len(first), dtype=bool)
     is_head[first] = True
-    dense = np.cumsum(is_head) - 1
-    return dense[first], np.flatnonzero(is_head)
+    heads = np.flatnonzero(is_head)
+    order = (
+        part[heads]
+        .select(pl.arg_sort_by(keys, nulls_last=True, maintain_order=True))
+        .to_series()
+        .to_numpy()
+    )
+    rank = np.empty(len(heads), dtype=np.int64)
+    rank[order] = np.arange(len(heads))
+    return rank[np.cumsum(is_head)[first] - 1], heads[order]
+
+
+def resample(
+    group: np.ndarray,
+    counts: np.ndarray,
+    values: np.ndarray,
+    n_groups: int,
+    statistic: bootstrap.Replicate,
+    n_boot: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`bootstrap.bootstrap` of contents (sorted by group) keyed by their values."""
+    keys = bootstrap.content_keys(values)
+    return bootstrap.bootstrap(group, keys, counts, values, n_groups, statistic, n_boot)
 
 
 def _ratio(sums: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -311,41 +320,3 @@ def _ratio(sums: np.ndarray, rows: np.ndarray) -> np.ndarray:
 
     with np.errstate(invalid="ignore", divide="ignore"):
         return sums[:, 0] / rows
-
-
-def _bootstrap(
-    group: np.ndarray,
-    hashes: np.ndarray,
-    counts: np.ndarray,
-    values: np.ndarray,
-    n_groups: int,
-    statistic: intervals.Replicate,
-    n_boot: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Occurrences to buckets, (group, bucket) cells summed, then :func:`intervals.bootstrap`."""
-    import numpy as np
-
-    owner, bucket = intervals.occurrence_buckets(hashes, counts)
-    cell = group[owner] * intervals.BUCKETS + bucket
-    cells, inverse = np.unique(cell, return_inverse=True)
-    sums = (
-        np.stack(
-            [
-                np.bincount(inverse, weights=values[owner, j], minlength=len(cells))
-                for j in range(values.shape[1])
-            ],
-            axis=-1,
-        )
-        if len(cells)
-        else np.zeros((0, values.shape[1]))
-    )
-    rows = np.bincount(inverse, minlength=len(cells)).astype(np.float64)
-    return intervals.bootstrap(
-        cells // intervals.BUCKETS,
-        cells % intervals.BUCKETS,
-        sums,
-        rows,
-        n_groups,
-        statistic,
-        n_boot,
-    )
