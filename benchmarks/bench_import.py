@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from benchmarks.common import Row
+from benchmarks.common import Row, runs
 
 _PROBE = "import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
 
@@ -24,7 +24,7 @@ def import_seconds(module: str, repeat: int) -> float:
 
 
 def run(quick: bool) -> list[Row]:
-    repeat = 3 if quick else 7
+    repeat = runs(3) if quick else 7
     rows = []
     for module in ("polars", "xpert_frames"):
         seconds = import_seconds(module, repeat)
