@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 
-from benchmarks.common import Row
+from benchmarks.common import Row, runs
 
 _PROBE = """
 import time
@@ -53,7 +53,7 @@ def fresh_seconds(code: str, repeat: int) -> tuple[float, float]:
 
 
 def run(quick: bool) -> list[Row]:
-    repeat = 3 if quick else 7
+    repeat = runs(3) if quick else 7
     rows = []
     for name, code in CASES.items():
         wall, cpu = fresh_seconds(code, repeat)

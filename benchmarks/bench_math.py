@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 
 import xpert_frames as xf
-from benchmarks.common import Row, peak_rss_mb, timed
+from benchmarks.common import Row, peak_rss_mb, runs, size, timed
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 
 BENCH = "math"
@@ -76,6 +76,7 @@ def cpu_timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, float, Any
     """Best wall time, CPU seconds of this process over all repeats / repeat, and the result:
     the machine is shared, so CPU time is the steadier figure."""
     start = time.process_time()
+    repeat = runs(repeat)
     wall, result = timed(fn, repeat)
     return wall, (time.process_time() - start) / repeat, result
 
@@ -100,9 +101,9 @@ def run(quick: bool) -> list[Row]:
     from tests.oracles import math as oracle
     from tests.oracles.math_seed import SeedMathEvaluator
 
-    n = 20_000 if quick else 1_000_000
-    seed_n = 20_000 if quick else 200_000
-    oracle_n = 2_000 if quick else 20_000
+    n = size(quick, 20_000, 1_000_000)
+    seed_n = size(quick, 20_000, 200_000)
+    oracle_n = min(n, size(quick, 2_000, 20_000))
     df = math_rows(n)
     table = df.to_arrow()
     preds, answers = df["prediction"].to_list(), df["answer"].to_list()

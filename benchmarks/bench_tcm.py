@@ -20,7 +20,7 @@ import polars as pl
 from rapidfuzz.distance import Levenshtein
 
 import xpert_frames as xf
-from benchmarks.common import Row, peak_rss_mb, size, timed
+from benchmarks.common import Row, peak_rss_mb, runs, size, timed
 from xpert_frames.evaluators.tcm.evaluator import (
     KEYWORD_SEPARATORS,
     NAME_SUFFIX_KEPT,
@@ -210,6 +210,7 @@ class PerRowTcm:
 def _cpu_timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, float, Any]:
     """Best wall time, mean CPU seconds (all threads of this process), last result."""
     start = time.process_time()
+    repeat = runs(repeat)
     wall, result = timed(fn, repeat)
     return wall, (time.process_time() - start) / repeat, result
 

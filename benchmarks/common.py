@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-def size(quick: bool, quick_n: int, full_n: int) -> int:
-    """Rows for a run: ``full_n``, ``quick_n`` with ``--quick``, and a twentieth of that (at
-    least 500) with ``--smoke``: the test suite's check that every benchmark runs and writes
-    its table, where the numbers mean nothing."""
+def size(quick: bool, quick_n: int, full_n: int, smoke: int | None = None) -> int:
+    """Rows for a run: ``full_n``, ``quick_n`` with ``--quick``, and ``smoke`` (by default a
+    twentieth of ``quick_n``, at least 500) with ``--smoke``: the test suite's check that every
+    benchmark runs and writes its table, where the numbers mean nothing."""
     if not quick:
         return full_n
     if os.environ.get("XF_BENCH_SMOKE") == "1":
-        return max(500, quick_n // 20)
+        return max(500, quick_n // 20) if smoke is None else smoke
     return quick_n
 
 
@@ -39,8 +39,14 @@ class Row:
         return self.rows / self.seconds if self.seconds > 0 else float("inf")
 
 
+def runs(repeat: int) -> int:
+    """``repeat``, or 1 with ``--smoke`` (where the numbers mean nothing)."""
+    return 1 if os.environ.get("XF_BENCH_SMOKE") == "1" else repeat
+
+
 def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
-    """Best wall time of ``repeat`` runs, and the last result."""
+    """Best wall time of ``repeat`` runs (:func:`runs`), and the last result."""
+    repeat = runs(repeat)
     best = float("inf")
     result: Any = None
     for _ in range(repeat):

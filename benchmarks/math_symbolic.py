@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 
 import xpert_frames as xf
-from benchmarks.common import Row
+from benchmarks.common import Row, size
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 
 BENCH = "math, MATH-style symbolic slice"
@@ -101,7 +101,7 @@ def run(quick: bool) -> list[Row]:
 
     if not verify_pool.available():
         return []
-    df = symbolic_rows(25 if quick else 150)
+    df = symbolic_rows(size(quick, 25, 150, smoke=5))
     preds, answers = df["prediction"].to_list(), df["answer"].to_list()
     pairs = df.select("prediction", "answer").unique().height
     ev = MathEvaluator(symbolic="math_verify")

@@ -10,6 +10,7 @@ import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import xpert_frames as xf
 from tests.helpers import score_all_paths
 from tests.oracles import accuracy_judge as judge_oracle
 from tests.oracles import accuracy_text as oracle
@@ -119,7 +120,8 @@ def test_wrapped_answer_scores_one_and_other_label_zero(rows: list[tuple[Any, ..
                 }
             )
             wants.append(want)
-    out = frame(records).pipe(lambda df: score_all_paths(df, [AccuracyEvaluator()]))
+    # One path here: the four paths are compared on random texts in test_columnar_equals_oracle.
+    out = xf.score(frame(records), [AccuracyEvaluator()])
     for record, got, want in zip(records, out["accuracy_score"], wants, strict=True):
         assert got == want, record
 
@@ -171,7 +173,7 @@ def test_wrapped_judgement_scores_by_its_value(rows: list[tuple[Any, ...]]) -> N
             }
         )
         wants.append(1.0 if same else 0.0)
-    out = score_all_paths(frame(records), [AccuracyEvaluator()])
+    out = xf.score(frame(records), [AccuracyEvaluator()])  # one path, as above
     for record, got, want in zip(records, out["accuracy_score"], wants, strict=True):
         assert got == want, record
 

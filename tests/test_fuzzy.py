@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import os
 import sys
 
 import polars as pl
@@ -153,22 +152,6 @@ def test_kernel_threads_follow_a_ray_allotment(monkeypatch: pytest.MonkeyPatch) 
     for mode, cpus, expected in [(1, 2.0, 2), (1, 0.5, 1), (1, None, 8), (0, 2.0, 8)]:
         monkeypatch.setitem(sys.modules, "ray", fake_ray(mode, cpus))  # mode 0: the driver
         assert kernel_threads() == expected
-
-
-@pytest.mark.ray
-def test_kernel_threads_in_ray_tasks() -> None:
-    ray = pytest.importorskip("ray")
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        one = ray.remote(num_cpus=1)(kernel_threads)
-        two = ray.remote(num_cpus=2)(kernel_threads)
-        cores = min(2, len(os.sched_getaffinity(0)), pl.thread_pool_size())
-        assert ray.get([one.remote(), two.remote()]) == [1, cores]
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def test_evaluator_columns_and_validity() -> None:

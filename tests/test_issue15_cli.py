@@ -100,6 +100,34 @@ def test_arrow_tables_and_write_scored_carry_the_configuration(tmp_path: Path) -
     assert xf.report(path).filter(pl.col("metric") == "corpus_bleu")["score"].item() == got
 
 
+def test_write_scored_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ev = xf.get_evaluator("fuzzy")
+    first = xf.score(pl.DataFrame({"prediction": ["ab"], "answer": ["ab"]}), ev)
+    path = xf.write_scored(first, tmp_path / "s.parquet", [ev])
+    before = path.read_bytes()
+    # A failure inside Polars' writer (an Object column has no Parquet type).
+    bad = first.with_columns(pl.Series("obj", [object()], dtype=pl.Object))
+    with pytest.raises(Exception):  # noqa: B017 - whatever Polars raises
+        xf.write_scored(bad, path, [ev])
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.parquet"]
+
+    # A failure after part of the file is written: the partial bytes never reach ``path``.
+    def half_then_fail(self: pl.DataFrame, file: Path, **kwargs: object) -> None:
+        Path(file).write_bytes(b"PAR1 partial")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", half_then_fail)
+    with pytest.raises(OSError, match="disk full"):
+        xf.write_scored(first, path, [ev])
+    with pytest.raises(OSError, match="disk full"):
+        xf.write_scored(first, tmp_path / "new.parquet", [ev])
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.parquet"]
+    monkeypatch.undo()
+    assert pl.read_parquet(path).equals(first)
+
+
 def test_every_builtin_round_trips_through_metadata() -> None:
     evs = [
         xf.get_evaluator("accuracy", numeric_tolerance=0.01),

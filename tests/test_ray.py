@@ -28,6 +28,7 @@ from xpert_frames.cli.main import main as cli_main
 from xpert_frames.core.exceptions import ColumnNotFoundError
 from xpert_frames.core.frames import CHOICE_DTYPE
 from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.evaluators.fuzzy.kernel import kernel_threads
 
 ray = pytest.importorskip("ray")
 xray = pytest.importorskip("xpert_frames.ray_data")
@@ -147,6 +148,16 @@ def scored_ds(data: pl.DataFrame) -> Any:
 @pytest.fixture(scope="module")
 def ray_scored(scored_ds: Any) -> pl.DataFrame:
     return collect(scored_ds)
+
+
+# --------------------------------------------------------------------------- fuzzy kernel threads
+def test_fuzzy_kernel_threads_in_ray_tasks() -> None:
+    """The fuzzy kernel uses the CPUs Ray gave the task (here, on this module's cluster).
+    First in the module: a task asking for both CPUs must not wait on actors of other tests."""
+    one = ray.remote(num_cpus=1)(kernel_threads)
+    two = ray.remote(num_cpus=2)(kernel_threads)
+    cores = min(2, len(os.sched_getaffinity(0)), pl.thread_pool_size())
+    assert ray.get([one.remote(), two.remote()]) == [1, cores]
 
 
 # --------------------------------------------------------------------------- scores

@@ -21,6 +21,7 @@ from typing import Any
 import polars as pl
 
 from xpert_frames.core.aliases import Frame
+from xpert_frames.core.atomic import write_atomic
 from xpert_frames.core.exceptions import ConfigurationError
 from xpert_frames.evaluators.base import BaseEvaluator
 
@@ -106,12 +107,20 @@ def write_scored(
 ) -> Path:
     """Write a scored table to Parquet with the configuration of ``evaluators`` in its metadata
     (``xf.report(path)`` and ``xpert-frames report`` then rebuild them). ``kwargs`` go to
-    ``polars.DataFrame.write_parquet``."""
+    ``polars.DataFrame.write_parquet``.
+
+    The file is written atomically: to a temporary file beside ``path``, renamed to ``path`` when
+    complete. If anything fails, the temporary file is removed and an existing ``path`` is left
+    as it was."""
     from xpert_frames.core.frames import to_lazy
 
-    target = Path(path)
-    to_lazy(frame).collect().write_parquet(target, metadata=metadata(evaluators), **kwargs)
-    return target
+    table = to_lazy(frame).collect()
+    meta = metadata(evaluators)
+
+    def write(tmp: Path) -> None:
+        table.write_parquet(tmp, metadata=meta, **kwargs)
+
+    return write_atomic(path, write)
 
 
 # --------------------------------------------------------------------------- decode

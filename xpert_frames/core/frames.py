@@ -1,25 +1,33 @@
-"""The data contract: column mapping, the nested reference shape, and frame kinds in and out.
+"""The data contract: column mapping, the nested reference shape and the seed's record input.
 
 Evaluators never see user column names. :func:`prepare` resolves the user's mapping (or the
 XpertEval nested ``reference`` struct) into the canonical internal columns below, adds the
 validity flag, and every evaluator reads only those. The caller drops them again, so the output
 is the input, every row and column in order, plus the evaluators' own columns.
+
+Which tables are accepted and how they become LazyFrames is :mod:`xpert_frames.core.kinds`;
+its functions are importable from here too (``frames.to_lazy``, ...).
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import polars as pl
 
 from xpert_frames.core.aliases import Frame
 from xpert_frames.core.exceptions import ColumnNotFoundError, ColumnTypeError, DuplicateColumnError
-
-if TYPE_CHECKING:
-    import pyarrow as pa
+from xpert_frames.core.kinds import (  # noqa: F401 - re-exported (frames.to_lazy, ...)
+    is_arrow_table,
+    is_pandas,
+    is_record_batch,
+    like,
+    schema_of,
+    to_arrow_table,
+    to_lazy,
+)
 
 # Canonical internal columns, read by evaluators (never by users).
 PRED = "__xf_prediction"  #: String: the model's output.
@@ -68,62 +76,6 @@ class Columns:
         return cls(**values)
 
 
-# --------------------------------------------------------------------------- frame kinds
-def is_arrow_table(frame: object) -> bool:
-    """Whether ``frame`` is a ``pyarrow.Table`` (without importing pyarrow: if it was never
-    imported, nothing can be one)."""
-    pa = sys.modules.get("pyarrow")
-    return pa is not None and isinstance(frame, pa.Table)
-
-
-def is_pandas(frame: object) -> bool:
-    """Whether ``frame`` is a ``pandas.DataFrame`` (pandas is never imported here)."""
-    pd = sys.modules.get("pandas")
-    return pd is not None and isinstance(frame, pd.DataFrame)
-
-
-def is_record_batch(frame: object) -> bool:
-    pa = sys.modules.get("pyarrow")
-    return pa is not None and isinstance(frame, pa.RecordBatch)
-
-
-def to_arrow_table(frame: object) -> pa.Table:
-    """An Arrow-compatible table as a ``pyarrow.Table``: a Table as is, a RecordBatch wrapped
-    without copying, anything else through the Arrow PyCapsule stream (``__arrow_c_stream__``:
-    a RecordBatchReader, a DuckDB relation, ...), read once."""
-    import pyarrow as pa
-
-    if isinstance(frame, pa.Table):
-        return frame
-    if isinstance(frame, pa.RecordBatch):
-        return pa.Table.from_batches([frame])
-    if isinstance(frame, pa.RecordBatchReader):
-        return frame.read_all()
-    return pa.table(frame)
-
-
-def to_lazy(frame: Frame) -> pl.LazyFrame:
-    """Any supported table as a LazyFrame: Polars as is; pyarrow tables wrapped without copying;
-    pandas DataFrames (index dropped) and any object with ``__arrow_c_stream__`` converted."""
-    if isinstance(frame, pl.LazyFrame):
-        return frame
-    if isinstance(frame, pl.DataFrame):
-        return frame.lazy()
-    if is_pandas(frame):
-        return pl.from_pandas(frame).lazy()
-    if is_arrow_table(frame) or hasattr(frame, "__arrow_c_stream__"):
-        return pl.from_arrow(to_arrow_table(frame), rechunk=False).lazy()  # type: ignore[union-attr]
-    raise TypeError(
-        "expected a table: a polars DataFrame or LazyFrame, a pandas DataFrame, or any object "
-        "with the Arrow stream interface __arrow_c_stream__ (pyarrow Table, RecordBatch or "
-        f"RecordBatchReader, a DuckDB relation, ...), got {type(frame).__name__}"
-    )
-
-
-def schema_of(frame: Frame) -> pl.Schema:
-    return to_lazy(frame).collect_schema()
-
-
 # --------------------------------------------------------------------------- nested shape
 def _struct_field(
     expr: pl.Expr, dtype: pl.DataType, *path: str
@@ -159,7 +111,7 @@ def flatten_references(frame: Frame, column: str = "reference") -> Frame:
         exprs[CHOICES].alias("choices"),
         exprs.get(TCM_TYPE, pl.lit(None, pl.String)).alias("tcm_eval_type"),
     )
-    return _like(frame, out)
+    return like(frame, out)
 
 
 def _reference_exprs(schema: pl.Schema, column: str) -> dict[str, pl.Expr]:
@@ -365,13 +317,6 @@ def prepare(lf: pl.LazyFrame, columns: Columns) -> pl.LazyFrame:
     lf = lf.with_columns(expr.alias(name) for name, expr in exprs.items())
     answer_dtype = lf.collect_schema()[ANSWER]
     return lf.with_columns(valid_expr(answer_dtype))
-
-
-def _like(template: Frame, lf: pl.LazyFrame) -> Frame:
-    if isinstance(template, pl.LazyFrame):
-        return lf
-    df = lf.collect()
-    return df.to_arrow() if is_arrow_table(template) else df
 
 
 # --------------------------------------------------------------------------- seed records
