@@ -146,7 +146,22 @@ def test_worker_deadline_kills_a_slow_pair_and_goes_on() -> None:
         worker.join(timeout=60)
         assert not worker.is_alive()
         assert result[1] == "equal"
-        assert result[0] in ("timeout", "different")  # never hangs, never credits
+        assert result[0] == "timeout"  # never hangs, never credits, never a silent "different"
+    finally:
+        pool.close()
+
+
+@needs_mv
+def test_a_slow_pair_is_a_timeout_not_a_silent_difference() -> None:
+    # Math-Verify's own limits turn a timed-out comparison into "not equal"; the worker's alarm
+    # reports it, and the worker (which answered) goes on without a restart.
+    pool = verify_pool.VerifyPool(timeout=0.3)
+    try:
+        assert pool.verify([("$x$", "$x$")]) == ["equal"]  # started and warm
+        before = pool._workers[0]
+        slow = ("$\\sum_{k=1}^{300} k^{k}x^{k}$", "$\\prod_{k=1}^{60} (x+k)$")
+        assert pool.verify([slow, ("$1$", "$1$")]) == ["timeout", "equal"]
+        assert pool._workers[0] is before
     finally:
         pool.close()
 

@@ -12,7 +12,8 @@ Pairs are sent in chunks (JSON lines); the worker answers pair by pair, so one s
 only its own deadline. A large batch is shared by up to one worker per available core
 (:func:`available_cores`: CPU affinity, Polars' thread pool, a Ray actor's CPU allotment), each
 driven by its own caller thread under the same deadlines. The worker calls Math-Verify in its
-main thread, with Math-Verify's own (signal) limits as a first guard.
+main thread under one alarm per pair (80% of the deadline) that answers "timeout" itself, so a
+slow pair is reported as timed out (never as a silent "not equal") without a worker restart.
 """
 
 from __future__ import annotations
@@ -40,24 +41,49 @@ def available() -> bool:
     return find_spec("math_verify") is not None
 
 
-def _verify_one(prediction: str, reference: str, timeout: int) -> str:
+class _PairTimeout(BaseException):
+    """Raised by the worker's alarm; a BaseException so that Math-Verify's ``except
+    Exception`` handlers let it through."""
+
+
+def _expire(signum: int, frame: object) -> None:  # pragma: no cover - runs in the child
+    raise _PairTimeout
+
+
+def _verify_one(prediction: str, reference: str, budget: float) -> str:
+    """One pair as Math-Verify decides it, under one alarm for the whole pair that reports
+    :data:`TIMEOUT`. Math-Verify's own limits are off: they turn a timed-out parse into
+    "nothing parsed" and a timed-out comparison into "not equal", a silent 0 that depends on
+    how loaded the machine is."""
+    import signal
+
     from math_verify import parse, verify
 
-    gold = parse(reference, parsing_timeout=timeout)
-    target = parse(prediction, parsing_timeout=timeout)
-    if not gold or not target:
-        return DIFFERENT
-    return EQUAL if verify(gold, target, timeout_seconds=timeout) else DIFFERENT
+    previous = signal.signal(signal.SIGALRM, _expire)
+    signal.setitimer(signal.ITIMER_REAL, budget)
+    try:
+        gold = parse(reference, parsing_timeout=None)
+        target = parse(prediction, parsing_timeout=None)
+        equal = bool(gold) and bool(target) and verify(gold, target, timeout_seconds=None)
+    except _PairTimeout:
+        return TIMEOUT
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    return EQUAL if equal else DIFFERENT
 
 
-def _worker(timeout: int) -> None:  # pragma: no cover - runs in the child
+def _worker(budget: float) -> None:  # pragma: no cover - runs in the child
+    import logging
+
     import math_verify  # noqa: F401  (imported once, before the first pair)
 
+    logging.getLogger("math_verify").setLevel(logging.ERROR)  # "timeout is disabled" notice
     print("ready", flush=True)
     for line in sys.stdin:
         prediction, reference = json.loads(line)
         try:
-            outcome = _verify_one(prediction, reference, timeout)
+            outcome = _verify_one(prediction, reference, budget)
         except Exception:  # any failure of the library on one pair
             outcome = ERROR
         print(outcome, flush=True)
@@ -66,9 +92,9 @@ def _worker(timeout: int) -> None:  # pragma: no cover - runs in the child
 class _Worker:
     """A worker process and a thread that queues its answers."""
 
-    def __init__(self, inner: int) -> None:
+    def __init__(self, budget: float) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-u", __file__, "--worker", str(inner)],
+            [sys.executable, "-u", __file__, "--worker", repr(budget)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -119,7 +145,9 @@ class VerifyPool:
         self._workers: list[_Worker | None] = [None] * self.size
 
     def _start(self, slot: int) -> _Worker:
-        worker = _Worker(max(1, int(self.timeout // 3)))  # two parses and a verify per pair
+        # the worker's own alarm answers "timeout" a little before the caller's deadline, so a
+        # slow pair does not cost a worker restart
+        worker = _Worker(max(0.05, self.timeout * 0.8))
         try:
             ready = worker.answers.get(timeout=self.start_timeout)
         except queue.Empty:
@@ -152,13 +180,14 @@ class VerifyPool:
                 self._kill(slot)
                 continue
             for _ in chunk:
+                late = False
                 try:
                     answer = worker.answers.get(timeout=self.timeout)
-                except queue.Empty:
-                    answer = TIMEOUT
+                except queue.Empty:  # stuck where its own alarm cannot reach (C code)
+                    answer, late = TIMEOUT, True
                 out[done] = answer or ERROR
                 done += 1
-                if answer in (None, TIMEOUT):
+                if answer is None or late:
                     self._kill(slot)  # the rest of the chunk goes to a fresh worker
                     break
 
@@ -253,4 +282,4 @@ def _close_all() -> None:
 
 if __name__ == "__main__":  # pragma: no cover - the worker
     if sys.argv[1:2] == ["--worker"]:
-        _worker(int(sys.argv[2]))
+        _worker(float(sys.argv[2]))
