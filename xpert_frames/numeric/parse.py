@@ -65,7 +65,7 @@ from xpert_frames.numeric.grammar import (
 )
 from xpert_frames.numeric.infinity import with_infinity as _with_infinity
 from xpert_frames.numeric.rules import candidates, on_subset
-from xpert_frames.numeric.values import BARE, parse_frame
+from xpert_frames.numeric.values import BARE, parse_frame, parse_rows
 
 ExtractMode = MathExtract
 EXTRACT_MODES: tuple[str, ...] = ("last", "first")
@@ -171,7 +171,7 @@ def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -
     else:
         work = work.with_columns(pl.lit(None, pl.String).alias("approx"))
     has_approx = work["approx"].null_count() < work.height
-    # Most answers are bare ASCII numbers: a cast, no unique strings, no join.
+    # Most answers are bare ASCII numbers: a cast.
     bare = work.select(f("cand").str.contains(BARE).fill_null(False)).to_series()
     quick = work.filter(bare).with_columns(
         f("cand").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value"),
@@ -179,13 +179,18 @@ def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -
     )
     quick = quick.with_columns(pl.when(f("value").is_finite()).then(f("value")).alias("value"))
     work = work.filter(~bare)
-    texts = pl.concat([work["cand"], work["approx"]]) if has_approx else work["cand"]
-    parsed = parse_frame(normalize, texts, validated=True)
-    work = work.join(parsed, left_on="cand", right_on="c", how="left")
-    work = pl.concat([quick, work.select(quick.columns)])
+    # The others row by row (texts here are distinct, and so mostly are their numbers: a
+    # read per distinct candidate would cost a join back).
+    found = f("cand").is_not_null()
+    parsed = parse_rows(normalize, work.filter(found).rename({"cand": "c"}), validated=True)
+    none = work.filter(~found).with_columns(
+        pl.lit(None, pl.Float64).alias("value"), pl.lit(None, pl.String).alias("unit")
+    )
+    work = pl.concat([quick, parsed.rename({"c": "cand"}).select(quick.columns), none])
     if has_approx:
-        approx_value = parsed.select("c", f("value").alias("approx_value"))
-        work = work.join(approx_value, left_on="approx", right_on="c", how="left")
+        approx = parse_frame(normalize, work["approx"], validated=True)
+        approx = approx.select("c", f("value").alias("approx_value"))
+        work = work.join(approx, left_on="approx", right_on="c", how="left")
     else:
         work = work.with_columns(pl.lit(None, pl.Float64).alias("approx_value"))
     work = work.sort("k")

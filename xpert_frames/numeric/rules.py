@@ -44,14 +44,24 @@ def last_candidate(g: Grammar, text: pl.Expr) -> pl.Expr:
     return text.str.extract_all(g.candidate).list.last()
 
 
+@functools.cache
+def _words_last(g: Grammar, target: str) -> pl.Expr:
+    """The last number of column ``__words`` read with English number words, as ``target``
+    (built once: the word rules are some fifty expressions)."""
+    return last_candidate(g, english_numbers(pl.col("__words"))).alias(target)
+
+
 def _words_fallback(g: Grammar, df: pl.DataFrame, target: str, source: pl.Expr) -> pl.DataFrame:
     """Fill null ``target`` from English number words in ``source`` (rows with such words)."""
     if not g.chinese:  # the words are part of the normalize=True grammar
         return df
-    words = last_candidate(g, english_numbers(source)).alias(target)
+
+    def words(e: pl.DataFrame) -> pl.DataFrame:
+        return e.with_columns(source.alias("__words")).with_columns(_words_last(g, target))
 
     def fill(d: pl.DataFrame) -> pl.DataFrame:
-        return on_subset(d, source.str.contains(ENGLISH_WORD), lambda e: e.with_columns(words))
+        out = on_subset(d, source.str.contains(ENGLISH_WORD), words, {"__words": pl.String()})
+        return out.drop("__words")
 
     return on_subset(df, pl.col(target).is_null() & source.is_not_null(), fill)
 

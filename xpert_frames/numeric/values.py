@@ -18,6 +18,13 @@ from xpert_frames.numeric.units import unit_table
 BARE = r"^[-+]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$"
 
 
+@functools.cache
+def _chinese_value() -> pl.Expr:
+    """The value of column ``s`` as a Chinese numeral, as ``__v`` (built once: some hundred
+    expressions)."""
+    return chinese_number("s").alias("__v")
+
+
 def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
     """Replace the number-token columns ``ops`` by their values: ASCII digits (with thousands
     separators) by a cast; Chinese numerals once per distinct string over all columns, only
@@ -33,7 +40,7 @@ def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
     plain = df.filter(~f("__cn")).with_columns(v.alias(n) for n, v in ascii_values.items())
     df = df.filter(f("__cn"))
     need = pl.concat([df.select(f(n).alias("s")) for n in ops]).drop_nulls().unique()
-    table = need.with_columns(chinese_number("s").alias("__v")).drop_nulls("__v")
+    table = need.with_columns(_chinese_value()).drop_nulls("__v")
     for n, v in ascii_values.items():
         df = df.join(table, left_on=n, right_on="s", how="left")
         df = df.with_columns(pl.coalesce(v, f("__v")).alias(n)).drop("__v")
@@ -44,9 +51,16 @@ def parse_frame(normalize: bool, candidates: pl.Series, *, validated: bool) -> p
     """``{c, value, unit}`` for each distinct non-null candidate string ``c``.
 
     ``validated``: every ``c`` is a match of the grammar's ``candidate`` (else non-matches give
-    null). Strings that can hold a mixed number are read with the full grammar, the others
-    with the faster one without that form."""
+    null)."""
     df = pl.DataFrame({"c": candidates.unique().drop_nulls()})
+    return parse_rows(normalize, df, validated=validated)
+
+
+def parse_rows(normalize: bool, df: pl.DataFrame, *, validated: bool) -> pl.DataFrame:
+    """``df`` (non-null strings ``c`` and any key columns) plus ``value`` and ``unit``, in
+    another row order (without the rows that are no number when not ``validated``): one read
+    per row, for rows that are mostly distinct. Strings that can hold a mixed number are read
+    with the full grammar, the others with the faster one without that form."""
     mixed = df.select(pl.col("c").str.contains(MIXED_TRIGGER)).to_series()
     hits = mixed.sum()
     fast = grammar(normalize, mixed=False)
@@ -74,10 +88,11 @@ def _plain_units() -> list[str]:
 
 
 def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFrame:
-    """:func:`_parse_frame` on distinct strings ``c`` with one grammar. The unit is split off
+    """:func:`parse_rows` with one grammar. The unit is split off
     first (a prefix match without capture groups); a number part in ASCII digits is then a
     cast, and only the rest goes through the capture-group regex."""
     f = pl.col
+    keys = df.columns
     if not validated:
         df = df.filter(f("c").str.contains(g.whole))
     # An ASCII number followed by nothing but a known unit (most candidates) is a cast.
@@ -86,7 +101,7 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
     quick = (f("u") == "") | f("u").is_in(_plain_units())
     mask = df.select((f("num").is_not_null() & quick).fill_null(False)).to_series()
     ascii_unit = df.filter(mask).select(
-        "c",
+        *keys,
         f("num").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value"),
         f("u").replace("", None).alias("unit"),
     )
@@ -109,7 +124,7 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
     if g.chinese:
         nums, dens, whole = [*nums, "pc", "db"], [*dens, "da"], [*whole, "cw"]
     df = df.select(
-        "c",
+        *keys,
         "sign",
         pl.coalesce(nums).alias("a"),
         pl.coalesce(dens).alias("b"),
@@ -129,9 +144,9 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
     negative = f("sign").is_in(["-", "负"]).fill_null(False)
     unit = pl.when(f("pc")).then(pl.lit("%")).otherwise(f("unit"))
     df = df.select(
-        "c", pl.when(negative).then(-value).otherwise(value).alias("value"), unit.alias("unit")
+        *keys, pl.when(negative).then(-value).otherwise(value).alias("value"), unit.alias("unit")
     )
-    df = pl.concat([ascii_unit, simple.select("c", "value", "unit"), df])
+    df = pl.concat([ascii_unit, simple.select(*keys, "value", "unit"), df])
     scale = f("unit").replace_strict({"%": 0.01, "‰": 0.001}, default=1.0, return_dtype=pl.Float64)
     value = f("value") * scale
-    return df.select("c", pl.when(value.is_finite()).then(value).alias("value"), "unit")
+    return df.select(*keys, pl.when(value.is_finite()).then(value).alias("value"), "unit")
