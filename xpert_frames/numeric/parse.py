@@ -188,9 +188,9 @@ def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -
     )
     work = pl.concat([quick, parsed.rename({"c": "cand"}).select(quick.columns), none])
     if has_approx:
-        approx = parse_frame(normalize, work["approx"], validated=True)
-        approx = approx.select("c", f("value").alias("approx_value"))
-        work = work.join(approx, left_on="approx", right_on="c", how="left")
+        values = parse_frame(normalize, work["approx"], validated=True)
+        values = values.select("c", f("value").alias("approx_value"))
+        work = work.join(values, left_on="approx", right_on="c", how="left")
     else:
         work = work.with_columns(pl.lit(None, pl.Float64).alias("approx_value"))
     work = work.sort("k")
@@ -221,19 +221,23 @@ def _extract_series(
         pl.lit(None, dt).alias(k) for k, dt in nulls.items()
     )
     df = df.filter(f("t").is_not_null())
-    bare = f("t").str.contains(_BARE_TEXT)
-    simple = df.filter(bare).with_columns(
-        f("t").str.strip_chars().cast(pl.Float64).alias("value"),
+    # Eager frames do not share sub-expressions: a mask used twice is computed once here.
+    bare = df.select(f("t").str.contains(_BARE_TEXT)).to_series()
+    simple = df.filter(bare).with_columns(f("t").str.strip_chars().alias("text"))
+    simple = simple.select(
+        "i",
+        "t",
+        f("text").cast(pl.Float64).alias("value"),
         pl.lit(None, pl.String).alias("unit"),
         pl.lit(mode).alias("rule"),
-        f("t").str.strip_chars().alias("text"),
+        "text",
         pl.lit(None, pl.Float64).alias("approx_value"),
     )
     rest = df.filter(~bare)
-    unique = rest["t"].unique()
     read = functools.partial(_read, mode=mode, normalize=normalize, decimal_comma=decimal_comma)
-    if len(unique) <= DEDUP_BELOW * rest.height:
-        rest = rest.join(read(pl.DataFrame({"t": unique})), on="t", how="left")
+    # An estimate decides (a tenth of the cost of finding the distinct texts when they are).
+    if rest.select(f("t").approx_n_unique()).item() <= DEDUP_BELOW * rest.height:
+        rest = rest.join(read(pl.DataFrame({"t": rest["t"].unique()})), on="t", how="left")
     else:
         rest = read(rest)
     out = pl.concat([simple, rest.select(simple.columns), missing]).sort("i")

@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping
 
 import polars as pl
 
+from xpert_frames.numeric.boxed import anchored_box, box_tail
 from xpert_frames.numeric.forms import ENGLISH_WORD, english_numbers
-from xpert_frames.numeric.grammar import Grammar
+from xpert_frames.numeric.grammar import BOX_CONTENT, Grammar
 
 
 def on_subset(
@@ -87,13 +88,26 @@ def _boxed(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     """Add ``boxed`` (the last box's last number) and ``late`` (an answer statement follows
     the last box)."""
     f = pl.col
-    content = f("n").str.extract(g.boxed, 1)
-    after = f("n").str.replace(g.boxed, "")
-    out = df.with_columns(
-        content.alias("content"),
-        last_candidate(g, content).alias("boxed"),
-        (content.is_not_null() & after.str.contains(g.marker)).alias("late"),
+    # The text after the last \\boxed, its braces matched anchored (see numeric.boxed); each
+    # step is a column (eager frames do not share sub-expressions).
+    anchored = anchored_box(BOX_CONTENT)
+    out = df.with_columns(box_tail(f("n")).alias("after"))
+    out = out.with_columns(
+        f("after").str.extract(anchored, 1).alias("content"),
+        f("after").str.replace(anchored, "").alias("after"),
     )
+
+    def retry(d: pl.DataFrame) -> pl.DataFrame:  # no box, or the last one is not well formed
+        return d.with_columns(
+            f("n").str.extract(g.boxed, 1).alias("content"),
+            f("n").str.replace(g.boxed, "").alias("after"),
+        )
+
+    out = on_subset(out, f("content").is_null(), retry)
+    out = out.with_columns(
+        last_candidate(g, f("content")).alias("boxed"),
+        (f("content").is_not_null() & f("after").str.contains(g.marker)).alias("late"),
+    ).drop("after")
     return _words_fallback(g, out, "boxed", f("content")).drop("content")
 
 

@@ -106,12 +106,13 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
         f("u").replace("", None).alias("unit"),
     )
     df = df.filter(~mask).drop("num", "u")
-    rest = f("c").str.replace(g.number_prefix, "")
+    # Eager frames do not share sub-expressions: each is computed once, then reused.
+    df = df.with_columns(f("c").str.replace(g.number_prefix, "").alias("unit"))
     df = df.with_columns(
-        f("c").str.slice(0, f("c").str.len_chars() - rest.str.len_chars()).alias("num"),
-        rest.str.strip_chars().replace("", None).alias("unit"),
+        f("c").str.slice(0, f("c").str.len_chars() - f("unit").str.len_chars()).alias("num"),
+        f("unit").str.strip_chars().replace("", None).alias("unit"),
     )
-    bare = f("num").str.contains(BARE)
+    bare = df.select(f("num").str.contains(BARE)).to_series()
     simple = df.filter(bare).with_columns(
         f("num").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value")
     )
