@@ -84,6 +84,7 @@ __all__ = [
     "ExtractMode",
     "extract_number",
     "extract_number_detail",
+    "extract_number_pair",
     "normalize_text",
     "parse_number",
     "parse_number_with_unit",
@@ -321,6 +322,39 @@ def _extract(
         return _with_infinity(texts, fn(texts))
 
     return to_expr(text).map_batches(batch, return_dtype=dtype, is_elementwise=True)
+
+
+def extract_number_pair(
+    first: IntoExpr,
+    second: IntoExpr,
+    *,
+    mode: ExtractMode = "last",
+    normalize: bool = True,
+    decimal_comma: DecimalComma = "auto",
+) -> pl.Expr:
+    """:func:`extract_number_detail` of two texts (a prediction and its reference), as struct
+    ``{first, second}``: one batch call reads both columns (half the fixed cost per batch)."""
+    fn = functools.partial(
+        _extract_series,
+        mode=_check_mode(mode),
+        normalize=check_bool("normalize", normalize),
+        decimal_comma=_check_decimal_comma(decimal_comma),
+        detail=True,
+    )
+
+    def batch(pair: pl.Series) -> pl.Series:
+        frame = pair.struct.unnest()
+        texts = pl.concat([frame.to_series(0), frame.to_series(1)]).cast(pl.String)
+        read = _with_infinity(texts, fn(texts))
+        half = len(pair)
+        out = pl.DataFrame({"first": read.head(half), "second": read.tail(len(read) - half)})
+        return out.select(pl.struct("first", "second").alias(pair.name)).to_series()
+
+    both = pl.struct(
+        to_expr(first).cast(pl.String).alias("a"), to_expr(second).cast(pl.String).alias("b")
+    )
+    dtype = pl.Struct({"first": DETAIL_DTYPE, "second": DETAIL_DTYPE})
+    return both.map_batches(batch, return_dtype=dtype, is_elementwise=True)
 
 
 def parse_number(

@@ -111,6 +111,10 @@ def _boxed(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     return _words_fallback(g, out, "boxed", f("content")).drop("content")
 
 
+#: The rules' columns, in priority order.
+RULE_COLUMNS = ("boxed", "statement", "equals", "last")
+
+
 def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column ``n``).
 
@@ -118,14 +122,9 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     each rule runs only on the rows that can match it and that no earlier rule answered."""
     f = pl.col
     if mode == "first":
-        cand = f("n").str.extract_all(g.candidate).list.first()
-        return df.with_columns(
-            cand.alias("cand"),
-            pl.when(cand.is_not_null())
-            .then(pl.lit("first"))
-            .otherwise(pl.lit("none"))
-            .alias("rule"),
-        )
+        df = df.with_columns(f("n").str.extract_all(g.candidate).list.first().alias("cand"))
+        first = pl.when(f("cand").is_not_null()).then(pl.lit("first")).otherwise(pl.lit("none"))
+        return df.with_columns(first.alias("rule"))
     has_box = f("n").str.contains_any(["boxed", "fbox"])
     df = on_subset(
         df, has_box, functools.partial(_boxed, g), {"boxed": pl.String(), "late": pl.Boolean()}
@@ -142,20 +141,11 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     last = last_candidate(g, f("n")).alias("last")
     df = on_subset(df, rest, lambda d: d.with_columns(last), {"last": pl.String()})
     df = _words_fallback(g, df, "last", pl.when(rest).then(f("n")))
-    first = pl.when(late & f("statement").is_not_null())
-    values = [
-        first.then(f("statement")).otherwise(f("boxed")),
-        pl.when(late).then(f("boxed")).otherwise(f("statement")),
-        f("equals"),
-        f("last"),
-    ]
-    names = [
-        first.then(pl.lit("statement")).otherwise(pl.lit("boxed")),
-        pl.when(late).then(pl.lit("boxed")).otherwise(pl.lit("statement")),
-        pl.lit("equals"),
-        pl.lit("last"),
-    ]
-    rule = pl.lit("none")
-    for value, name in reversed(list(zip(values, names, strict=True))):
-        rule = pl.when(value.is_not_null()).then(name).otherwise(rule)
-    return df.with_columns(pl.coalesce(values).alias("cand"), rule.alias("rule")).drop("late")
+    # A statement after the last box wins over it; else the rules in order.
+    won = late & f("statement").is_not_null()
+    cand = pl.when(won).then(f("statement")).otherwise(pl.coalesce(RULE_COLUMNS))
+    rule: pl.Expr = pl.lit("none")
+    for name in reversed(RULE_COLUMNS):
+        rule = pl.when(f(name).is_not_null()).then(pl.lit(name)).otherwise(rule)
+    rule = pl.when(won).then(pl.lit("statement")).otherwise(rule)
+    return df.with_columns(cand.alias("cand"), rule.alias("rule")).drop("late")

@@ -10,19 +10,12 @@ import functools
 
 import polars as pl
 
-from xpert_frames.numeric.chinese import chinese_number
+from xpert_frames.numeric.chinese import chinese_numbers
 from xpert_frames.numeric.grammar import ASCII_NUMBER, MIXED_TRIGGER, Grammar, grammar
 from xpert_frames.numeric.units import unit_table
 
 #: A bare ASCII number (thousands separators, decimals, exponent), anchored.
 BARE = r"^[-+]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$"
-
-
-@functools.cache
-def _chinese_value() -> pl.Expr:
-    """The value of column ``s`` as a Chinese numeral, as ``__v`` (built once: some hundred
-    expressions)."""
-    return chinese_number("s").alias("__v")
 
 
 def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
@@ -40,7 +33,7 @@ def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
     plain = df.filter(~f("__cn")).with_columns(v.alias(n) for n, v in ascii_values.items())
     df = df.filter(f("__cn"))
     need = pl.concat([df.select(f(n).alias("s")) for n in ops]).drop_nulls().unique()
-    table = need.with_columns(_chinese_value()).drop_nulls("__v")
+    table = need.with_columns(chinese_numbers(need["s"]).alias("__v")).drop_nulls("__v")
     for n, v in ascii_values.items():
         df = df.join(table, left_on=n, right_on="s", how="left")
         df = df.with_columns(pl.coalesce(v, f("__v")).alias(n)).drop("__v")
