@@ -218,8 +218,8 @@ def _extract_series(
     df = pl.DataFrame({"t": texts.cast(pl.String)}).with_row_index("i")
     nulls = {"value": pl.Float64, "unit": pl.String, "rule": pl.String, "text": pl.String}
     nulls["approx_value"] = pl.Float64
-    missing = df.filter(f("t").is_null()).with_columns(
-        pl.lit(None, dt).alias(k) for k, dt in nulls.items()
+    missing = df.filter(f("t").is_null()).select(
+        "i", *(pl.lit(None, dt).alias(k) for k, dt in nulls.items())
     )
     df = df.filter(f("t").is_not_null())
     # Eager frames do not share sub-expressions: a mask used twice is computed once here.
@@ -227,7 +227,6 @@ def _extract_series(
     simple = df.filter(bare).with_columns(f("t").str.strip_chars().alias("text"))
     simple = simple.select(
         "i",
-        "t",
         f("text").cast(pl.Float64).alias("value"),
         pl.lit(None, pl.String).alias("unit"),
         pl.lit(mode).alias("rule"),
@@ -241,12 +240,13 @@ def _extract_series(
         rest = rest.join(read(pl.DataFrame({"t": rest["t"].unique()})), on="t", how="left")
     else:
         rest = read(rest)
+    # Sorted back without the texts (only the results travel).
     out = pl.concat([simple, rest.select(simple.columns), missing]).sort("i")
     fields: list[str | pl.Expr] = ["value", "unit", "rule"]
     if detail:
         fields += ["text", f("approx_value").alias("approx")]
-    struct = pl.struct(fields)
-    return out.select(pl.when(f("t").is_not_null()).then(struct).alias(texts.name)).to_series()
+    struct = pl.when(pl.lit(texts.is_not_null())).then(pl.struct(fields))
+    return out.select(struct.alias(texts.name)).to_series()
 
 
 def _parse_series(texts: pl.Series, *, normalize: bool, decimal_comma: str) -> pl.Series:
