@@ -299,5 +299,13 @@ def test_last_box_fast_path(text: str, value: float, rule: str) -> None:
 
 def test_ascii_fraction_fast_path_matches_the_grammar() -> None:
     # ASCII fractions are read with a regex of their own forms; the rest with the grammar.
-    texts = ["-3/4", "\\frac{3}{4}", "1,000/4", "\\frac{-1}{2}", "3/4kg", "三分之一", "4 1/2"]
+    texts: list[str | None] = [
+        "-3/4",
+        "\\frac{3}{4}",
+        "1,000/4",
+        "\\frac{-1}{2}",
+        "3/4kg",
+        "三分之一",
+        "4 1/2",
+    ]
     assert parse(texts) == pytest.approx([-0.75, 0.75, 250.0, -0.5, 0.75, 1 / 3, 4.5])
