@@ -276,3 +276,36 @@ def test_bare_fast_path_matches_the_rules() -> None:
     ]  # type: ignore[index]
     first = extract(["42"], mode="first")
     assert first[0] == {"value": 42.0, "unit": None, "rule": "first"}
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "rule"),
+    [
+        # The last box is read after the last \boxed, anchored; a malformed last box falls
+        # back to the last well-formed one (the whole-text regex).
+        ("\\boxed{3} and then \\boxed{4", 3.0, "boxed"),
+        ("\\boxed{3} and \\boxed{\\frac{1}{2}}", 0.5, "boxed"),
+        ("\\fbox{7} then \\boxed{ {8} }", 8.0, "boxed"),
+        ("\\boxed{a{b{c{d}}}} \\boxed{5} but 9", 5.0, "boxed"),
+        ("boxed 6 but no box", 6.0, "last"),
+        ("\\boxed{x} so the answer is 12", 12.0, "statement"),
+    ],
+)
+def test_last_box_fast_path(text: str, value: float, rule: str) -> None:
+    (got,) = extract([text])
+    assert got is not None
+    assert (got["value"], got["rule"]) == (pytest.approx(value), rule)
+
+
+def test_ascii_fraction_fast_path_matches_the_grammar() -> None:
+    # ASCII fractions are read with a regex of their own forms; the rest with the grammar.
+    texts: list[str | None] = [
+        "-3/4",
+        "\\frac{3}{4}",
+        "1,000/4",
+        "\\frac{-1}{2}",
+        "3/4kg",
+        "三分之一",
+        "4 1/2",
+    ]
+    assert parse(texts) == pytest.approx([-0.75, 0.75, 250.0, -0.5, 0.75, 1 / 3, 4.5])

@@ -9,6 +9,8 @@ numeral gives null.
 
 from __future__ import annotations
 
+import functools
+
 import polars as pl
 
 from xpert_frames.core.aliases import IntoExpr
@@ -92,10 +94,26 @@ def chinese_integer(text: IntoExpr) -> pl.Expr:
     return pl.when(expr.str.contains(_SEQUENCE)).then(sequence).otherwise(value)
 
 
+def _from_parts(integer: pl.Expr, decimal: pl.Expr) -> pl.Expr:
+    decimals = pl.concat_str(pl.lit("0."), _digits_to_ascii(decimal))
+    return chinese_integer(integer) + decimals.cast(pl.Float64, strict=False).fill_null(0.0)
+
+
 def chinese_number(text: IntoExpr) -> pl.Expr:
     """Value (Float64) of a Chinese numeral with optional ``点`` decimals (``三点五`` = 3.5);
     null when the string is not exactly such a numeral."""
     parts = to_expr(text).str.extract_groups(_SPLIT)
-    integer = chinese_integer(parts.struct.field("int"))
-    decimals = pl.concat_str(pl.lit("0."), _digits_to_ascii(parts.struct.field("dec")))
-    return integer + decimals.cast(pl.Float64, strict=False).fill_null(0.0)
+    return _from_parts(parts.struct.field("int"), parts.struct.field("dec"))
+
+
+@functools.cache
+def _value_of_parts() -> pl.Expr:
+    return _from_parts(pl.col("int"), pl.col("dec"))
+
+
+def chinese_numbers(strings: pl.Series) -> pl.Series:
+    """:func:`chinese_number` of each string, on a series: the numeral is split once and the
+    parts read as columns (an eager frame shares no sub-expressions, and the expression form
+    reads its split in four places)."""
+    parts = strings.str.extract_groups(_SPLIT).struct.unnest()
+    return parts.select(_value_of_parts().alias(strings.name)).to_series()

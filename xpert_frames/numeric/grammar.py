@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from xpert_frames.numeric.boxed import plain_box
 from xpert_frames.numeric.chinese import DIGITS, INT_CHARS
 from xpert_frames.numeric.forms import LATEX_FORMS
 from xpert_frames.numeric.units import unit_table
@@ -151,6 +152,9 @@ class Grammar:
     mixed: bool  #: whether mixed numbers (``4 4/9``) are read
 
 
+#: The content of a ``\\boxed{}`` (three levels of nested braces).
+BOX_CONTENT = r"(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*"
+
 #: A text can hold a mixed number (``4 4/9``) only if it matches this; the others are read
 #: with the grammar without that form, whose regexes are a third faster.
 MIXED_TRIGGER = r"[0-9] +[0-9]+\s*/\s*[0-9]"
@@ -196,7 +200,7 @@ def grammar(chinese: bool, mixed: bool = True) -> Grammar:
         whole=f"^{candidate}$",
         number_prefix=f"^{unnamed}",
         number_groups=f"^{number}$",
-        boxed=r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}",
+        boxed=plain_box(BOX_CONTENT),
         marker=markers,
         through_marker=f"(?s)^.*(?:{markers})",
         sentence_end=r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$",

@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping
 
 import polars as pl
 
+from xpert_frames.numeric.boxed import anchored_box, box_tail
 from xpert_frames.numeric.forms import ENGLISH_WORD, english_numbers
-from xpert_frames.numeric.grammar import Grammar
+from xpert_frames.numeric.grammar import BOX_CONTENT, Grammar
 
 
 def on_subset(
@@ -44,14 +45,24 @@ def last_candidate(g: Grammar, text: pl.Expr) -> pl.Expr:
     return text.str.extract_all(g.candidate).list.last()
 
 
+@functools.cache
+def _words_last(g: Grammar, target: str) -> pl.Expr:
+    """The last number of column ``__words`` read with English number words, as ``target``
+    (built once: the word rules are some fifty expressions)."""
+    return last_candidate(g, english_numbers(pl.col("__words"))).alias(target)
+
+
 def _words_fallback(g: Grammar, df: pl.DataFrame, target: str, source: pl.Expr) -> pl.DataFrame:
     """Fill null ``target`` from English number words in ``source`` (rows with such words)."""
     if not g.chinese:  # the words are part of the normalize=True grammar
         return df
-    words = last_candidate(g, english_numbers(source)).alias(target)
+
+    def words(e: pl.DataFrame) -> pl.DataFrame:
+        return e.with_columns(source.alias("__words")).with_columns(_words_last(g, target))
 
     def fill(d: pl.DataFrame) -> pl.DataFrame:
-        return on_subset(d, source.str.contains(ENGLISH_WORD), lambda e: e.with_columns(words))
+        out = on_subset(d, source.str.contains(ENGLISH_WORD), words, {"__words": pl.String()})
+        return out.drop("__words")
 
     return on_subset(df, pl.col(target).is_null() & source.is_not_null(), fill)
 
@@ -77,14 +88,31 @@ def _boxed(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     """Add ``boxed`` (the last box's last number) and ``late`` (an answer statement follows
     the last box)."""
     f = pl.col
-    content = f("n").str.extract(g.boxed, 1)
-    after = f("n").str.replace(g.boxed, "")
-    out = df.with_columns(
-        content.alias("content"),
-        last_candidate(g, content).alias("boxed"),
-        (content.is_not_null() & after.str.contains(g.marker)).alias("late"),
+    # The text after the last \\boxed, its braces matched anchored (see numeric.boxed); each
+    # step is a column (eager frames do not share sub-expressions).
+    anchored = anchored_box(BOX_CONTENT)
+    out = df.with_columns(box_tail(f("n")).alias("after"))
+    out = out.with_columns(
+        f("after").str.extract(anchored, 1).alias("content"),
+        f("after").str.replace(anchored, "").alias("after"),
     )
+
+    def retry(d: pl.DataFrame) -> pl.DataFrame:  # no box, or the last one is not well formed
+        return d.with_columns(
+            f("n").str.extract(g.boxed, 1).alias("content"),
+            f("n").str.replace(g.boxed, "").alias("after"),
+        )
+
+    out = on_subset(out, f("content").is_null(), retry)
+    out = out.with_columns(
+        last_candidate(g, f("content")).alias("boxed"),
+        (f("content").is_not_null() & f("after").str.contains(g.marker)).alias("late"),
+    ).drop("after")
     return _words_fallback(g, out, "boxed", f("content")).drop("content")
+
+
+#: The rules' columns, in priority order.
+RULE_COLUMNS = ("boxed", "statement", "equals", "last")
 
 
 def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
@@ -94,14 +122,9 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     each rule runs only on the rows that can match it and that no earlier rule answered."""
     f = pl.col
     if mode == "first":
-        cand = f("n").str.extract_all(g.candidate).list.first()
-        return df.with_columns(
-            cand.alias("cand"),
-            pl.when(cand.is_not_null())
-            .then(pl.lit("first"))
-            .otherwise(pl.lit("none"))
-            .alias("rule"),
-        )
+        df = df.with_columns(f("n").str.extract_all(g.candidate).list.first().alias("cand"))
+        first = pl.when(f("cand").is_not_null()).then(pl.lit("first")).otherwise(pl.lit("none"))
+        return df.with_columns(first.alias("rule"))
     has_box = f("n").str.contains_any(["boxed", "fbox"])
     df = on_subset(
         df, has_box, functools.partial(_boxed, g), {"boxed": pl.String(), "late": pl.Boolean()}
@@ -118,20 +141,11 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     last = last_candidate(g, f("n")).alias("last")
     df = on_subset(df, rest, lambda d: d.with_columns(last), {"last": pl.String()})
     df = _words_fallback(g, df, "last", pl.when(rest).then(f("n")))
-    first = pl.when(late & f("statement").is_not_null())
-    values = [
-        first.then(f("statement")).otherwise(f("boxed")),
-        pl.when(late).then(f("boxed")).otherwise(f("statement")),
-        f("equals"),
-        f("last"),
-    ]
-    names = [
-        first.then(pl.lit("statement")).otherwise(pl.lit("boxed")),
-        pl.when(late).then(pl.lit("boxed")).otherwise(pl.lit("statement")),
-        pl.lit("equals"),
-        pl.lit("last"),
-    ]
-    rule = pl.lit("none")
-    for value, name in reversed(list(zip(values, names, strict=True))):
-        rule = pl.when(value.is_not_null()).then(name).otherwise(rule)
-    return df.with_columns(pl.coalesce(values).alias("cand"), rule.alias("rule")).drop("late")
+    # A statement after the last box wins over it; else the rules in order.
+    won = late & f("statement").is_not_null()
+    cand = pl.when(won).then(f("statement")).otherwise(pl.coalesce(RULE_COLUMNS))
+    rule: pl.Expr = pl.lit("none")
+    for name in reversed(RULE_COLUMNS):
+        rule = pl.when(f(name).is_not_null()).then(pl.lit(name)).otherwise(rule)
+    rule = pl.when(won).then(pl.lit("statement")).otherwise(rule)
+    return df.with_columns(cand.alias("cand"), rule.alias("rule")).drop("late")

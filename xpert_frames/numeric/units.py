@@ -77,3 +77,38 @@ def unit_dimension(canonical: IntoExpr) -> pl.Expr:
 def unit_factor(canonical: IntoExpr) -> pl.Expr:
     """Factor from a canonical unit to its dimension's base unit; null where none applies."""
     return _lookup(to_expr(canonical), unit_table().factor, pl.Float64)
+
+
+#: What :func:`unit_info` gives for each unit.
+UNIT_INFO = pl.Struct({"canonical": pl.String, "dimension": pl.String, "factor": pl.Float64})
+
+
+@functools.cache
+def _info_table() -> pl.DataFrame:
+    """``{unit, canonical, dimension, factor}`` for every alias and canonical name."""
+    table = unit_table()
+    units = sorted(set(table.canonical) | set(table.dimension))
+    canonical = [table.canonical.get(u, u) for u in units]
+    return pl.DataFrame(
+        {
+            "unit": units,
+            "canonical": canonical,
+            "dimension": [table.dimension.get(c) for c in canonical],
+            "factor": [table.factor.get(c) for c in canonical],
+        },
+        schema={"unit": pl.String, **UNIT_INFO.to_schema()},
+    )
+
+
+def _info_batch(values: pl.Series) -> pl.Series:
+    frame = values.cast(pl.String).to_frame("unit")
+    frame = frame.join(_info_table(), on="unit", how="left", maintain_order="left")
+    canonical = pl.coalesce("canonical", "unit")
+    return frame.select(pl.struct(canonical, "dimension", "factor").alias(values.name)).to_series()
+
+
+def unit_info(unit: IntoExpr) -> pl.Expr:
+    """Struct ``{canonical, dimension, factor}``: :func:`canonical_unit` of a unit and
+    :func:`unit_dimension` and :func:`unit_factor` of that, in one lookup per batch (null
+    unit: null fields)."""
+    return to_expr(unit).map_batches(_info_batch, return_dtype=UNIT_INFO, is_elementwise=True)

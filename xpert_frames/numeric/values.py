@@ -10,7 +10,7 @@ import functools
 
 import polars as pl
 
-from xpert_frames.numeric.chinese import chinese_number
+from xpert_frames.numeric.chinese import chinese_numbers
 from xpert_frames.numeric.grammar import ASCII_NUMBER, MIXED_TRIGGER, Grammar, grammar
 from xpert_frames.numeric.units import unit_table
 
@@ -33,7 +33,7 @@ def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
     plain = df.filter(~f("__cn")).with_columns(v.alias(n) for n, v in ascii_values.items())
     df = df.filter(f("__cn"))
     need = pl.concat([df.select(f(n).alias("s")) for n in ops]).drop_nulls().unique()
-    table = need.with_columns(chinese_number("s").alias("__v")).drop_nulls("__v")
+    table = need.with_columns(chinese_numbers(need["s"]).alias("__v")).drop_nulls("__v")
     for n, v in ascii_values.items():
         df = df.join(table, left_on=n, right_on="s", how="left")
         df = df.with_columns(pl.coalesce(v, f("__v")).alias(n)).drop("__v")
@@ -44,9 +44,16 @@ def parse_frame(normalize: bool, candidates: pl.Series, *, validated: bool) -> p
     """``{c, value, unit}`` for each distinct non-null candidate string ``c``.
 
     ``validated``: every ``c`` is a match of the grammar's ``candidate`` (else non-matches give
-    null). Strings that can hold a mixed number are read with the full grammar, the others
-    with the faster one without that form."""
+    null)."""
     df = pl.DataFrame({"c": candidates.unique().drop_nulls()})
+    return parse_rows(normalize, df, validated=validated)
+
+
+def parse_rows(normalize: bool, df: pl.DataFrame, *, validated: bool) -> pl.DataFrame:
+    """``df`` (non-null strings ``c`` and any key columns) plus ``value`` and ``unit``, in
+    another row order (without the rows that are no number when not ``validated``): one read
+    per row, for rows that are mostly distinct. Strings that can hold a mixed number are read
+    with the full grammar, the others with the faster one without that form."""
     mixed = df.select(pl.col("c").str.contains(MIXED_TRIGGER)).to_series()
     hits = mixed.sum()
     fast = grammar(normalize, mixed=False)
@@ -64,6 +71,30 @@ def parse_frame(normalize: bool, candidates: pl.Series, *, validated: bool) -> p
 
 
 _ASCII_PREFIX = rf"^[-+]?{ASCII_NUMBER}"
+#: An ASCII ``\\frac{a}{b}`` or ``a/b``, anchored, with the groups of the grammar's forms:
+#: where it matches, no other form of ``number_groups`` can (they need other characters).
+_ASCII_FRACTION = (
+    rf"^(?P<sign>[-+])?(?:\\frac\s*\{{\s*(?P<fa>[-+]?{ASCII_NUMBER})\s*\}}"
+    rf"\s*\{{\s*(?P<fb>[-+]?{ASCII_NUMBER})\s*\}}"
+    rf"|(?P<sa>{ASCII_NUMBER})\s*/\s*(?P<sb>{ASCII_NUMBER}))$"
+)
+
+
+def _groups(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` plus the named groups of ``g.number_groups`` read from ``num`` (row order
+    changes). ASCII fractions (most of the rows here) are read with a regex of their forms
+    only, which is faster than the whole grammar's."""
+    f = pl.col
+    mask = df.select(f("num").str.contains(_ASCII_FRACTION)).to_series()
+    full = df.filter(~mask).with_columns(f("num").str.extract_groups(g.number_groups).alias("p"))
+    full = full.unnest("p")
+    if not mask.any():
+        return full
+    fast = df.filter(mask).with_columns(f("num").str.extract_groups(_ASCII_FRACTION).alias("p"))
+    fast = fast.unnest("p")
+    names = [n for n in full.columns if n not in fast.columns]
+    fast = fast.with_columns(pl.lit(None, pl.String).alias(n) for n in names)
+    return pl.concat([full, fast.select(full.columns)])
 
 
 @functools.cache
@@ -74,10 +105,11 @@ def _plain_units() -> list[str]:
 
 
 def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFrame:
-    """:func:`_parse_frame` on distinct strings ``c`` with one grammar. The unit is split off
+    """:func:`parse_rows` with one grammar. The unit is split off
     first (a prefix match without capture groups); a number part in ASCII digits is then a
     cast, and only the rest goes through the capture-group regex."""
     f = pl.col
+    keys = df.columns
     if not validated:
         df = df.filter(f("c").str.contains(g.whole))
     # An ASCII number followed by nothing but a known unit (most candidates) is a cast.
@@ -86,22 +118,22 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
     quick = (f("u") == "") | f("u").is_in(_plain_units())
     mask = df.select((f("num").is_not_null() & quick).fill_null(False)).to_series()
     ascii_unit = df.filter(mask).select(
-        "c",
+        *keys,
         f("num").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value"),
         f("u").replace("", None).alias("unit"),
     )
     df = df.filter(~mask).drop("num", "u")
-    rest = f("c").str.replace(g.number_prefix, "")
+    # Eager frames do not share sub-expressions: each is computed once, then reused.
+    df = df.with_columns(f("c").str.replace(g.number_prefix, "").alias("unit"))
     df = df.with_columns(
-        f("c").str.slice(0, f("c").str.len_chars() - rest.str.len_chars()).alias("num"),
-        rest.str.strip_chars().replace("", None).alias("unit"),
+        f("c").str.slice(0, f("c").str.len_chars() - f("unit").str.len_chars()).alias("num"),
+        f("unit").str.strip_chars().replace("", None).alias("unit"),
     )
-    bare = f("num").str.contains(BARE)
+    bare = df.select(f("num").str.contains(BARE)).to_series()
     simple = df.filter(bare).with_columns(
         f("num").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value")
     )
-    df = df.filter(~bare)
-    df = df.with_columns(f("num").str.extract_groups(g.number_groups).alias("p")).unnest("p")
+    df = _groups(g, df.filter(~bare))
     # Each form has a numerator and maybe a denominator: fold them into two operand columns.
     nums, dens, whole = ["fa", "sa", "x"], ["fb", "sb"], []
     if g.mixed:
@@ -109,7 +141,7 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
     if g.chinese:
         nums, dens, whole = [*nums, "pc", "db"], [*dens, "da"], [*whole, "cw"]
     df = df.select(
-        "c",
+        *keys,
         "sign",
         pl.coalesce(nums).alias("a"),
         pl.coalesce(dens).alias("b"),
@@ -129,9 +161,9 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
     negative = f("sign").is_in(["-", "负"]).fill_null(False)
     unit = pl.when(f("pc")).then(pl.lit("%")).otherwise(f("unit"))
     df = df.select(
-        "c", pl.when(negative).then(-value).otherwise(value).alias("value"), unit.alias("unit")
+        *keys, pl.when(negative).then(-value).otherwise(value).alias("value"), unit.alias("unit")
     )
-    df = pl.concat([ascii_unit, simple.select("c", "value", "unit"), df])
+    df = pl.concat([ascii_unit, simple.select(*keys, "value", "unit"), df])
     scale = f("unit").replace_strict({"%": 0.01, "‰": 0.001}, default=1.0, return_dtype=pl.Float64)
     value = f("value") * scale
-    return df.select("c", pl.when(value.is_finite()).then(value).alias("value"), "unit")
+    return df.select(*keys, pl.when(value.is_finite()).then(value).alias("value"), "unit")

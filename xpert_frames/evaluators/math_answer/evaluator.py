@@ -45,9 +45,10 @@ from xpert_frames.numeric.parse import (
     EXTRACT_MODES,
     DecimalComma,
     extract_number_detail,
+    extract_number_pair,
     parse_number_with_unit,
 )
-from xpert_frames.numeric.units import canonical_unit, unit_dimension, unit_factor
+from xpert_frames.numeric.units import unit_info
 
 _WHOLE_BELOW = 2.0**53
 
@@ -148,9 +149,22 @@ class MathEvaluator(BaseEvaluator):
         pure expressions over the temporary columns."""
         t = self.temp
         pred, ref = t("pred"), t("ref")
-        lf = lf.with_columns(
-            self.prediction_number().alias(pred), self.reference_number().alias(ref)
-        )
+        if self.strict_format:
+            lf = lf.with_columns(
+                self.prediction_number().alias(pred), self.reference_number().alias(ref)
+            )
+        else:  # both read in one batch call
+            both = extract_number_pair(
+                frames.PRED,
+                frames.ANSWER,
+                mode=self.extract,  # type: ignore[arg-type]
+                normalize=self.normalize,
+                decimal_comma=self.decimal_comma,  # type: ignore[arg-type]
+            )
+            lf = lf.with_columns(both.alias(t("both"))).with_columns(
+                pl.col(t("both")).struct.field("first").alias(pred),
+                pl.col(t("both")).struct.field("second").alias(ref),
+            )
         p_text, r_text = pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)
         rule = pl.col(pred).struct.field("rule")
         classify = self.normalize and not self.strict_format
@@ -179,8 +193,8 @@ class MathEvaluator(BaseEvaluator):
         lf = lf.with_columns(outcome.alias(t("outcome")))
         if self.normalize:
             lf = lf.with_columns(
-                canonical_unit(pl.col(pred).struct.field("unit")).alias(t("pc")),
-                canonical_unit(pl.col(ref).struct.field("unit")).alias(t("rc")),
+                unit_info(pl.col(pred).struct.field("unit")).alias(t("pc")),
+                unit_info(pl.col(ref).struct.field("unit")).alias(t("rc")),
             )
         return lf
 
@@ -223,12 +237,13 @@ class MathEvaluator(BaseEvaluator):
         if not self.normalize:
             ok = values_close(pv, rv, tol)
             return (ok & pu.eq_missing(ru)) if self.require_units else ok
-        pc, rc = pl.col(self.temp("pc")), pl.col(self.temp("rc"))
-        pf, rf = unit_factor(pc), unit_factor(rc)
+        # Canonical unit, dimension and factor of each side, looked up once (prepare).
+        p_info, r_info = pl.col(self.temp("pc")).struct, pl.col(self.temp("rc")).struct
+        pc, rc = p_info.field("canonical"), r_info.field("canonical")
+        pf, rf = p_info.field("factor"), r_info.field("factor")
         same = pc.eq_missing(rc)
-        convertible = (
-            ~same & unit_dimension(pc).eq(unit_dimension(rc)) & pf.is_not_null() & rf.is_not_null()
-        ).fill_null(False)
+        dimensions = p_info.field("dimension").eq(r_info.field("dimension"))
+        convertible = (~same & dimensions & pf.is_not_null() & rf.is_not_null()).fill_null(False)
         converted = convertible & values_close(pv * pf, rv * rf, tol)
         if self.require_units:
             return (same & values_close(pv, rv, tol)) | converted

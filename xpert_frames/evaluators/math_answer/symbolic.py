@@ -27,13 +27,16 @@ import string
 import polars as pl
 
 from xpert_frames.evaluators.math_answer import verify_pool as math_verify_pool
+from xpert_frames.numeric.boxed import anchored_box, box_tail, plain_box
 from xpert_frames.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
 from xpert_frames.numeric.parse import parse_number
 from xpert_frames.numeric.rules import on_subset
 from xpert_frames.numeric.units import unit_table
 
 SYMBOLIC_MODES: tuple[str, ...] = ("auto", "math_verify", "latex")
-_BOXED = r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*)\}"
+#: A box's content: four levels of nested braces.
+_BOX_CONTENT = r"(?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"
+_BOXED = plain_box(_BOX_CONTENT)
 _MARKERS = "|".join(
     m.replace("答案:", "答案[:：]").replace("答:", "答[:：]") for m in STATEMENT_MARKERS
 )
@@ -166,23 +169,62 @@ def answer_spans(
     A reference that is exactly the number the parser read (``reference_number``: struct with
     ``text`` and ``value``) is its own span. A statement sentence is cut only when the
     prediction has a character that can make it symbolic; without one there is no span (the
-    whole prediction is compared if the reference is symbolic). Every regex runs on nulls for
-    the rows it does not concern, which costs nothing."""
-    stripped = reference.str.strip_chars(_SPACE)
+    whole prediction is compared if the reference is symbolic). Each span is a batch function
+    whose regexes read only the rows they concern (a regex over ``when(...).then(text)``
+    reads the rows masked to null too)."""
     number = reference_number.struct
-    plain = ((number.field("text") == stripped) & number.field("value").is_not_null()).fill_null(
-        False
+    rspan = pl.struct(
+        reference.alias("r"), number.field("text").alias("text"), number.field("value")
+    ).map_batches(_reference_span, return_dtype=pl.String, is_elementwise=True)
+    pspan = pl.struct(
+        prediction.alias("p"), (rule == "statement").fill_null(False).alias("statement")
+    ).map_batches(_prediction_span, return_dtype=pl.String, is_elementwise=True)
+    return pspan, rspan
+
+
+def _scatter(name: str, length: int, spans: pl.DataFrame) -> pl.Series:
+    """A String series of ``length`` nulls with ``spans["s"]`` at rows ``spans["i"]``."""
+    out = pl.repeat(None, length, dtype=pl.String, eager=True).alias(name)
+    return out.scatter(spans["i"], spans["s"]) if spans.height else out
+
+
+def _last_box(df: pl.DataFrame) -> pl.DataFrame:
+    """``s``: the content of the last box of ``p`` (:func:`boxed_content`), read after the
+    last ``\\boxed`` first, the whole text only where that box is not well formed."""
+    f = pl.col
+    df = df.with_columns(box_tail(f("p")).str.extract(anchored_box(_BOX_CONTENT), 1).alias("s"))
+    return on_subset(df, f("s").is_null(), lambda d: d.with_columns(boxed_content(f("p"))))
+
+
+def _prediction_span(batch: pl.Series) -> pl.Series:
+    """The batch behind the prediction span of :func:`answer_spans`."""
+    f = pl.col
+    df = batch.struct.unnest().with_row_index("i")
+    statement = df.select("statement").to_series()
+    cut = df.filter(statement).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
+    box = df.filter(~statement).filter(f("p").str.contains_any(["\\boxed", "\\fbox"]))
+    spans = pl.concat(
+        [cut.select("i", _sentence(f("p")).alias("s")), _last_box(box).select("i", "s")]
     )
-    other = pl.when(~plain).then(reference)
-    rspan = pl.coalesce(boxed_content(other), other)
-    fence = rspan.str.contains(r"^[\s$\\]|[$)\]。.\s]$")
-    rspan = pl.coalesce(strip_delimiters(pl.when(fence).then(rspan)), rspan)
-    rspan = pl.when(plain).then(stripped).otherwise(rspan)
-    statement = (rule == "statement").fill_null(False)
-    cut = statement & prediction.str.contains(_TERM_HINT)
-    sentence = _sentence(pl.when(cut).then(prediction))
-    boxed = boxed_content(pl.when(~statement).then(prediction))
-    return strip_delimiters(pl.coalesce(sentence, boxed)), rspan
+    spans = spans.drop_nulls("s").with_columns(strip_delimiters(f("s")))
+    return _scatter(batch.name, len(batch), spans)
+
+
+def _reference_span(batch: pl.Series) -> pl.Series:
+    """The batch behind the reference span of :func:`answer_spans`."""
+    f = pl.col
+    df = batch.struct.unnest().with_row_index("i").filter(f("r").is_not_null())
+    df = df.with_columns(f("r").str.strip_chars(_SPACE).alias("stripped"))
+    plain = ((f("text") == f("stripped")) & f("value").is_not_null()).fill_null(False)
+    df = df.with_columns(plain.alias("plain"))
+    other = df.filter(~f("plain")).select("i", f("r").alias("p"))
+    box = other.filter(f("p").str.contains_any(["\\boxed", "\\fbox"]))
+    other = other.join(_last_box(box).select("i", "s"), on="i", how="left")
+    other = other.select("i", pl.coalesce("s", "p").alias("s"))
+    fence = f("s").str.contains(r"^[\s$\\]|[$)\]。.\s]$")
+    other = on_subset(other, fence, lambda d: d.with_columns(strip_delimiters(f("s"))))
+    spans = pl.concat([df.filter(f("plain")).select("i", f("stripped").alias("s")), other])
+    return _scatter(batch.name, len(batch), spans)
 
 
 def symbolic_rows(
