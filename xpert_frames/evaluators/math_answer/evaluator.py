@@ -50,13 +50,48 @@ from xpert_frames.numeric.parse import (
 from xpert_frames.numeric.units import canonical_unit, unit_dimension, unit_factor
 
 _WHOLE_BELOW = 2.0**53
+#: A number as written (the extracted ``text``) that is an integer: sign, digits (thousands
+#: commas allowed), a decimal part of zeros, ``万``/``亿``, then nothing or a unit (not ``%``,
+#: ``‰``, a fraction or a mixed number). Scientific notation is not: it writes approximations.
+_INTEGER_TEXT = (
+    r"(?s)^(?P<sign>[-+]?)(?P<digits>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?P<point>\.[0-9]+)?"
+    r"(?P<exp>[eE][-+]?[0-9]+)?\s*(?P<mult>[万亿])?(?P<rest>.*)$"
+)
+_NOT_A_UNIT = r"^\s*[-+/%‰0-9.,×]"
 
 
-def values_close(pred: pl.Expr, ref: pl.Expr, tolerance: float) -> pl.Expr:
+def integer_digits(text: pl.Expr) -> pl.Expr:
+    """The exact decimal digits (with ``-`` when negative, no leading zeros) of a number
+    written as an integer (:data:`_INTEGER_TEXT`), else null: the key that compares
+    integers exactly at any size."""
+    m = text.str.extract_groups(_INTEGER_TEXT)
+    point, rest = m.struct.field("point"), m.struct.field("rest")
+    whole = (
+        point.is_null() | point.str.contains(r"^\.0+$")
+    ) & m.struct.field("exp").is_null() & ~rest.str.contains(_NOT_A_UNIT)
+    digits = m.struct.field("digits").str.replace_all(",", "", literal=True)
+    zeros = m.struct.field("mult").replace_strict(
+        {"万": "0000", "亿": "00000000"}, default="", return_dtype=pl.String
+    )
+    digits = pl.concat_str(digits, zeros).str.strip_chars_start("0")
+    key = pl.when(digits == "").then(pl.lit("0")).otherwise(digits)
+    negative = (m.struct.field("sign") == "-") & (key != "0")
+    return pl.when(whole).then(pl.when(negative).then("-" + key).otherwise(key))
+
+
+def values_close(
+    pred: pl.Expr,
+    ref: pl.Expr,
+    tolerance: float,
+    pred_text: pl.Expr | None = None,
+    ref_text: pl.Expr | None = None,
+) -> pl.Expr:
     """The seed's rule: ``|p - r| <= tol`` when ``|r| < tol``, else ``|p - r| / |r| <= tol``
     (Boolean; null when either side is null). The relative test is written ``|p - r| <= tol·|r|``
     so that ``tolerance=0`` with a zero reference is exact equality (the seed divided by zero
-    there and scored 0). Two whole numbers below 2**53 must be equal."""
+    there and scored 0). Two whole numbers below 2**53 must be equal; at or above it (where
+    Float64 no longer holds every integer), two numbers written as integers (``pred_text``,
+    ``ref_text``: the numbers as written) must have the same digits."""
     diff = (pred - ref).abs()
     close = (
         pl.when(ref.abs() < tolerance)
@@ -66,7 +101,15 @@ def values_close(pred: pl.Expr, ref: pl.Expr, tolerance: float) -> pl.Expr:
     whole = (pred.round(0) == pred) & (ref.round(0) == ref) & (ref.abs() < _WHOLE_BELOW)
     # Infinities are equal or not (inf <= tol·inf would pass any number).
     exact = (whole & (pred.abs() < _WHOLE_BELOW)) | ref.is_infinite() | pred.is_infinite()
-    return pl.when(exact).then(pred == ref).otherwise(close)
+    out = pl.when(exact).then(pred == ref).otherwise(close)
+    if pred_text is None or ref_text is None:
+        return out
+    # Only rows with a whole number at or above 2**53 read the digits (the others: nulls).
+    big = (pred.round(0) == pred) & (ref.round(0) == ref) & pred.is_finite() & ref.is_finite()
+    big = big & ((pred.abs() >= _WHOLE_BELOW) | (ref.abs() >= _WHOLE_BELOW))
+    pk = integer_digits(pl.when(big).then(pred_text))
+    rk = integer_digits(pl.when(big).then(ref_text))
+    return pl.when(pk.is_not_null() & rk.is_not_null()).then(pk == rk).otherwise(out)
 
 
 class MathEvaluator(BaseEvaluator):
@@ -191,9 +234,9 @@ class MathEvaluator(BaseEvaluator):
         pv, pu = pred.struct.field("value"), pred.struct.field("unit")
         rv, ru = ref.struct.field("value"), ref.struct.field("unit")
         on, outcome = pl.col(t("sym")), pl.col(t("outcome"))
-        numeric = self._correct(pv, pu, rv, ru)
-        approx = pred.struct.field("approx")
         ref_text = ref.struct.field("text")
+        numeric = self._correct(pv, pu, rv, ru, pred.struct.field("text"), ref_text)
+        approx = pred.struct.field("approx")
         decimal = pl.when(approx.is_not_null()).then(ref_text).str.contains(r"[0-9]\.[0-9]")
         by_approx = decimal & (rv.round(0) != rv) & values_close(approx, rv, self.tolerance)
         numeric = numeric.fill_null(False) | by_approx.fill_null(False)
@@ -218,10 +261,12 @@ class MathEvaluator(BaseEvaluator):
             "expected": pl.coalesce(pl.when(on).then(pl.col(t("rspan"))), ref_text),
         }
 
-    def _correct(self, pv: pl.Expr, pu: pl.Expr, rv: pl.Expr, ru: pl.Expr) -> pl.Expr:
+    def _correct(
+        self, pv: pl.Expr, pu: pl.Expr, rv: pl.Expr, ru: pl.Expr, pt: pl.Expr, rt: pl.Expr
+    ) -> pl.Expr:
         tol = self.tolerance
         if not self.normalize:
-            ok = values_close(pv, rv, tol)
+            ok = values_close(pv, rv, tol, pt, rt)
             return (ok & pu.eq_missing(ru)) if self.require_units else ok
         pc, rc = pl.col(self.temp("pc")), pl.col(self.temp("rc"))
         pf, rf = unit_factor(pc), unit_factor(rc)
@@ -231,10 +276,12 @@ class MathEvaluator(BaseEvaluator):
         ).fill_null(False)
         converted = convertible & values_close(pv * pf, rv * rf, tol)
         if self.require_units:
-            return (same & values_close(pv, rv, tol)) | converted
+            return (same & values_close(pv, rv, tol, pt, rt)) | converted
         # A percentage against a bare number written as the same figure (50% and 50).
         p_pct, r_pct = pu.eq_missing(pl.lit("%")), ru.eq_missing(pl.lit("%"))
         alt_p = pl.when(p_pct & ~r_pct).then(pv * 100.0).otherwise(pv)
         alt_r = pl.when(r_pct & ~p_pct).then(rv * 100.0).otherwise(rv)
-        plain = values_close(pv, rv, tol).fill_null(False) | values_close(alt_p, alt_r, tol)
+        plain = values_close(pv, rv, tol, pt, rt).fill_null(False) | values_close(
+            alt_p, alt_r, tol, pt, rt
+        )
         return pl.when(convertible).then(converted).otherwise(plain)
