@@ -31,7 +31,21 @@ def forms(s: str, decimal_comma: str = "auto") -> str:
     elif decimal_comma == "always":
         for _ in range(2):
             s = re.sub(r"([0-9]),([0-9])", r"\1.\2", s)
-    return re.sub(r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|\Z)", r"\1%\2", s)
+    s = re.sub(r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|\Z)", r"\1%\2", s)
+    return digit_scales(s)
+
+
+SCALES = (("thousand", 3), ("million", 6), ("billion", 9))
+
+
+def digit_scales(s: str) -> str:
+    """``1.5 million`` → ``1500000``; ``3 thousand`` → ``3000`` (after digits only)."""
+    for word, power in SCALES:
+        for places in (1, 2, 3):
+            pattern = rf"([0-9])\.([0-9]{{{places}}}) ?(?i:{word})([^A-Za-z]|\Z)"
+            s = re.sub(pattern, lambda m, p=places, w=power: f"{m[1]}{m[2]}{'0' * (w - p)}{m[3]}", s)
+        s = re.sub(rf"([0-9]) ?(?i:{word})([^A-Za-z]|\Z)", lambda m, w=power: f"{m[1]}{'0' * w}{m[2]}", s)
+    return s
 
 
 def approx(s: str, candidate: str) -> tuple[str, str | None, str | None]:
@@ -80,8 +94,12 @@ def english(s: str) -> str:
     s = re.sub(h + r"(?: (?i:and))? ([1-9][0-9])([^0-9]|\Z)", r"\1\2\3", s)
     s = re.sub(h + r"(?: (?i:and))? ([1-9])([^0-9]|\Z)", r"\g<1>0\2\3", s)
     s = re.sub(h + r"([^A-Za-z]|\Z)", r"\g<1>00\2", s)
-    s = re.sub(r"([0-9]) (?i:thousand)([^A-Za-z]|\Z)", r"\g<1>000\2", s)
-    return re.sub(r"([0-9]) (?i:million)([^A-Za-z]|\Z)", r"\g<1>000000\2", s)
+    for word, power in SCALES:  # from the smallest; the rest is padded to the scale's digits
+        for places in range(power, 0, -1):
+            pattern = rf"([0-9]) (?i:{word})(?: (?i:and))? ([0-9]{{{places}}})([^0-9]|\Z)"
+            s = re.sub(pattern, lambda m, z="0" * (power - places): m[1] + z + m[2] + m[3], s)
+        s = re.sub(rf"([0-9]) (?i:{word})([^A-Za-z]|\Z)", lambda m, z="0" * power: m[1] + z + m[2], s)
+    return s
 
 
 # ----------------------------------------------------------------------------- symbolic
