@@ -321,18 +321,19 @@ def score(
     rv, ru = r["value"], r["unit"]
     pspan, rspan = mf.prediction_span(prediction, rule), mf.reference_span(answer)
     if normalize and not strict_format:
-        sym = mf.is_symbolic(rspan, False, _fold, _plain) or mf.is_symbolic(
-            pspan, rule == "statement", _fold, _plain
-        )
+        glued = mf.glued_span(prediction, rule, p["text"], _fold)
+        pspan = pspan if glued is None else glued
+        sym = glued is not None or mf.is_symbolic(rspan, False, _fold, _plain)
+        sym = sym or mf.is_symbolic(pspan, rule == "statement", _fold, _plain)
     else:
         sym = False
     if sym:
         use_mv = symbolic == "math_verify" or (symbolic == "auto" and mv_available())
-        compared = prediction if pspan is None else f"${pspan}$"
+        compared = mf.sqrt_latex(prediction if pspan is None else f"${pspan}$")
         if use_mv:
-            outcome, method = mf.verify(compared, f"${rspan}$"), "symbolic"
+            outcome, method = mf.verify(compared, f"${mf.sqrt_latex(rspan)}$"), "symbolic"
         else:
-            same = mf.latex_form(compared, _fold) == mf.latex_form(rspan, _fold)
+            same = mf.latex_form(compared, _fold) == mf.latex_form(mf.sqrt_latex(rspan), _fold)
             outcome, method = ("equal" if same else "different"), "latex-exact"
         return {
             "score": 1.0 if outcome == "equal" else 0.0,

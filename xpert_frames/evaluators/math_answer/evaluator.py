@@ -198,6 +198,11 @@ class MathEvaluator(BaseEvaluator):
         rule = pl.col(pred).struct.field("rule")
         classify = self.normalize and not self.strict_format
         pspan, rspan = sym.answer_spans(p_text, r_text, rule, pl.col(ref))
+        # A last number that is part of the expression ending the prediction (``2x``) is
+        # not the answer: that expression is, decided symbolically.
+        glued = sym.glued_span(p_text, rule, pl.col(pred).struct.field("text"))
+        if classify:
+            pspan = pl.coalesce(glued, pspan)
         lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
         if classify:
             known = [
@@ -205,6 +210,7 @@ class MathEvaluator(BaseEvaluator):
                 for c, span in ((pl.col(pred), t("pspan")), (pl.col(ref), t("rspan")))
             ]
             symbolic = sym.symbolic_rows(pl.col(t("pspan")), pl.col(t("rspan")), rule, *known)
+            symbolic = symbolic | glued.is_not_null()
         else:
             symbolic = pl.lit(False)
         lf = lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("sym")))

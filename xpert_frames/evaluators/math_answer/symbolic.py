@@ -84,6 +84,55 @@ def _sentence(prediction: pl.Expr) -> pl.Expr:
     )
 
 
+#: The last math segment of a text: ``$…$`` (``$$…$$``), ``\(…\)`` or ``\[…\]``.
+_SEGMENT = r"(?s)^.*(?:\$(?P<d>[^$]+)\$|\\\((?P<p>.*?)\\\)|\\\[(?P<b>.*?)\\\])"
+#: Natural language around the maths: CJK text and punctuation, English words (two letters
+#: or more, not a LaTeX command's name), each replaced by a separator.
+_PROSE_RUN = r"[\x{3400}-\x{9fff}，。；：、！？]+|(^|[^A-Za-z\\])[A-Za-z]{2,}"
+_SEP = "\x01"
+_WRAPPER = r"\\(?:text|textbf|mbox|mathrm)\s*\{([^{}]*)\}"
+#: The last separated chunk that holds more than spaces and punctuation.
+_LAST_CHUNK = rf"([^{_SEP}]*[^{_SEP}\s.,;:$][^{_SEP}]*)[{_SEP}\s.,;:$]*$"
+
+
+def _prose_to_separators(span: pl.Expr) -> pl.Expr:
+    return span.str.replace_all(_WRAPPER, " ${1} ").str.replace_all(_PROSE_RUN, "${1}" + _SEP)
+
+
+def statement_math(sentence: pl.Expr) -> pl.Expr:
+    """The maths of a statement sentence, not the words around it: its last ``$…$``,
+    ``\\(…\\)`` or ``\\[…\\]`` segment; without one, when the sentence reads as prose
+    (CJK text or an English word), its last chunk between words (``所以最小值为2√2`` →
+    ``2√2``); else the sentence."""
+    segment = sentence.str.extract_groups(_SEGMENT)
+    found = pl.coalesce(segment.struct.field(k) for k in ("d", "p", "b"))
+    bare = pl.when(found.is_null() & sentence.str.contains(_PROSE)).then(sentence)
+    chunk = _prose_to_separators(bare).str.extract(_LAST_CHUNK, 1)
+    return pl.coalesce(found, chunk, sentence)
+
+
+#: A letter or bracket beside a digit, a power or an operator next to a letter: the text's
+#: end may hold an expression around its last number.
+_GLUE_HINT = r"[0-9][a-zA-Z(\\]|[a-zA-Z)}]\s*[\^_]|[a-zA-Z]\s*[-+*/×−]|[(\[]"
+#: What makes the rest of the final expression (around the number) not a plain number.
+_GLUE = r"[A-Za-z(\[^_!√π∞]"
+_TAIL = 160
+
+
+def glued_span(prediction: pl.Expr, rule: pl.Expr, text: pl.Expr) -> pl.Expr:
+    """For a number found by the last-number rule (``rule`` ``last``, ``text`` the number as
+    written): the expression that ends the prediction when that number is part of it
+    (``… gives 2x``, ``$3x + 2$``, ``x^2``, ``(1, 2)``), else null. Such a number is not the
+    answer; the expression is, and it is compared symbolically."""
+    tail = pl.when(rule == "last").then(prediction.str.slice(-_TAIL))
+    tail = rewrite_text(fold_text(pl.when(tail.str.contains(_GLUE_HINT)).then(tail)))
+    end = _prose_to_separators(tail).str.extract(f"([^{_SEP}]*)$", 1)
+    end = end.str.strip_chars(" \t\n\r.,;:。")
+    rest = end.str.split(text).list.join("")
+    glued = end.str.contains(text, literal=True) & rest.str.contains(_GLUE)
+    return pl.when(glued).then(end)
+
+
 def _math_form(span: pl.Expr) -> pl.Expr:
     """The span folded (LaTeX spellings, ``\\text{}`` wrappers) and without ``\\frac``."""
     return rewrite_text(fold_text(span)).str.replace_all("\\frac", "", literal=True)
@@ -180,7 +229,7 @@ def answer_spans(
     rspan = pl.when(plain).then(stripped).otherwise(rspan)
     statement = (rule == "statement").fill_null(False)
     cut = statement & prediction.str.contains(_TERM_HINT)
-    sentence = _sentence(pl.when(cut).then(prediction))
+    sentence = statement_math(_sentence(pl.when(cut).then(prediction)))
     boxed = boxed_content(pl.when(~statement).then(prediction))
     return strip_delimiters(pl.coalesce(sentence, boxed)), rspan
 
@@ -220,18 +269,33 @@ def _verify_batch(pairs: pl.Series, *, timeout: float) -> pl.Series:
     return out["o"].alias(pairs.name)
 
 
+#: ``√`` as written in plain text (``2√2``, ``√(x+1)``, ``√{3}``), which Math-Verify does not read.
+_SQRT = [
+    (r"√\s*\(([^()]*)\)", r"\sqrt{${1}}"),
+    (r"√\s*\{", r"\sqrt{"),
+    (r"√\s*([0-9]+(?:\.[0-9]+)?|[A-Za-z])", r"\sqrt{${1}}"),
+]
+
+
+def sqrt_latex(span: pl.Expr) -> pl.Expr:
+    """``√`` written out as ``\\sqrt{}`` (:data:`_SQRT`)."""
+    out = span
+    for pattern, repl in _SQRT:
+        out = out.str.replace_all(pattern, repl)
+    return out
+
+
 def symbolic_outcome(
     prediction: pl.Expr, reference: pl.Expr, on: pl.Expr, *, mode: str, timeout: float
 ) -> pl.Expr:
     """``equal``/``different``/``timeout``/``error`` for the rows where ``on`` holds (else
     null), and the method used: ``symbolic`` (Math-Verify) or ``latex-exact``."""
+    prediction = sqrt_latex(pl.when(on).then(prediction))
+    reference = sqrt_latex(pl.when(on).then(reference))
     if resolve_mode(mode) == "latex":
         same = latex_form(prediction) == latex_form(reference)
         return pl.when(on).then(pl.when(same).then(pl.lit("equal")).otherwise(pl.lit("different")))
-    pair = pl.struct(
-        pl.when(on).then(prediction).alias("p"),
-        pl.when(on).then(pl.lit("$") + reference + pl.lit("$")).alias("r"),
-    )
+    pair = pl.struct(prediction.alias("p"), (pl.lit("$") + reference + pl.lit("$")).alias("r"))
     fn = functools.partial(_verify_batch, timeout=timeout)
     return pair.map_batches(fn, return_dtype=pl.String, is_elementwise=True)
 
