@@ -269,9 +269,7 @@ def int_key(text: str | None) -> str | None:
     return str(-value if sign == "-" else value)
 
 
-def close(
-    p: float, r: float, tol: float, pt: str | None = None, rt: str | None = None
-) -> bool:
+def close(p: float, r: float, tol: float, pt: str | None = None, rt: str | None = None) -> bool:
     big = math.isfinite(p) and math.isfinite(r) and max(abs(p), abs(r)) >= 2.0**53
     if big and p == round(p) and r == round(r):
         pk, rk = int_key(pt), int_key(rt)

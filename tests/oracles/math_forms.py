@@ -43,8 +43,12 @@ def digit_scales(s: str) -> str:
     for word, power in SCALES:
         for places in (1, 2, 3):
             pattern = rf"([0-9])\.([0-9]{{{places}}}) ?(?i:{word})([^A-Za-z]|\Z)"
-            s = re.sub(pattern, lambda m, p=places, w=power: f"{m[1]}{m[2]}{'0' * (w - p)}{m[3]}", s)
-        s = re.sub(rf"([0-9]) ?(?i:{word})([^A-Za-z]|\Z)", lambda m, w=power: f"{m[1]}{'0' * w}{m[2]}", s)
+            s = re.sub(
+                pattern, lambda m, p=places, w=power: f"{m[1]}{m[2]}{'0' * (w - p)}{m[3]}", s
+            )
+        s = re.sub(
+            rf"([0-9]) ?(?i:{word})([^A-Za-z]|\Z)", lambda m, w=power: f"{m[1]}{'0' * w}{m[2]}", s
+        )
     return s
 
 
@@ -98,7 +102,9 @@ def english(s: str) -> str:
         for places in range(power, 0, -1):
             pattern = rf"([0-9]) (?i:{word})(?: (?i:and))? ([0-9]{{{places}}})([^0-9]|\Z)"
             s = re.sub(pattern, lambda m, z="0" * (power - places): m[1] + z + m[2] + m[3], s)
-        s = re.sub(rf"([0-9]) (?i:{word})([^A-Za-z]|\Z)", lambda m, z="0" * power: m[1] + z + m[2], s)
+        s = re.sub(
+            rf"([0-9]) (?i:{word})([^A-Za-z]|\Z)", lambda m, z="0" * power: m[1] + z + m[2], s
+        )
     return s
 
 

@@ -95,7 +95,7 @@ def rewrite_forms(text: pl.Expr, decimal_comma: str = "auto") -> pl.Expr:
             out = out.str.replace_all(*_DECIMAL_ALWAYS)
     out = out.str.replace_all(*_PERCENT)
     # Scale words are rare: their rules run on the other rows' nulls (which costs nothing).
-    scaled = pl.when(out.str.contains(SCALE_TRIGGER)).then(out)
+    scaled: pl.Expr = pl.when(out.str.contains(SCALE_TRIGGER)).then(out)
     for pattern, repl in DIGIT_SCALE_RULES:
         scaled = scaled.str.replace_all(pattern, repl)
     return pl.coalesce(scaled, out)

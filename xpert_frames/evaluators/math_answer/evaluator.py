@@ -6,7 +6,11 @@ statements → ``= n`` at the end → last number, a final answer statement afte
 winning over it; or the first number with ``extract="first"``, the seed's choice), in
 prediction and reference alike. Values are compared with the seed's rule: absolute error when
 ``|reference| < tolerance``, else relative error, both ``<= tolerance``; two whole numbers
-(below 2**53) must be equal. An approximation written right after the answer
+must be equal, at any size: at or above 2**53 (where Float64 no longer holds every integer)
+two numbers written as integers (plain, thousands, ``万``/``亿``) compare by their digits
+(:func:`integer_digits`); scientific notation keeps the tolerance. A last number that is part
+of the expression ending the prediction (``… gives 2x``, ``$3x + 2$``, ``x^2``) is not the
+answer: that expression is, compared symbolically. An approximation written right after the answer
 (``x = 1/3 ≈ 0.33``) counts too when the reference is a decimal.
 
 A row whose reference or prediction answer is not a plain number (powers, roots, π, variables,
@@ -67,8 +71,10 @@ def integer_digits(text: pl.Expr) -> pl.Expr:
     m = text.str.extract_groups(_INTEGER_TEXT)
     point, rest = m.struct.field("point"), m.struct.field("rest")
     whole = (
-        point.is_null() | point.str.contains(r"^\.0+$")
-    ) & m.struct.field("exp").is_null() & ~rest.str.contains(_NOT_A_UNIT)
+        (point.is_null() | point.str.contains(r"^\.0+$"))
+        & m.struct.field("exp").is_null()
+        & ~rest.str.contains(_NOT_A_UNIT)
+    )
     digits = m.struct.field("digits").str.replace_all(",", "", literal=True)
     zeros = m.struct.field("mult").replace_strict(
         {"万": "0000", "亿": "00000000"}, default="", return_dtype=pl.String

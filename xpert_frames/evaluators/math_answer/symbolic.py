@@ -5,8 +5,11 @@ interval against ``1``, ``(1+\\sqrt5)/2`` against ``2``), so such rows are decid
 symbolically or not at all:
 
 * the *answer span* of the reference is its last ``\\boxed{}`` content, else the whole
-  reference; of the prediction, the sentence after the last answer statement when that gave
-  the number (rule ``statement``), else the last box's content, else none (the whole
+  reference; of the prediction, the maths of the sentence after the last answer statement
+  when that gave the number (rule ``statement``; :func:`statement_math`: its last ``$…$`` or
+  ``\\(…\\)`` segment, else its last chunk between words, never the words around it), else
+  the last box's content, else the expression ending the prediction when the last number is
+  part of it (:func:`glued_span`; such a row is always symbolic), else none (the whole
   prediction is handed to Math-Verify, which finds its own answer);
 * a span is *symbolic* when it is not one plain number (with an optional unit) and it holds a
   LaTeX command other than ``\\frac``, a power, root, π, ∞, set operator, an interval or tuple
@@ -124,8 +127,8 @@ def glued_span(prediction: pl.Expr, rule: pl.Expr, text: pl.Expr) -> pl.Expr:
     written): the expression that ends the prediction when that number is part of it
     (``… gives 2x``, ``$3x + 2$``, ``x^2``, ``(1, 2)``), else null. Such a number is not the
     answer; the expression is, and it is compared symbolically."""
-    tail = pl.when(rule == "last").then(prediction.str.slice(-_TAIL))
-    tail = rewrite_text(fold_text(pl.when(tail.str.contains(_GLUE_HINT)).then(tail)))
+    last: pl.Expr = pl.when(rule == "last").then(prediction.str.slice(-_TAIL))
+    tail = rewrite_text(fold_text(pl.when(last.str.contains(_GLUE_HINT)).then(last)))
     end = _prose_to_separators(tail).str.extract(f"([^{_SEP}]*)$", 1)
     end = end.str.strip_chars(" \t\n\r.,;:。")
     rest = end.str.split(text).list.join("")
