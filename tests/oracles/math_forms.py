@@ -39,16 +39,9 @@ SCALES = (("thousand", 3), ("million", 6), ("billion", 9))
 
 
 def digit_scales(s: str) -> str:
-    """``1.5 million`` → ``1500000``; ``3 thousand`` → ``3000`` (after digits only)."""
+    """``1.5 million`` → ``1.5e6``; ``3 thousand`` → ``3e3`` (after digits only)."""
     for word, power in SCALES:
-        for places in (1, 2, 3):
-            pattern = rf"([0-9])\.([0-9]{{{places}}}) ?(?i:{word})([^A-Za-z]|\Z)"
-            s = re.sub(
-                pattern, lambda m, p=places, w=power: f"{m[1]}{m[2]}{'0' * (w - p)}{m[3]}", s
-            )
-        s = re.sub(
-            rf"([0-9]) ?(?i:{word})([^A-Za-z]|\Z)", lambda m, w=power: f"{m[1]}{'0' * w}{m[2]}", s
-        )
+        s = re.sub(rf"([0-9]) ?(?i:{word})([^A-Za-z]|\Z)", rf"\1e{power}\2", s)
     return s
 
 

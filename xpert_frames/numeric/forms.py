@@ -62,22 +62,10 @@ SCALES: tuple[tuple[str, int], ...] = (("thousand", 3), ("million", 6), ("billio
 SCALE_TRIGGER = r"[0-9] ?(?i:thousand|million|billion)(?:[^A-Za-z]|$)"
 
 
-def _digit_scale_rules() -> list[tuple[str, str]]:
-    """``1.5 million`` → ``1500000`` (up to three decimals), ``3 thousand`` → ``3000``."""
-    rules = []
-    for word, power in SCALES:
-        for places in (1, 2, 3):
-            rules.append(
-                (
-                    rf"([0-9])\.([0-9]{{{places}}}) ?(?i:{word})([^A-Za-z]|$)",
-                    "${1}${2}" + "0" * (power - places) + "${3}",
-                )
-            )
-        rules.append((rf"([0-9]) ?(?i:{word})([^A-Za-z]|$)", "${1}" + "0" * power + "${2}"))
-    return rules
-
-
-DIGIT_SCALE_RULES: list[tuple[str, str]] = _digit_scale_rules()
+#: ``1.5 million`` → ``1.5e6``, ``3 thousand`` → ``3e3`` (read as scientific notation).
+DIGIT_SCALE_RULES: list[tuple[str, str]] = [
+    (rf"([0-9]) ?(?i:{word})([^A-Za-z]|$)", f"${{1}}e{power}${{2}}") for word, power in SCALES
+]
 
 
 def rewrite_forms(text: pl.Expr, decimal_comma: str = "auto") -> pl.Expr:
@@ -94,11 +82,9 @@ def rewrite_forms(text: pl.Expr, decimal_comma: str = "auto") -> pl.Expr:
         for _ in range(2):
             out = out.str.replace_all(*_DECIMAL_ALWAYS)
     out = out.str.replace_all(*_PERCENT)
-    # Scale words are rare: their rules run on the other rows' nulls (which costs nothing).
-    scaled: pl.Expr = pl.when(out.str.contains(SCALE_TRIGGER)).then(out)
     for pattern, repl in DIGIT_SCALE_RULES:
-        scaled = scaled.str.replace_all(pattern, repl)
-    return pl.coalesce(scaled, out)
+        out = out.str.replace_all(pattern, repl)
+    return out
 
 
 def approx_pair(candidate: str) -> str:

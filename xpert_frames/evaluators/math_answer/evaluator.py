@@ -85,19 +85,44 @@ def integer_digits(text: pl.Expr) -> pl.Expr:
     return pl.when(whole).then(pl.when(negative).then("-" + key).otherwise(key))
 
 
+def _digits_batch(texts: pl.Series) -> pl.Series:
+    """:func:`integer_digits` of the non-null texts of a batch (most are null: only whole
+    numbers at or above 2**53 need their digits)."""
+    out = pl.Series(texts.name, [None] * len(texts), dtype=pl.String)
+    if texts.null_count() == len(texts):
+        return out
+    df = pl.DataFrame({"t": texts}).with_row_index("i").drop_nulls("t")
+    df = df.with_columns(integer_digits(pl.col("t")).alias("k"))
+    return out.scatter(df["i"], df["k"])
+
+
+def big_integer_digits(value: pl.Expr, other: pl.Expr, text: pl.Expr) -> pl.Expr:
+    """The digits of ``text`` (the number ``value`` as written) when ``value`` and ``other``
+    are both whole and one is at or above 2**53, else null (a batch function that reads only
+    those rows)."""
+    big = (value.round(0) == value) & (other.round(0) == other)
+    big = big & value.is_finite() & other.is_finite()
+    big = big & ((value.abs() >= _WHOLE_BELOW) | (other.abs() >= _WHOLE_BELOW))
+    return (
+        pl.when(big)
+        .then(text)
+        .map_batches(_digits_batch, return_dtype=pl.String, is_elementwise=True)
+    )
+
+
 def values_close(
     pred: pl.Expr,
     ref: pl.Expr,
     tolerance: float,
-    pred_text: pl.Expr | None = None,
-    ref_text: pl.Expr | None = None,
+    pred_digits: pl.Expr | None = None,
+    ref_digits: pl.Expr | None = None,
 ) -> pl.Expr:
     """The seed's rule: ``|p - r| <= tol`` when ``|r| < tol``, else ``|p - r| / |r| <= tol``
     (Boolean; null when either side is null). The relative test is written ``|p - r| <= tol·|r|``
     so that ``tolerance=0`` with a zero reference is exact equality (the seed divided by zero
-    there and scored 0). Two whole numbers below 2**53 must be equal; at or above it (where
-    Float64 no longer holds every integer), two numbers written as integers (``pred_text``,
-    ``ref_text``: the numbers as written) must have the same digits."""
+    there and scored 0). Two whole numbers below 2**53 must be equal; where both
+    ``pred_digits`` and ``ref_digits`` are given (:func:`big_integer_digits`: integers at or
+    above 2**53, where Float64 no longer holds every integer) their digits must be equal."""
     diff = (pred - ref).abs()
     close = (
         pl.when(ref.abs() < tolerance)
@@ -108,14 +133,10 @@ def values_close(
     # Infinities are equal or not (inf <= tol·inf would pass any number).
     exact = (whole & (pred.abs() < _WHOLE_BELOW)) | ref.is_infinite() | pred.is_infinite()
     out = pl.when(exact).then(pred == ref).otherwise(close)
-    if pred_text is None or ref_text is None:
+    if pred_digits is None or ref_digits is None:
         return out
-    # Only rows with a whole number at or above 2**53 read the digits (the others: nulls).
-    big = (pred.round(0) == pred) & (ref.round(0) == ref) & pred.is_finite() & ref.is_finite()
-    big = big & ((pred.abs() >= _WHOLE_BELOW) | (ref.abs() >= _WHOLE_BELOW))
-    pk = integer_digits(pl.when(big).then(pred_text))
-    rk = integer_digits(pl.when(big).then(ref_text))
-    return pl.when(pk.is_not_null() & rk.is_not_null()).then(pk == rk).otherwise(out)
+    both = pred_digits.is_not_null() & ref_digits.is_not_null()
+    return pl.when(both).then(pred_digits == ref_digits).otherwise(out)
 
 
 class MathEvaluator(BaseEvaluator):
@@ -200,15 +221,21 @@ class MathEvaluator(BaseEvaluator):
         lf = lf.with_columns(
             self.prediction_number().alias(pred), self.reference_number().alias(ref)
         )
+        pv, rv = pl.col(pred).struct.field("value"), pl.col(ref).struct.field("value")
+        lf = lf.with_columns(
+            big_integer_digits(pv, rv, pl.col(pred).struct.field("text")).alias(t("pd")),
+            big_integer_digits(rv, pv, pl.col(ref).struct.field("text")).alias(t("rd")),
+        )
         p_text, r_text = pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)
         rule = pl.col(pred).struct.field("rule")
         classify = self.normalize and not self.strict_format
         pspan, rspan = sym.answer_spans(p_text, r_text, rule, pl.col(ref))
         # A last number that is part of the expression ending the prediction (``2x``) is
         # not the answer: that expression is, decided symbolically.
-        glued = sym.glued_span(p_text, rule, pl.col(pred).struct.field("text"))
         if classify:
-            pspan = pl.coalesce(glued, pspan)
+            glued = sym.glued_span(p_text, rule, pl.col(pred).struct.field("text"))
+            lf = lf.with_columns(glued.alias(t("glued")))
+            pspan = pl.coalesce(pl.col(t("glued")), pspan)
         lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
         if classify:
             known = [
@@ -216,7 +243,7 @@ class MathEvaluator(BaseEvaluator):
                 for c, span in ((pl.col(pred), t("pspan")), (pl.col(ref), t("rspan")))
             ]
             symbolic = sym.symbolic_rows(pl.col(t("pspan")), pl.col(t("rspan")), rule, *known)
-            symbolic = symbolic | glued.is_not_null()
+            symbolic = symbolic | pl.col(t("glued")).is_not_null()
         else:
             symbolic = pl.lit(False)
         lf = lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("sym")))
@@ -247,7 +274,7 @@ class MathEvaluator(BaseEvaluator):
         rv, ru = ref.struct.field("value"), ref.struct.field("unit")
         on, outcome = pl.col(t("sym")), pl.col(t("outcome"))
         ref_text = ref.struct.field("text")
-        numeric = self._correct(pv, pu, rv, ru, pred.struct.field("text"), ref_text)
+        numeric = self._correct(pv, pu, rv, ru, pl.col(t("pd")), pl.col(t("rd")))
         approx = pred.struct.field("approx")
         decimal = pl.when(approx.is_not_null()).then(ref_text).str.contains(r"[0-9]\.[0-9]")
         by_approx = decimal & (rv.round(0) != rv) & values_close(approx, rv, self.tolerance)

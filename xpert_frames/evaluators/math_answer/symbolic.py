@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import string
+from collections.abc import Callable
 
 import polars as pl
 
@@ -102,16 +103,34 @@ def _prose_to_separators(span: pl.Expr) -> pl.Expr:
     return span.str.replace_all(_WRAPPER, " ${1} ").str.replace_all(_PROSE_RUN, "${1}" + _SEP)
 
 
+def _rows_of(values: pl.Series, fn: Callable[[pl.DataFrame], pl.Series]) -> pl.Series:
+    """``fn`` on the rows of a batch where ``values`` (a struct's fields or a column ``s``) has
+    no null, the other rows null: the rare rows are read, the others cost nothing."""
+    df = values.struct.unnest() if values.dtype == pl.Struct else values.to_frame("s")
+    out = pl.Series(values.name, [None] * len(values), dtype=pl.String)
+    df = df.with_row_index("__i").drop_nulls()
+    if df.height == 0:
+        return out
+    return out.scatter(df["__i"], fn(df))
+
+
+def _statement_math(df: pl.DataFrame) -> pl.Series:
+    f = pl.col
+    segment = f("s").str.extract_groups(_SEGMENT)
+    found = pl.coalesce(segment.struct.field(k) for k in ("d", "p", "b"))
+    df = df.with_columns(found.alias("found"))
+    bare = pl.when(f("found").is_null() & f("s").str.contains(_PROSE)).then(f("s"))
+    chunk = _prose_to_separators(bare).str.extract(_LAST_CHUNK, 1)
+    return df.select(pl.coalesce(f("found"), chunk, f("s"))).to_series()
+
+
 def statement_math(sentence: pl.Expr) -> pl.Expr:
     """The maths of a statement sentence, not the words around it: its last ``$…$``,
     ``\\(…\\)`` or ``\\[…\\]`` segment; without one, when the sentence reads as prose
     (CJK text or an English word), its last chunk between words (``所以最小值为2√2`` →
-    ``2√2``); else the sentence."""
-    segment = sentence.str.extract_groups(_SEGMENT)
-    found = pl.coalesce(segment.struct.field(k) for k in ("d", "p", "b"))
-    bare = pl.when(found.is_null() & sentence.str.contains(_PROSE)).then(sentence)
-    chunk = _prose_to_separators(bare).str.extract(_LAST_CHUNK, 1)
-    return pl.coalesce(found, chunk, sentence)
+    ``2√2``); else the sentence. Only non-null sentences are read."""
+    fn = functools.partial(_rows_of, fn=_statement_math)
+    return sentence.map_batches(fn, return_dtype=pl.String, is_elementwise=True)
 
 
 #: A letter or bracket beside a digit, a power or an operator next to a letter: the text's
@@ -122,18 +141,30 @@ _GLUE = r"[A-Za-z(\[^_!√π∞]"
 _TAIL = 160
 
 
+def _glued(df: pl.DataFrame) -> pl.Series:
+    f = pl.col
+    out = pl.Series("g", [None] * df.height, dtype=pl.String)
+    hint = df["p"].str.contains(_GLUE_HINT)
+    df = df.filter(hint)
+    if df.height == 0:
+        return out
+    tail = rewrite_text(fold_text(f("p").str.slice(-_TAIL)))
+    end = _prose_to_separators(tail).str.extract(f"([^{_SEP}]*)$", 1)
+    df = df.with_columns(end.str.strip_chars(" \t\n\r.,;:。").alias("end"))
+    rest = f("end").str.split(f("t")).list.join("")
+    glued = f("end").str.contains(f("t"), literal=True) & rest.str.contains(_GLUE)
+    return out.scatter(hint.arg_true(), df.select(pl.when(glued).then(f("end"))).to_series())
+
+
 def glued_span(prediction: pl.Expr, rule: pl.Expr, text: pl.Expr) -> pl.Expr:
     """For a number found by the last-number rule (``rule`` ``last``, ``text`` the number as
     written): the expression that ends the prediction when that number is part of it
     (``… gives 2x``, ``$3x + 2$``, ``x^2``, ``(1, 2)``), else null. Such a number is not the
-    answer; the expression is, and it is compared symbolically."""
-    last: pl.Expr = pl.when(rule == "last").then(prediction.str.slice(-_TAIL))
-    tail = rewrite_text(fold_text(pl.when(last.str.contains(_GLUE_HINT)).then(last)))
-    end = _prose_to_separators(tail).str.extract(f"([^{_SEP}]*)$", 1)
-    end = end.str.strip_chars(" \t\n\r.,;:。")
-    rest = end.str.split(text).list.join("")
-    glued = end.str.contains(text, literal=True) & rest.str.contains(_GLUE)
-    return pl.when(glued).then(end)
+    answer; the expression is, and it is compared symbolically. Only the rows of the
+    last-number rule with a letter or bracket near a digit are read."""
+    pair = pl.struct(pl.when(rule == "last").then(prediction).alias("p"), text.alias("t"))
+    fn = functools.partial(_rows_of, fn=_glued)
+    return pair.map_batches(fn, return_dtype=pl.String, is_elementwise=True)
 
 
 def _math_form(span: pl.Expr) -> pl.Expr:
