@@ -88,9 +88,9 @@ def integer_digits(text: pl.Expr) -> pl.Expr:
 def _digits_batch(texts: pl.Series) -> pl.Series:
     """:func:`integer_digits` of the non-null texts of a batch (most are null: only whole
     numbers at or above 2**53 need their digits)."""
-    out = pl.Series(texts.name, [None] * len(texts), dtype=pl.String)
     if texts.null_count() == len(texts):
-        return out
+        return texts
+    out = pl.repeat(None, len(texts), dtype=pl.String, eager=True).alias(texts.name)
     df = pl.DataFrame({"t": texts}).with_row_index("i").drop_nulls("t")
     df = df.with_columns(integer_digits(pl.col("t")).alias("k"))
     return out.scatter(df["i"], df["k"])

@@ -106,8 +106,13 @@ def _prose_to_separators(span: pl.Expr) -> pl.Expr:
 def _rows_of(values: pl.Series, fn: Callable[[pl.DataFrame], pl.Series]) -> pl.Series:
     """``fn`` on the rows of a batch where ``values`` (a struct's fields or a column ``s``) has
     no null, the other rows null: the rare rows are read, the others cost nothing."""
-    df = values.struct.unnest() if values.dtype == pl.Struct else values.to_frame("s")
-    out = pl.Series(values.name, [None] * len(values), dtype=pl.String)
+    out = pl.repeat(None, len(values), dtype=pl.String, eager=True).alias(values.name)
+    if values.dtype != pl.Struct:
+        if values.null_count() == len(values):
+            return out
+        df = values.to_frame("s")
+    else:
+        df = values.struct.unnest()
     df = df.with_row_index("__i").drop_nulls()
     if df.height == 0:
         return out
@@ -143,8 +148,8 @@ _TAIL = 160
 
 def _glued(df: pl.DataFrame) -> pl.Series:
     f = pl.col
-    out = pl.Series("g", [None] * df.height, dtype=pl.String)
     hint = df["p"].str.contains(_GLUE_HINT)
+    out = pl.repeat(None, df.height, dtype=pl.String, eager=True)
     df = df.filter(hint)
     if df.height == 0:
         return out
