@@ -252,7 +252,29 @@ def parse_whole(
 
 
 # ----------------------------------------------------------------------------- scoring
-def close(p: float, r: float, tol: float) -> bool:
+INTEGER_TEXT = re.compile(
+    r"([-+]?)([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(\.[0-9]+)?([eE][-+]?[0-9]+)?\s*([万亿])?(.*)", re.S
+)
+
+
+def int_key(text: str | None) -> str | None:
+    """Exact digits of a number written as an integer (any size), else None."""
+    m = INTEGER_TEXT.fullmatch(text) if text is not None else None
+    if m is None:
+        return None
+    sign, digits, point, exp, mult, rest = m.groups()
+    if (point and set(point[1:]) != {"0"}) or exp or re.match(r"\s*[-+/%‰0-9.,×]", rest):
+        return None
+    value = int(digits.replace(",", "")) * {"万": 10**4, "亿": 10**8}.get(mult or "", 1)
+    return str(-value if sign == "-" else value)
+
+
+def close(p: float, r: float, tol: float, pt: str | None = None, rt: str | None = None) -> bool:
+    big = math.isfinite(p) and math.isfinite(r) and max(abs(p), abs(r)) >= 2.0**53
+    if big and p == round(p) and r == round(r):
+        pk, rk = int_key(pt), int_key(rt)
+        if pk is not None and rk is not None:
+            return pk == rk  # integers compare by their digits at any size
     if p == round(p) and r == round(r) and abs(p) < 2.0**53 and abs(r) < 2.0**53:
         return p == r  # two whole numbers must be equal
     if abs(r) < tol:
@@ -297,18 +319,19 @@ def score(
     rv, ru = r["value"], r["unit"]
     pspan, rspan = mf.prediction_span(prediction, rule), mf.reference_span(answer)
     if normalize and not strict_format:
-        sym = mf.is_symbolic(rspan, False, _fold, _plain) or mf.is_symbolic(
-            pspan, rule == "statement", _fold, _plain
-        )
+        glued = mf.glued_span(prediction, rule, p["text"], _fold)
+        pspan = pspan if glued is None else glued
+        sym = glued is not None or mf.is_symbolic(rspan, False, _fold, _plain)
+        sym = sym or mf.is_symbolic(pspan, rule == "statement", _fold, _plain)
     else:
         sym = False
     if sym:
         use_mv = symbolic == "math_verify" or (symbolic == "auto" and mv_available())
-        compared = prediction if pspan is None else f"${pspan}$"
+        compared = mf.sqrt_latex(prediction if pspan is None else f"${pspan}$")
         if use_mv:
-            outcome, method = mf.verify(compared, f"${rspan}$"), "symbolic"
+            outcome, method = mf.verify(compared, f"${mf.sqrt_latex(rspan)}$"), "symbolic"
         else:
-            same = mf.latex_form(compared, _fold) == mf.latex_form(rspan, _fold)
+            same = mf.latex_form(compared, _fold) == mf.latex_form(mf.sqrt_latex(rspan), _fold)
             outcome, method = ("equal" if same else "different"), "latex-exact"
         return {
             "score": 1.0 if outcome == "equal" else 0.0,
@@ -320,7 +343,8 @@ def score(
         }
     ok = False
     if pv is not None and rv is not None:
-        ok = _units_and_values(pv, pu, rv, ru, tolerance, normalize, require_units)
+        texts = (p["text"], r["text"])
+        ok = _units_and_values(pv, pu, rv, ru, tolerance, normalize, require_units, texts)
     av = p["approx"]
     decimal_ref = r["text"] is not None and re.search(r"[0-9]\.[0-9]", r["text"]) is not None
     if not ok and av is not None and rv is not None and decimal_ref and rv != round(rv):
@@ -340,10 +364,17 @@ def _fold(span: str) -> str:
 
 
 def _units_and_values(
-    pv: float, pu: str | None, rv: float, ru: str | None, tol: float, norm: bool, req: bool
+    pv: float,
+    pu: str | None,
+    rv: float,
+    ru: str | None,
+    tol: float,
+    norm: bool,
+    req: bool,
+    texts: tuple[str | None, str | None] = (None, None),
 ) -> bool:
     if not norm:
-        return close(pv, rv, tol) and (pu == ru or not req)
+        return close(pv, rv, tol, *texts) and (pu == ru or not req)
     pc = CANON.get(pu, pu) if pu is not None else None
     rc = CANON.get(ru, ru) if ru is not None else None
     convertible = (
@@ -358,8 +389,8 @@ def _units_and_values(
     if convertible:
         return close(pv * FACTOR[pc], rv * FACTOR[rc], tol)  # type: ignore[index]
     if req:
-        return pc == rc and close(pv, rv, tol)
-    if close(pv, rv, tol):
+        return pc == rc and close(pv, rv, tol, *texts)
+    if close(pv, rv, tol, *texts):
         return True
     if pu == "%" and ru != "%" and close(pv * 100.0, rv, tol):
         return True

@@ -31,7 +31,18 @@ def forms(s: str, decimal_comma: str = "auto") -> str:
     elif decimal_comma == "always":
         for _ in range(2):
             s = re.sub(r"([0-9]),([0-9])", r"\1.\2", s)
-    return re.sub(r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|\Z)", r"\1%\2", s)
+    s = re.sub(r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|\Z)", r"\1%\2", s)
+    return digit_scales(s)
+
+
+SCALES = (("thousand", 3), ("million", 6), ("billion", 9))
+
+
+def digit_scales(s: str) -> str:
+    """``1.5 million`` → ``1.5e6``; ``3 thousand`` → ``3e3`` (after digits only)."""
+    for word, power in SCALES:
+        s = re.sub(rf"([0-9]) ?(?i:{word})([^A-Za-z]|\Z)", rf"\1e{power}\2", s)
+    return s
 
 
 def approx(s: str, candidate: str) -> tuple[str, str | None, str | None]:
@@ -80,8 +91,14 @@ def english(s: str) -> str:
     s = re.sub(h + r"(?: (?i:and))? ([1-9][0-9])([^0-9]|\Z)", r"\1\2\3", s)
     s = re.sub(h + r"(?: (?i:and))? ([1-9])([^0-9]|\Z)", r"\g<1>0\2\3", s)
     s = re.sub(h + r"([^A-Za-z]|\Z)", r"\g<1>00\2", s)
-    s = re.sub(r"([0-9]) (?i:thousand)([^A-Za-z]|\Z)", r"\g<1>000\2", s)
-    return re.sub(r"([0-9]) (?i:million)([^A-Za-z]|\Z)", r"\g<1>000000\2", s)
+    for word, power in SCALES:  # from the smallest; the rest is padded to the scale's digits
+        for places in range(power, 0, -1):
+            pattern = rf"([0-9]) (?i:{word})(?: (?i:and))? ([0-9]{{{places}}})([^0-9]|\Z)"
+            s = re.sub(pattern, lambda m, z="0" * (power - places): m[1] + z + m[2] + m[3], s)
+        s = re.sub(
+            rf"([0-9]) (?i:{word})([^A-Za-z]|\Z)", lambda m, z="0" * power: m[1] + z + m[2], s
+        )
+    return s
 
 
 # ----------------------------------------------------------------------------- symbolic
@@ -129,9 +146,57 @@ def prediction_span(pred: str, rule: str | None) -> str | None:
         if not re.search(hint + r"|[-+*/×−－＋]\s*[a-zA-Z]", pred):
             return None  # nothing that can make the sentence symbolic
         tail = re.sub(rf"(?s)^.*(?:{MARKERS})", "", pred, count=1).lstrip(" \t:,，：")
-        return strip_delims(re.sub(r"(?s)(?:[。；;！!？?\n]|\.(?:\s|\Z)).*\Z", "", tail, count=1))
+        sentence = re.sub(r"(?s)(?:[。；;！!？?\n]|\.(?:\s|\Z)).*\Z", "", tail, count=1)
+        return strip_delims(statement_math(sentence))
     b = boxed(pred)
     return None if b is None else strip_delims(b)
+
+
+SEGMENT = re.compile(r"(?s)^.*(?:\$(?P<d>[^$]+)\$|\\\((?P<p>.*?)\\\)|\\\[(?P<b>.*?)\\\])")
+PROSE_RUN = re.compile(r"[\u3400-\u9fff，。；：、！？]+|(^|[^A-Za-z\\])[A-Za-z]{2,}")
+WRAPPER = re.compile(r"\\(?:text|textbf|mbox|mathrm)\s*\{([^{}]*)\}")
+LAST_CHUNK = re.compile(r"([^\x01]*[^\x01\s.,;:$][^\x01]*)[\x01\s.,;:$]*\Z")
+
+
+def prose_to_separators(s: str) -> str:
+    s = WRAPPER.sub(lambda m: f" {m[1]} ", s)
+    return PROSE_RUN.sub(lambda m: (m[1] or "") + "\x01", s)
+
+
+def statement_math(sentence: str) -> str:
+    """The last $…$ / \\(…\\) / \\[…\\] segment; else, in prose, the last chunk between
+    words; else the sentence."""
+    m = SEGMENT.match(sentence)
+    if m:
+        return next(g for g in (m["d"], m["p"], m["b"]) if g is not None)
+    if PROSE.search(sentence):
+        chunk = LAST_CHUNK.search(prose_to_separators(sentence))
+        if chunk:
+            return chunk[1]
+    return sentence
+
+
+GLUE_HINT = re.compile(r"[0-9][a-zA-Z(\\]|[a-zA-Z)}]\s*[\^_]|[a-zA-Z]\s*[-+*/×−]|[(\[]")
+GLUE = re.compile(r"[A-Za-z(\[^_!√π∞]")
+
+
+def glued_span(pred: str, rule: str | None, text: str | None, normalize: Any) -> str | None:
+    """The expression ending the prediction when the last-number rule's number is part of it
+    (``gives 2x``); ``normalize``: the fold + rewrite of the numbers oracle."""
+    if rule != "last" or text is None:
+        return None
+    tail = pred[-160:]
+    if not GLUE_HINT.search(tail):
+        return None
+    end = re.search(r"([^\x01]*)\Z", prose_to_separators(normalize(tail)))
+    span = end[1].strip(" \t\n\r.,;:。") if end else ""
+    return span if text in span and GLUE.search(span.replace(text, "")) else None
+
+
+def sqrt_latex(s: str) -> str:
+    s = re.sub(r"√\s*\(([^()]*)\)", lambda m: "\\sqrt{" + m[1] + "}", s)
+    s = re.sub(r"√\s*\{", lambda m: "\\sqrt{", s)
+    return re.sub(r"√\s*([0-9]+(?:\.[0-9]+)?|[A-Za-z])", lambda m: "\\sqrt{" + m[1] + "}", s)
 
 
 def is_symbolic(span: str | None, strong_only: bool, normalize: Any, plain: Any) -> bool:

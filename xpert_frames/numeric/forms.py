@@ -13,8 +13,11 @@ captured and written back):
 * percent words: ``33.5 percent``, ``8 pct``, ``12 percentage`` → ``%``;
 * an approximation after an exact value (``1/3 ≈ 0.33``) is cut from the text (the exact value
   is the answer); :func:`approx_pair` finds the pair so the approximation can be compared too;
+* scale words after digits (:data:`SCALE_TRIGGER`): ``3 thousand``, ``1.5 million``,
+  ``2.25 billion`` (up to three decimals) → digits;
 * English number words (:func:`english_numbers`): ``seven``, ``twenty-one``, ``one hundred``,
-  ``3 thousand``; used only where a span has no digits (words such as "one" are common).
+  compounds (``one thousand two hundred``, ``three hundred and five``, ``two million five
+  hundred thousand``); used only where a span has no digits (words such as "one" are common).
 """
 
 from __future__ import annotations
@@ -53,9 +56,21 @@ _PERCENT = (r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|$)", "${1}%${2}")
 APPROX_CUT = (r"([0-9}])\s*≈\s*[-+]?[0-9][0-9.,]*", "${1}")
 
 
+#: Powers of ten named by scale words.
+SCALES: tuple[tuple[str, int], ...] = (("thousand", 3), ("million", 6), ("billion", 9))
+#: A number in digits followed by a scale word (a text needs the scale rewrite).
+SCALE_TRIGGER = r"[0-9] ?(?i:thousand|million|billion)(?:[^A-Za-z]|$)"
+
+
+#: ``1.5 million`` → ``1.5e6``, ``3 thousand`` → ``3e3`` (read as scientific notation).
+DIGIT_SCALE_RULES: list[tuple[str, str]] = [
+    (rf"([0-9]) ?(?i:{word})([^A-Za-z]|$)", f"${{1}}e{power}${{2}}") for word, power in SCALES
+]
+
+
 def rewrite_forms(text: pl.Expr, decimal_comma: str = "auto") -> pl.Expr:
-    """Fraction shorthands, mixed numbers, space thousands, decimal commas, percent words
-    (see module docs), on folded text."""
+    """Fraction shorthands, mixed numbers, space thousands, decimal commas, percent words,
+    scale words after digits (see module docs), on folded text."""
     out = text
     for pattern, repl in _FRAC:
         out = out.str.replace_all(pattern, repl)
@@ -66,7 +81,10 @@ def rewrite_forms(text: pl.Expr, decimal_comma: str = "auto") -> pl.Expr:
     elif decimal_comma == "always":
         for _ in range(2):
             out = out.str.replace_all(*_DECIMAL_ALWAYS)
-    return out.str.replace_all(*_PERCENT)
+    out = out.str.replace_all(*_PERCENT)
+    for pattern, repl in DIGIT_SCALE_RULES:
+        out = out.str.replace_all(pattern, repl)
+    return out
 
 
 def approx_pair(candidate: str) -> str:
@@ -100,9 +118,18 @@ def _english_rules() -> list[tuple[str, str]]:
         (hundred + r"(?: (?i:and))? ([1-9][0-9])([^0-9]|$)", "${1}${2}${3}"),
         (hundred + r"(?: (?i:and))? ([1-9])([^0-9]|$)", "${1}0${2}${3}"),
         (hundred + r"([^A-Za-z]|$)", "${1}00${2}"),
-        (r"([0-9]) (?i:thousand)([^A-Za-z]|$)", "${1}000${2}"),
-        (r"([0-9]) (?i:million)([^A-Za-z]|$)", "${1}000000${2}"),
     ]
+    # Scales from the smallest: ``1 thousand 200`` → ``1200``, then ``2 million 500000`` →
+    # ``2500000`` (the rest after a scale word is padded to the scale's digits).
+    for word, power in SCALES:
+        for places in range(power, 0, -1):
+            rules.append(
+                (
+                    rf"([0-9]) (?i:{word})(?: (?i:and))? ([0-9]{{{places}}})([^0-9]|$)",
+                    "${1}" + "0" * (power - places) + "${2}${3}",
+                )
+            )
+        rules.append((rf"([0-9]) (?i:{word})([^A-Za-z]|$)", "${1}" + "0" * power + "${2}"))
     return rules
 
 

@@ -50,6 +50,7 @@ from xpert_frames.numeric.forms import (
     APPROX_CUT,
     DECIMAL_COMMAS,
     ENGLISH_WORD,
+    SCALE_TRIGGER,
     approx_pair,
     english_numbers,
     rewrite_forms,
@@ -104,7 +105,7 @@ def _check_mode(mode: object) -> str:
 # --------------------------------------------------------------------------- parsing
 
 
-_FORM_TRIGGER = r"\\frac|[0-9] [0-9]|[0-9],[0-9]|percent|pct|≈"
+_FORM_TRIGGER = rf"\\frac|[0-9] [0-9]|[0-9],[0-9]|percent|pct|≈|{SCALE_TRIGGER}"
 
 
 def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFrame:

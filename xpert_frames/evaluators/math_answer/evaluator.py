@@ -6,7 +6,11 @@ statements → ``= n`` at the end → last number, a final answer statement afte
 winning over it; or the first number with ``extract="first"``, the seed's choice), in
 prediction and reference alike. Values are compared with the seed's rule: absolute error when
 ``|reference| < tolerance``, else relative error, both ``<= tolerance``; two whole numbers
-(below 2**53) must be equal. An approximation written right after the answer
+must be equal, at any size: at or above 2**53 (where Float64 no longer holds every integer)
+two numbers written as integers (plain, thousands, ``万``/``亿``) compare by their digits
+(:func:`integer_digits`); scientific notation keeps the tolerance. A last number that is part
+of the expression ending the prediction (``… gives 2x``, ``$3x + 2$``, ``x^2``) is not the
+answer: that expression is, compared symbolically. An approximation written right after the answer
 (``x = 1/3 ≈ 0.33``) counts too when the reference is a decimal.
 
 A row whose reference or prediction answer is not a plain number (powers, roots, π, variables,
@@ -51,13 +55,75 @@ from xpert_frames.numeric.parse import (
 from xpert_frames.numeric.units import unit_info
 
 _WHOLE_BELOW = 2.0**53
+#: A number as written (the extracted ``text``) that is an integer: sign, digits (thousands
+#: commas allowed), a decimal part of zeros, ``万``/``亿``, then nothing or a unit (not ``%``,
+#: ``‰``, a fraction or a mixed number). Scientific notation is not: it writes approximations.
+_INTEGER_TEXT = (
+    r"(?s)^(?P<sign>[-+]?)(?P<digits>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?P<point>\.[0-9]+)?"
+    r"(?P<exp>[eE][-+]?[0-9]+)?\s*(?P<mult>[万亿])?(?P<rest>.*)$"
+)
+_NOT_A_UNIT = r"^\s*[-+/%‰0-9.,×]"
 
 
-def values_close(pred: pl.Expr, ref: pl.Expr, tolerance: float) -> pl.Expr:
+def integer_digits(text: pl.Expr) -> pl.Expr:
+    """The exact decimal digits (with ``-`` when negative, no leading zeros) of a number
+    written as an integer (:data:`_INTEGER_TEXT`), else null: the key that compares
+    integers exactly at any size."""
+    m = text.str.extract_groups(_INTEGER_TEXT)
+    point, rest = m.struct.field("point"), m.struct.field("rest")
+    whole = (
+        (point.is_null() | point.str.contains(r"^\.0+$"))
+        & m.struct.field("exp").is_null()
+        & ~rest.str.contains(_NOT_A_UNIT)
+    )
+    digits = m.struct.field("digits").str.replace_all(",", "", literal=True)
+    zeros = m.struct.field("mult").replace_strict(
+        {"万": "0000", "亿": "00000000"}, default="", return_dtype=pl.String
+    )
+    digits = pl.concat_str(digits, zeros).str.strip_chars_start("0")
+    key = pl.when(digits == "").then(pl.lit("0")).otherwise(digits)
+    negative = (m.struct.field("sign") == "-") & (key != "0")
+    return pl.when(whole).then(pl.when(negative).then("-" + key).otherwise(key))
+
+
+def _digits_batch(texts: pl.Series) -> pl.Series:
+    """:func:`integer_digits` of the non-null texts of a batch (most are null: only whole
+    numbers at or above 2**53 need their digits)."""
+    if texts.null_count() == len(texts):
+        return texts
+    out = pl.repeat(None, len(texts), dtype=pl.String, eager=True).alias(texts.name)
+    df = pl.DataFrame({"t": texts}).with_row_index("i").drop_nulls("t")
+    df = df.with_columns(integer_digits(pl.col("t")).alias("k"))
+    return out.scatter(df["i"], df["k"])
+
+
+def big_integer_digits(value: pl.Expr, other: pl.Expr, text: pl.Expr) -> pl.Expr:
+    """The digits of ``text`` (the number ``value`` as written) when ``value`` and ``other``
+    are both whole and one is at or above 2**53, else null (a batch function that reads only
+    those rows)."""
+    big = (value.round(0) == value) & (other.round(0) == other)
+    big = big & value.is_finite() & other.is_finite()
+    big = big & ((value.abs() >= _WHOLE_BELOW) | (other.abs() >= _WHOLE_BELOW))
+    return (
+        pl.when(big)
+        .then(text)
+        .map_batches(_digits_batch, return_dtype=pl.String, is_elementwise=True)
+    )
+
+
+def values_close(
+    pred: pl.Expr,
+    ref: pl.Expr,
+    tolerance: float,
+    pred_digits: pl.Expr | None = None,
+    ref_digits: pl.Expr | None = None,
+) -> pl.Expr:
     """The seed's rule: ``|p - r| <= tol`` when ``|r| < tol``, else ``|p - r| / |r| <= tol``
     (Boolean; null when either side is null). The relative test is written ``|p - r| <= tol·|r|``
     so that ``tolerance=0`` with a zero reference is exact equality (the seed divided by zero
-    there and scored 0). Two whole numbers below 2**53 must be equal."""
+    there and scored 0). Two whole numbers below 2**53 must be equal; where both
+    ``pred_digits`` and ``ref_digits`` are given (:func:`big_integer_digits`: integers at or
+    above 2**53, where Float64 no longer holds every integer) their digits must be equal."""
     diff = (pred - ref).abs()
     close = (
         pl.when(ref.abs() < tolerance)
@@ -67,7 +133,11 @@ def values_close(pred: pl.Expr, ref: pl.Expr, tolerance: float) -> pl.Expr:
     whole = (pred.round(0) == pred) & (ref.round(0) == ref) & (ref.abs() < _WHOLE_BELOW)
     # Infinities are equal or not (inf <= tol·inf would pass any number).
     exact = (whole & (pred.abs() < _WHOLE_BELOW)) | ref.is_infinite() | pred.is_infinite()
-    return pl.when(exact).then(pred == ref).otherwise(close)
+    out = pl.when(exact).then(pred == ref).otherwise(close)
+    if pred_digits is None or ref_digits is None:
+        return out
+    both = pred_digits.is_not_null() & ref_digits.is_not_null()
+    return pl.when(both).then(pred_digits == ref_digits).otherwise(out)
 
 
 class MathEvaluator(BaseEvaluator):
@@ -165,10 +235,21 @@ class MathEvaluator(BaseEvaluator):
                 pl.col(t("both")).struct.field("first").alias(pred),
                 pl.col(t("both")).struct.field("second").alias(ref),
             )
+        pv, rv = pl.col(pred).struct.field("value"), pl.col(ref).struct.field("value")
+        lf = lf.with_columns(
+            big_integer_digits(pv, rv, pl.col(pred).struct.field("text")).alias(t("pd")),
+            big_integer_digits(rv, pv, pl.col(ref).struct.field("text")).alias(t("rd")),
+        )
         p_text, r_text = pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)
         rule = pl.col(pred).struct.field("rule")
         classify = self.normalize and not self.strict_format
         pspan, rspan = sym.answer_spans(p_text, r_text, rule, pl.col(ref))
+        # A last number that is part of the expression ending the prediction (``2x``) is
+        # not the answer: that expression is, decided symbolically.
+        if classify:
+            glued = sym.glued_span(p_text, rule, pl.col(pred).struct.field("text"))
+            lf = lf.with_columns(glued.alias(t("glued")))
+            pspan = pl.coalesce(pl.col(t("glued")), pspan)
         lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
         if classify:
             known = [
@@ -176,6 +257,7 @@ class MathEvaluator(BaseEvaluator):
                 for c, span in ((pl.col(pred), t("pspan")), (pl.col(ref), t("rspan")))
             ]
             symbolic = sym.symbolic_rows(pl.col(t("pspan")), pl.col(t("rspan")), rule, *known)
+            symbolic = symbolic | pl.col(t("glued")).is_not_null()
         else:
             symbolic = pl.lit(False)
         lf = lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("sym")))
@@ -205,9 +287,9 @@ class MathEvaluator(BaseEvaluator):
         pv, pu = pred.struct.field("value"), pred.struct.field("unit")
         rv, ru = ref.struct.field("value"), ref.struct.field("unit")
         on, outcome = pl.col(t("sym")), pl.col(t("outcome"))
-        numeric = self._correct(pv, pu, rv, ru)
-        approx = pred.struct.field("approx")
         ref_text = ref.struct.field("text")
+        numeric = self._correct(pv, pu, rv, ru, pl.col(t("pd")), pl.col(t("rd")))
+        approx = pred.struct.field("approx")
         decimal = pl.when(approx.is_not_null()).then(ref_text).str.contains(r"[0-9]\.[0-9]")
         by_approx = decimal & (rv.round(0) != rv) & values_close(approx, rv, self.tolerance)
         numeric = numeric.fill_null(False) | by_approx.fill_null(False)
@@ -232,10 +314,12 @@ class MathEvaluator(BaseEvaluator):
             "expected": pl.coalesce(pl.when(on).then(pl.col(t("rspan"))), ref_text),
         }
 
-    def _correct(self, pv: pl.Expr, pu: pl.Expr, rv: pl.Expr, ru: pl.Expr) -> pl.Expr:
+    def _correct(
+        self, pv: pl.Expr, pu: pl.Expr, rv: pl.Expr, ru: pl.Expr, pt: pl.Expr, rt: pl.Expr
+    ) -> pl.Expr:
         tol = self.tolerance
         if not self.normalize:
-            ok = values_close(pv, rv, tol)
+            ok = values_close(pv, rv, tol, pt, rt)
             return (ok & pu.eq_missing(ru)) if self.require_units else ok
         # Canonical unit, dimension and factor of each side, looked up once (prepare).
         p_info, r_info = pl.col(self.temp("pc")).struct, pl.col(self.temp("rc")).struct
@@ -246,10 +330,12 @@ class MathEvaluator(BaseEvaluator):
         convertible = (~same & dimensions & pf.is_not_null() & rf.is_not_null()).fill_null(False)
         converted = convertible & values_close(pv * pf, rv * rf, tol)
         if self.require_units:
-            return (same & values_close(pv, rv, tol)) | converted
+            return (same & values_close(pv, rv, tol, pt, rt)) | converted
         # A percentage against a bare number written as the same figure (50% and 50).
         p_pct, r_pct = pu.eq_missing(pl.lit("%")), ru.eq_missing(pl.lit("%"))
         alt_p = pl.when(p_pct & ~r_pct).then(pv * 100.0).otherwise(pv)
         alt_r = pl.when(r_pct & ~p_pct).then(rv * 100.0).otherwise(rv)
-        plain = values_close(pv, rv, tol).fill_null(False) | values_close(alt_p, alt_r, tol)
+        plain = values_close(pv, rv, tol, pt, rt).fill_null(False) | values_close(
+            alt_p, alt_r, tol, pt, rt
+        )
         return pl.when(convertible).then(converted).otherwise(plain)

@@ -5,8 +5,11 @@ interval against ``1``, ``(1+\\sqrt5)/2`` against ``2``), so such rows are decid
 symbolically or not at all:
 
 * the *answer span* of the reference is its last ``\\boxed{}`` content, else the whole
-  reference; of the prediction, the sentence after the last answer statement when that gave
-  the number (rule ``statement``), else the last box's content, else none (the whole
+  reference; of the prediction, the maths of the sentence after the last answer statement
+  when that gave the number (rule ``statement``; :func:`statement_math`: its last ``$…$`` or
+  ``\\(…\\)`` segment, else its last chunk between words, never the words around it), else
+  the last box's content, else the expression ending the prediction when the last number is
+  part of it (:func:`glued_span`; such a row is always symbolic), else none (the whole
   prediction is handed to Math-Verify, which finds its own answer);
 * a span is *symbolic* when it is not one plain number (with an optional unit) and it holds a
   LaTeX command other than ``\\frac``, a power, root, π, ∞, set operator, an interval or tuple
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import string
+from collections.abc import Callable
 
 import polars as pl
 
@@ -85,6 +89,90 @@ def _sentence(prediction: pl.Expr) -> pl.Expr:
         .str.strip_chars_start(" \t:,，：")
         .str.replace(_SENTENCE_END, "")
     )
+
+
+#: The last math segment of a text: ``$…$`` (``$$…$$``), ``\(…\)`` or ``\[…\]``.
+_SEGMENT = r"(?s)^.*(?:\$(?P<d>[^$]+)\$|\\\((?P<p>.*?)\\\)|\\\[(?P<b>.*?)\\\])"
+#: Natural language around the maths: CJK text and punctuation, English words (two letters
+#: or more, not a LaTeX command's name), each replaced by a separator.
+_PROSE_RUN = r"[\x{3400}-\x{9fff}，。；：、！？]+|(^|[^A-Za-z\\])[A-Za-z]{2,}"
+_SEP = "\x01"
+_WRAPPER = r"\\(?:text|textbf|mbox|mathrm)\s*\{([^{}]*)\}"
+#: The last separated chunk that holds more than spaces and punctuation.
+_LAST_CHUNK = rf"([^{_SEP}]*[^{_SEP}\s.,;:$][^{_SEP}]*)[{_SEP}\s.,;:$]*$"
+
+
+def _prose_to_separators(span: pl.Expr) -> pl.Expr:
+    return span.str.replace_all(_WRAPPER, " ${1} ").str.replace_all(_PROSE_RUN, "${1}" + _SEP)
+
+
+def _rows_of(values: pl.Series, fn: Callable[[pl.DataFrame], pl.Series]) -> pl.Series:
+    """``fn`` on the rows of a batch where ``values`` (a struct's fields or a column ``s``) has
+    no null, the other rows null: the rare rows are read, the others cost nothing."""
+    out = pl.repeat(None, len(values), dtype=pl.String, eager=True).alias(values.name)
+    if values.dtype != pl.Struct:
+        if values.null_count() == len(values):
+            return out
+        df = values.to_frame("s")
+    else:
+        df = values.struct.unnest()
+    df = df.with_row_index("__i").drop_nulls()
+    if df.height == 0:
+        return out
+    return out.scatter(df["__i"], fn(df))
+
+
+def _statement_math(df: pl.DataFrame) -> pl.Series:
+    f = pl.col
+    segment = f("s").str.extract_groups(_SEGMENT)
+    found = pl.coalesce(segment.struct.field(k) for k in ("d", "p", "b"))
+    df = df.with_columns(found.alias("found"))
+    bare = pl.when(f("found").is_null() & f("s").str.contains(_PROSE)).then(f("s"))
+    chunk = _prose_to_separators(bare).str.extract(_LAST_CHUNK, 1)
+    return df.select(pl.coalesce(f("found"), chunk, f("s"))).to_series()
+
+
+def statement_math(sentence: pl.Expr) -> pl.Expr:
+    """The maths of a statement sentence, not the words around it: its last ``$…$``,
+    ``\\(…\\)`` or ``\\[…\\]`` segment; without one, when the sentence reads as prose
+    (CJK text or an English word), its last chunk between words (``所以最小值为2√2`` →
+    ``2√2``); else the sentence. Only non-null sentences are read."""
+    fn = functools.partial(_rows_of, fn=_statement_math)
+    return sentence.map_batches(fn, return_dtype=pl.String, is_elementwise=True)
+
+
+#: A letter or bracket beside a digit, a power or an operator next to a letter: the text's
+#: end may hold an expression around its last number.
+_GLUE_HINT = r"[0-9][a-zA-Z(\\]|[a-zA-Z)}]\s*[\^_]|[a-zA-Z]\s*[-+*/×−]|[(\[]"
+#: What makes the rest of the final expression (around the number) not a plain number.
+_GLUE = r"[A-Za-z(\[^_!√π∞]"
+_TAIL = 160
+
+
+def _glued(df: pl.DataFrame) -> pl.Series:
+    f = pl.col
+    hint = df["p"].str.contains(_GLUE_HINT)
+    out = pl.repeat(None, df.height, dtype=pl.String, eager=True)
+    df = df.filter(hint)
+    if df.height == 0:
+        return out
+    tail = rewrite_text(fold_text(f("p").str.slice(-_TAIL)))
+    end = _prose_to_separators(tail).str.extract(f"([^{_SEP}]*)$", 1)
+    df = df.with_columns(end.str.strip_chars(" \t\n\r.,;:。").alias("end"))
+    rest = f("end").str.split(f("t")).list.join("")
+    glued = f("end").str.contains(f("t"), literal=True) & rest.str.contains(_GLUE)
+    return out.scatter(hint.arg_true(), df.select(pl.when(glued).then(f("end"))).to_series())
+
+
+def glued_span(prediction: pl.Expr, rule: pl.Expr, text: pl.Expr) -> pl.Expr:
+    """For a number found by the last-number rule (``rule`` ``last``, ``text`` the number as
+    written): the expression that ends the prediction when that number is part of it
+    (``… gives 2x``, ``$3x + 2$``, ``x^2``, ``(1, 2)``), else null. Such a number is not the
+    answer; the expression is, and it is compared symbolically. Only the rows of the
+    last-number rule with a letter or bracket near a digit are read."""
+    pair = pl.struct(pl.when(rule == "last").then(prediction).alias("p"), text.alias("t"))
+    fn = functools.partial(_rows_of, fn=_glued)
+    return pair.map_batches(fn, return_dtype=pl.String, is_elementwise=True)
 
 
 def _math_form(span: pl.Expr) -> pl.Expr:
@@ -204,7 +292,10 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     cut = df.filter(statement).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
     box = df.filter(~statement).filter(f("p").str.contains_any(["\\boxed", "\\fbox"]))
     spans = pl.concat(
-        [cut.select("i", _sentence(f("p")).alias("s")), _last_box(box).select("i", "s")]
+        [
+            cut.select("i", statement_math(_sentence(f("p"))).alias("s")),
+            _last_box(box).select("i", "s"),
+        ]
     )
     spans = spans.drop_nulls("s").with_columns(strip_delimiters(f("s")))
     return _scatter(batch.name, len(batch), spans)
@@ -262,18 +353,33 @@ def _verify_batch(pairs: pl.Series, *, timeout: float) -> pl.Series:
     return out["o"].alias(pairs.name)
 
 
+#: ``√`` as written in plain text (``2√2``, ``√(x+1)``, ``√{3}``), which Math-Verify does not read.
+_SQRT = [
+    (r"√\s*\(([^()]*)\)", r"\sqrt{${1}}"),
+    (r"√\s*\{", r"\sqrt{"),
+    (r"√\s*([0-9]+(?:\.[0-9]+)?|[A-Za-z])", r"\sqrt{${1}}"),
+]
+
+
+def sqrt_latex(span: pl.Expr) -> pl.Expr:
+    """``√`` written out as ``\\sqrt{}`` (:data:`_SQRT`)."""
+    out = span
+    for pattern, repl in _SQRT:
+        out = out.str.replace_all(pattern, repl)
+    return out
+
+
 def symbolic_outcome(
     prediction: pl.Expr, reference: pl.Expr, on: pl.Expr, *, mode: str, timeout: float
 ) -> pl.Expr:
     """``equal``/``different``/``timeout``/``error`` for the rows where ``on`` holds (else
     null), and the method used: ``symbolic`` (Math-Verify) or ``latex-exact``."""
+    prediction = sqrt_latex(pl.when(on).then(prediction))
+    reference = sqrt_latex(pl.when(on).then(reference))
     if resolve_mode(mode) == "latex":
         same = latex_form(prediction) == latex_form(reference)
         return pl.when(on).then(pl.when(same).then(pl.lit("equal")).otherwise(pl.lit("different")))
-    pair = pl.struct(
-        pl.when(on).then(prediction).alias("p"),
-        pl.when(on).then(pl.lit("$") + reference + pl.lit("$")).alias("r"),
-    )
+    pair = pl.struct(prediction.alias("p"), (pl.lit("$") + reference + pl.lit("$")).alias("r"))
     fn = functools.partial(_verify_batch, timeout=timeout)
     return pair.map_batches(fn, return_dtype=pl.String, is_elementwise=True)
 
