@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 
-from xpert_frames.evaluators.fuzzy import _levenshtein
-
-if TYPE_CHECKING:  # pyarrow loads with the first batch, not with the package
-    import pyarrow as pa
+from xpert_frames.evaluators.fuzzy._levenshtein import similarity as _similarity
 
 
 def kernel_threads() -> int:
@@ -57,20 +54,20 @@ def _ray_cpus() -> int | None:
 
 def arrow_strings(series: pl.Series) -> tuple[Any, Any, Any, int, int]:
     """``(offsets, data, validity or None, start, offset width)`` of a string Series' Arrow
-    array, as the C kernel reads them (Polars exports ``large_string``; ``string`` and
-    ``string_view`` are accepted too)."""
+    array, as the C kernel reads them (``large_string``: Polars' oldest compatibility level,
+    one contiguous array whatever the Series' chunks and string views)."""
     import pyarrow as pa
 
-    array: pa.Array | pa.ChunkedArray = series.cast(pl.String).to_arrow()
-    if isinstance(array, pa.ChunkedArray):
-        array = array.combine_chunks()
-    if not (pa.types.is_large_string(array.type) or pa.types.is_string(array.type)):
-        array = array.cast(pa.large_string())
+    array = series.cast(pl.String).to_arrow(compat_level=pl.CompatLevel.oldest())
+    if not pa.types.is_large_string(array.type):  # a Polars that exports otherwise
+        raise TypeError(
+            f"expected Polars to export a String Series as Arrow large_string, got {array.type}; "
+            "hint: report the Polars version, the fuzzy kernel reads Arrow buffers directly"
+        )
     validity, offsets, data = array.buffers()
     if array.null_count == 0:
         validity = None
-    width = 8 if pa.types.is_large_string(array.type) else 4
-    return offsets, b"" if data is None else data, validity, array.offset, width
+    return offsets, b"" if data is None else data, validity, array.offset, 8
 
 
 def levenshtein_similarity(a: pl.Series, b: pl.Series, *, workers: int | None = None) -> pl.Series:
@@ -87,6 +84,6 @@ def levenshtein_similarity(a: pl.Series, b: pl.Series, *, workers: int | None = 
         raise ValueError(f"workers must be a positive thread count or None, got {workers!r}")
     out = np.empty(len(a), dtype=np.float64)
     if len(a):
-        _levenshtein.similarity(*arrow_strings(a), *arrow_strings(b), out, threads)
+        _similarity(*arrow_strings(a), *arrow_strings(b), out, threads)
     # The kernel writes NaN exactly where either side is null (never otherwise).
     return pl.Series(a.name, out, dtype=pl.Float64, nan_to_null=True)
