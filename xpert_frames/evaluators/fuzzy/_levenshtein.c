@@ -71,8 +71,16 @@ static Py_ssize_t decode_utf8(const uint8_t *p, size_t n, uint32_t *out) {
     while (i < n) {
         uint8_t c = p[i];
         if (c < 0x80) {
-            out[k++] = c;
-            i++;
+            uint64_t eight;
+            while (i + 8 <= n && (memcpy(&eight, p + i, 8), !(eight & 0x8080808080808080ull))) {
+                for (int t = 0; t < 8; t++) out[k + t] = p[i + t]; /* eight ASCII bytes */
+                k += 8;
+                i += 8;
+            }
+            if (i < n && p[i] < 0x80) {
+                out[k++] = p[i];
+                i++;
+            }
         } else if (c >= 0xC2 && c <= 0xDF) {
             if (i + 1 >= n || !is_cont(p[i + 1])) return -1;
             out[k++] = ((uint32_t)(c & 0x1F) << 6) | (p[i + 1] & 0x3F);
