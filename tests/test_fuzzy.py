@@ -19,7 +19,10 @@ from xpert_frames.evaluators.fuzzy import (
     similarity,
 )
 from xpert_frames.evaluators.fuzzy import kernel as kernels
-from xpert_frames.evaluators.fuzzy.kernel import CHUNK, kernel_threads, levenshtein_similarity
+from xpert_frames.evaluators.fuzzy.kernel import kernel_threads, levenshtein_similarity
+
+# The C kernel hands rows to its threads in tasks of 2,048 and uses one thread below two tasks.
+CHUNK = 2048
 
 # Code points that stress the kernel: ASCII, CJK, astral-plane emoji, combining marks.
 ALPHABET = st.sampled_from([*"abcAB 的人工智能发展😀🀄\u0301\u0300e", "\U0001f9ea", "\u200b"])
@@ -69,7 +72,7 @@ def test_kernel_long_strings_cross_64_code_points() -> None:
 
 
 def test_kernel_chunks_and_nulls() -> None:
-    n = CHUNK * 2 + 17  # crosses the chunk boundary twice
+    n = CHUNK * 2 + 17  # several threads, crossing the task boundary twice
     a = pl.Series(["abc", None, "", "xyz", "人工"] * (n // 5 + 1))[:n]
     b = pl.Series(["abd", "q", "", None, "人"] * (n // 5 + 1))[:n]
     got = levenshtein_similarity(a, b)
@@ -81,8 +84,8 @@ def test_kernel_chunks_and_nulls() -> None:
     assert got.to_list() == expected
 
 
-# Few distinct texts, so that pairs repeat (scored once, spread back), one side is often empty
-# (decided without the kernel) or null, and both orders of a pair occur.
+# Few distinct texts, so that pairs repeat, one side is often empty or null, and both orders of
+# a pair occur.
 POOL = st.sampled_from(["", "abc", "abd", "人工智能的发展", "AI的发展", "😀" * 70, "😀" * 69 + "x"])
 SMALL_TEXT = POOL | TEXT
 
@@ -90,24 +93,20 @@ SMALL_TEXT = POOL | TEXT
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(st.tuples(st.none() | SMALL_TEXT, st.none() | SMALL_TEXT), min_size=1, max_size=60),
-    st.integers(1, 5),
     st.sampled_from([1, 2, None]),
 )
-def test_kernel_repeated_pairs_and_small_chunks_equal_dp(
-    pairs: list[tuple[str | None, str | None]], chunk: int, workers: int | None
+def test_kernel_repeated_pairs_equal_dp(
+    pairs: list[tuple[str | None, str | None]], workers: int | None
 ) -> None:
-    # A chunk of 1-5 distinct pairs makes every example cross several chunk boundaries.
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(kernels, "CHUNK", chunk)
-        a = pl.Series([p[0] for p in pairs], dtype=pl.String)
-        b = pl.Series([p[1] for p in pairs], dtype=pl.String)
-        got = levenshtein_similarity(a, b, workers=workers).to_list()
+    a = pl.Series([p[0] for p in pairs], dtype=pl.String)
+    b = pl.Series([p[1] for p in pairs], dtype=pl.String)
+    got = levenshtein_similarity(a, b, workers=workers).to_list()
     expected = [None if x is None or y is None else oracle.similarity(x, y) for x, y in pairs]
     assert got == expected
 
 
 def test_kernel_many_distinct_pairs_cross_chunks() -> None:
-    # More distinct pairs than two chunks (each repeated three times), short and > 64 code points.
+    # More distinct pairs than two tasks (each repeated three times), short and > 64 code points.
     n = CHUNK * 2 + 5
     left = pl.Series([f"答{i}abc" for i in range(n)] + ["长" * 70 + str(i) for i in range(99)])
     right = pl.Series([f"答{i * 7 % 1000}abd" for i in range(n)] + ["长" * 69 for _ in range(99)])

@@ -62,17 +62,17 @@ def test_numpy_requirement_has_bitwise_count() -> None:
     assert numpy.specifier.contains("2.0.0")
 
 
-def test_rapidfuzz_threads_respect_polars_pool_and_affinity(
+def test_kernel_threads_respect_polars_pool_and_affinity(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     seen: list[int] = []
-    real = kernels._kernel
+    real = kernels._similarity
 
-    def spy(a: list[str], b: list[str], workers: int) -> Any:
-        seen.append(workers)
-        return real(a, b, workers)
+    def spy(*args: Any) -> None:
+        seen.append(args[-1])  # the C kernel's thread count
+        real(*args)
 
-    monkeypatch.setattr(kernels, "_kernel", spy)
+    monkeypatch.setattr(kernels, "_similarity", spy)
     out = kernels.levenshtein_similarity(pl.Series(["abc", "x"]), pl.Series(["abd", "y"]))
     assert out.to_list() == pytest.approx([2 / 3, 0.0])
     assert seen and all(w >= 1 for w in seen)

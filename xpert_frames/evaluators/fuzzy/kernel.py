@@ -1,11 +1,11 @@
 """Native kernels called on whole batches: never one Python call per row.
 
-``levenshtein_similarity`` is ``1 - distance / max(len)`` on Unicode code points, computed by
-rapidfuzz in float64 (its ``cpdist`` default, float32, differs from the exact value by up to
-~3e-8). Polars answers every pair it can without Python strings: equal strings (including two
-empty ones) score 1, a pair with exactly one empty side scores 0. The remaining pairs are
-converted to Python strings chunk by chunk while the previous chunk is in the kernel, so the two
-overlap.
+``levenshtein_similarity`` is ``1 - distance / max(len)`` on Unicode code points (1.0 for two
+equal strings, including two empty ones), computed in float64 by the package's C extension
+``_levenshtein`` straight from the Arrow buffers of the two string columns: no Python strings.
+Its results are those of rapidfuzz's ``Levenshtein.normalized_similarity`` on the same Python
+strings (bit-parallel distance: one 64-bit word for patterns of <= 64 code points, blocks of
+words beyond; tests compare both against the plain dynamic programme).
 
 The kernel's thread count follows the cores this process may use (:func:`kernel_threads`):
 never more than Polars' own thread pool, the CPU affinity mask, or a Ray actor's CPU allotment.
@@ -15,16 +15,11 @@ from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import Any
 
 import polars as pl
 
-if TYPE_CHECKING:  # numpy and rapidfuzz load on first use, not with the package
-    import numpy as np
-
-#: Distinct pairs converted to Python strings per step (one step converts while one computes).
-CHUNK = 32_768
+from xpert_frames.evaluators.fuzzy._levenshtein import similarity as _similarity
 
 
 def kernel_threads() -> int:
@@ -57,64 +52,38 @@ def _ray_cpus() -> int | None:
     return None if cpus is None else max(1, int(cpus))
 
 
-def _kernel(a: list[str], b: list[str], workers: int) -> np.ndarray:
-    import numpy as np
-    from rapidfuzz import process
-    from rapidfuzz.distance import Levenshtein
+def arrow_strings(series: pl.Series) -> tuple[Any, Any, Any, int, int]:
+    """``(offsets, data, validity or None, start, offset width)`` of a string Series' Arrow
+    array, as the C kernel reads them (``large_string``: Polars' oldest compatibility level,
+    one contiguous array whatever the Series' chunks and string views)."""
+    import pyarrow as pa
 
-    return process.cpdist(
-        a, b, scorer=Levenshtein.normalized_similarity, dtype=np.float64, workers=workers
-    )
-
-
-def _scores(a: pl.Series, b: pl.Series, workers: int) -> np.ndarray:
-    """Scores of aligned pairs; conversion of one chunk overlaps the kernel of the previous."""
-    import numpy as np
-
-    scores = np.empty(len(a), dtype=np.float64)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pending: list[tuple[int, object]] = []
-        for start in range(0, len(a), CHUNK):
-            a_list = a.slice(start, CHUNK).to_list()
-            b_list = b.slice(start, CHUNK).to_list()
-            pending.append((start, pool.submit(_kernel, a_list, b_list, workers)))
-            if len(pending) == 2:  # at most one chunk converting while one computes
-                begin, future = pending.pop(0)
-                chunk = future.result()  # type: ignore[attr-defined]
-                scores[begin : begin + len(chunk)] = chunk
-        for begin, future in pending:
-            chunk = future.result()  # type: ignore[attr-defined]
-            scores[begin : begin + len(chunk)] = chunk
-    return scores
+    array = series.cast(pl.String).to_arrow(compat_level=pl.CompatLevel.oldest())
+    if not pa.types.is_large_string(array.type):  # a Polars that exports otherwise
+        raise TypeError(
+            f"expected Polars to export a String Series as Arrow large_string, got {array.type}; "
+            "hint: report the Polars version, the fuzzy kernel reads Arrow buffers directly"
+        )
+    validity, offsets, data = array.buffers()
+    if array.null_count == 0:
+        validity = None
+    return offsets, b"" if data is None else data, validity, array.offset, 8
 
 
 def levenshtein_similarity(a: pl.Series, b: pl.Series, *, workers: int | None = None) -> pl.Series:
     """Normalized Levenshtein similarity of aligned string Series; null where either is null.
 
-    ``workers`` is rapidfuzz's thread count; by default :func:`kernel_threads`.
+    ``workers`` is the kernel's thread count; by default :func:`kernel_threads`.
     """
     import numpy as np
 
     if len(a) != len(b):
         raise ValueError(f"series lengths differ: {len(a)} and {len(b)}")
-    if workers is None:
-        workers = kernel_threads()
-    pairs = pl.DataFrame({"a": a.cast(pl.String), "b": b.cast(pl.String)})
-    differ = (pl.col("a") != pl.col("b")).fill_null(False)
-    one_empty = (pl.col("a").str.len_bytes() == 0) | (pl.col("b").str.len_bytes() == 0)
-    masks = pairs.select(
-        zero=(differ & one_empty).arg_true().implode(),
-        null=(pl.col("a").is_null() | pl.col("b").is_null()).any(),
-    )
-    out = np.ones(len(pairs), dtype=np.float64)
-    out[masks["zero"][0].to_numpy()] = 0.0
-    # Pairs that need the kernel. (Scoring only their distinct pairs was measured: Polars'
-    # string group-by cost as much as the conversion it saved, and more wall time when idle.)
-    need = pairs.select((differ & ~one_empty).arg_true()).to_series().to_numpy()
-    if len(need):
-        out[need] = _scores(pairs["a"].gather(need), pairs["b"].gather(need), workers)
-    result = pl.Series(a.name, out, dtype=pl.Float64)
-    if masks["null"][0]:
-        nulls = a.is_null() | b.is_null()
-        result = pl.select(pl.when(nulls).then(None).otherwise(result)).to_series().alias(a.name)
-    return result
+    threads = kernel_threads() if workers is None else workers
+    if threads < 1:
+        raise ValueError(f"workers must be a positive thread count or None, got {workers!r}")
+    out = np.empty(len(a), dtype=np.float64)
+    if len(a):
+        _similarity(*arrow_strings(a), *arrow_strings(b), out, threads)
+    # The kernel writes NaN exactly where either side is null (never otherwise).
+    return pl.Series(a.name, out, dtype=pl.Float64, nan_to_null=True)
