@@ -67,7 +67,8 @@ for name, tasks in TASKS.items():
     part = scored.filter(pl.col("task").is_in(tasks))
     reports.append(xf.report(part, by="model", evaluators=[xf.get_evaluator(name)]))
 by_model = pl.concat(reports)
-by_model.filter(pl.col("metric").is_in(["accuracy", "math_accuracy", "bleu", "corpus_bleu", "tcm_diagnosis"]))""",
+headline = ["accuracy", "math_accuracy", "bleu", "corpus_bleu", "tcm_diagnosis"]
+by_model.filter(pl.col("metric").is_in(headline))""",
     """accuracy_part = scored.filter(pl.col("task").is_in(TASKS["accuracy"]))
 xf.report(accuracy_part, by=["model"], evaluators=[xf.get_evaluator("accuracy")]).filter(
     pl.col("metric").str.ends_with("_accuracy")
@@ -102,7 +103,9 @@ xf.report(
 
 acc = by_model.filter(pl.col("metric") == "accuracy")
 bars = acc.plot.bar(x=alt.X("model:N", sort="-y"), y=alt.Y("score:Q", title="accuracy"))
-rules = alt.Chart(acc).mark_rule().encode(x=alt.X("model:N", sort="-y"), y="ci_low:Q", y2="ci_high:Q")
+rules = (
+    alt.Chart(acc).mark_rule().encode(x=alt.X("model:N", sort="-y"), y="ci_low:Q", y2="ci_high:Q")
+)
 chart = (bars + rules).properties(title="Accuracy by model (95% Wilson interval)", width=360)
 chart.save(OUT / "accuracy_by_model.png")
 chart""",
@@ -119,8 +122,10 @@ chart = (
 ).properties(title="Accuracy by model and answer type", width=360)
 chart.save(OUT / "accuracy_by_type.png")
 chart""",
-    """dist = scored.filter(pl.col("task") == "translation").select("model", "fuzzy_score", "bleu_score").unpivot(
-    index="model", variable_name="metric", value_name="value"
+    """dist = (
+    scored.filter(pl.col("task") == "translation")
+    .select("model", "fuzzy_score", "bleu_score")
+    .unpivot(index="model", variable_name="metric", value_name="value")
 )
 chart = (
     alt.Chart(dist)
@@ -134,10 +139,12 @@ chart""",
 
 `xf.compare` pairs the models' scores question by question and gives the mean difference with a
 paired bootstrap interval and p-value.""",
-    """cmp = xf.compare(accuracy_part, "model", "accuracy", on="question_id", baseline="llama-3.1-8b-instruct")
+    """baseline = "llama-3.1-8b-instruct"
+cmp = xf.compare(accuracy_part, "model", "accuracy", on="question_id", baseline=baseline)
+model = alt.Y("model:N", sort="-x")
 chart = (
-    alt.Chart(cmp).mark_point(filled=True, size=60).encode(x="diff:Q", y=alt.Y("model:N", sort="-x"))
-    + alt.Chart(cmp).mark_rule().encode(x="ci_low:Q", x2="ci_high:Q", y=alt.Y("model:N", sort="-x"))
+    alt.Chart(cmp).mark_point(filled=True, size=60).encode(x="diff:Q", y=model)
+    + alt.Chart(cmp).mark_rule().encode(x="ci_low:Q", x2="ci_high:Q", y=model)
 ).properties(title="Accuracy difference vs llama-3.1-8b-instruct (paired)", width=360)
 chart.save(OUT / "compare.png")
 cmp""",
@@ -169,13 +176,16 @@ print(f"{ROWS:,} rows, {(tmp / 'answers.parquet').stat().st_size / 1e6:.1f} MB o
     """def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
+
 before = peak_mb()
 start = time.perf_counter()
 plan = xf.score(pl.scan_parquet(tmp / "answers.parquet"), ["accuracy", "fuzzy", "math"])
 plan.sink_parquet(tmp / "scored.parquet")
 seconds = time.perf_counter() - start
-print(f"scored {ROWS:,} rows in {seconds:.1f} s ({ROWS / seconds:,.0f} rows/s); "
-      f"peak RSS {peak_mb():,.0f} MiB (before: {before:,.0f} MiB)")""",
+print(
+    f"scored {ROWS:,} rows in {seconds:.1f} s ({ROWS / seconds:,.0f} rows/s); "
+    f"peak RSS {peak_mb():,.0f} MiB (before: {before:,.0f} MiB)"
+)""",
     """report = xf.report(pl.scan_parquet(tmp / "scored.parquet"), by="model")
 report.filter(pl.col("metric").is_in(["accuracy", "math_accuracy", "fuzzy"]))""",
     """out = pl.scan_parquet(tmp / "scored.parquet")

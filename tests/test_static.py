@@ -23,8 +23,8 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(
     "command",
     [
-        ("ruff", "check", "xpert_frames", "tests", "benchmarks", "scripts"),
-        ("ruff", "format", "--check", "xpert_frames", "tests", "benchmarks", "scripts"),
+        ("ruff", "check", "."),  # the package, tests, benchmarks, scripts, notebooks
+        ("ruff", "format", "--check", "."),  # and the README's Python blocks
         ("lint-imports",),
         ("mypy",),
     ],
