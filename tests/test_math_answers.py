@@ -24,7 +24,7 @@ from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator, integer
 from xpert_frames.numeric.parse import extract_number, parse_number
 
 ANSWERS = Path(__file__).parent / "data" / "math_labelled_answers.jsonl"
-CLASSES = {"bigint", "span", "words", "glued"}
+CLASSES = {"bigint", "span", "words", "glued", "aside", "roots", "rhs", "interval"}
 
 
 def answers_set() -> pl.DataFrame:
@@ -134,8 +134,8 @@ def test_statement_spans_are_the_maths() -> None:
     ]
     out = score(preds, ["\\sqrt{8}", "\\pi/3", "\\sqrt{3}", "2\\sqrt2"], symbolic="latex")
     assert out["math_extracted"].to_list() == [
-        "2\\sqrt{2}", "\\frac{\\pi}{3}", "x=\\sqrt{3}", "2\\sqrt{2}",
-    ]  # fmt: skip
+        "2\\sqrt{2}", "\\frac{\\pi}{3}", "\\sqrt{3}", "2\\sqrt{2}",
+    ]  # fmt: skip  (x=\sqrt{3}: its right-hand side, the reference being no equation)
     assert set(out["math_rule"]) == {"statement:latex-exact"}
 
 

@@ -30,6 +30,7 @@ from collections.abc import Callable
 
 import polars as pl
 
+from xpert_frames.evaluators.math_answer import answer_forms
 from xpert_frames.evaluators.math_answer import verify_pool as math_verify_pool
 from xpert_frames.numeric.boxed import anchored_box, box_tail, plain_box
 from xpert_frames.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
@@ -91,12 +92,18 @@ def _sentence(prediction: pl.Expr) -> pl.Expr:
     )
 
 
-#: The last math segment of a text: ``$…$`` (``$$…$$``), ``\(…\)`` or ``\[…\]``.
-_SEGMENT = r"(?s)^.*(?:\$(?P<d>[^$]+)\$|\\\((?P<p>.*?)\\\)|\\\[(?P<b>.*?)\\\])"
+#: An aside after the answer (``…, which is less than $3$``, ``，此时 $x=1$``), once the
+#: sentence has had maths: it is cut off.
+_ASIDE = (
+    r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)(?:[,，;；]\s*|\s+)(?:(?i:which|where|when|whenever"
+    r"|since|because|if|attained|achieved)(?:[^A-Za-z]|$)|此时|这时|当|因为|由于|其中|取得).*$"
+)
 #: Natural language around the maths: CJK text and punctuation, English words (two letters
 #: or more, not a LaTeX command's name), each replaced by a separator.
 _PROSE_RUN = r"[\x{3400}-\x{9fff}，。；：、！？]+|(^|[^A-Za-z\\])[A-Za-z]{2,}"
 _SEP = "\x01"
+#: Plain-text values joined as one answer (``x=2 或 x=3``, ``x = 1 or x = 4``) → comma-joined.
+_JOINED = r"([0-9a-zA-Z})\]])(?:\s+(?:or|and)\s+|\s*(?:或者|或|和)\s*)([-0-9a-zA-Z\\(\[{])"
 _WRAPPER = r"\\(?:text|textbf|mbox|mathrm)\s*\{([^{}]*)\}"
 #: The last separated chunk that holds more than spaces and punctuation.
 _LAST_CHUNK = rf"([^{_SEP}]*[^{_SEP}\s.,;:$][^{_SEP}]*)[{_SEP}\s.,;:$]*$"
@@ -124,10 +131,15 @@ def _rows_of(values: pl.Series, fn: Callable[[pl.DataFrame], pl.Series]) -> pl.S
 
 def _statement_math(df: pl.DataFrame) -> pl.Series:
     f = pl.col
-    segment = f("s").str.extract_groups(_SEGMENT)
-    found = pl.coalesce(segment.struct.field(k) for k in ("d", "p", "b"))
-    df = df.with_columns(found.alias("found"))
+    df = df.with_columns(f("s").str.replace(_ASIDE, "${1}"))
+    segments = df.filter(f("s").str.contains(r"\$|\\[(\[]"))["s"].unique()
+    found = [answer_forms.joined_segments(s) for s in segments]
+    table = pl.DataFrame(
+        {"s": segments, "found": found}, schema={"s": pl.String, "found": pl.String}
+    )
+    df = df.join(table, on="s", how="left", maintain_order="left")
     bare = pl.when(f("found").is_null() & f("s").str.contains(_PROSE)).then(f("s"))
+    bare = bare.str.replace_all(_JOINED, "${1}, ${2}")
     chunk = _prose_to_separators(bare).str.extract(_LAST_CHUNK, 1)
     return df.select(pl.coalesce(f("found"), chunk, f("s"))).to_series()
 
@@ -245,8 +257,12 @@ def _classify_batch(batch: pl.Series) -> pl.Series:
 
 #: A character that folds into one of the strong markers (full-width forms included).
 _STRONG_CHAR = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
+#: The last sentence of a text (without its final stop).
+_LAST = r"(?s)^(?:.*(?:[。；;！!？?\n]|\.\s))?(.*)$"
 #: A letter beside a digit or an operator: the statement may hold a variable term.
-_TERM_HINT = _STRONG_CHAR + r"|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]|[-+*/×−－＋]\s*[a-zA-Z]"
+_TERM_HINT = (
+    _STRONG_CHAR + r"|[<>=≤≥]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]|[-+*/×−－＋]\s*[a-zA-Z]"
+)
 
 
 def answer_spans(
@@ -267,7 +283,10 @@ def answer_spans(
     pspan = pl.struct(
         prediction.alias("p"), (rule == "statement").fill_null(False).alias("statement")
     ).map_batches(_prediction_span, return_dtype=pl.String, is_elementwise=True)
-    return pspan, rspan
+    pair = pl.struct(pspan.alias("s"), rspan.alias("r"))
+    return pair.map_batches(
+        answer_forms.fit_batch, return_dtype=pl.String, is_elementwise=True
+    ), rspan
 
 
 def _scatter(name: str, length: int, spans: pl.DataFrame) -> pl.Series:
@@ -290,11 +309,17 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     df = batch.struct.unnest().with_row_index("i")
     statement = df.select("statement").to_series()
     cut = df.filter(statement).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
-    box = df.filter(~statement).filter(f("p").str.contains_any(["\\boxed", "\\fbox"]))
+    boxed = f("p").str.contains_any(["\\boxed", "\\fbox"])
+    box = df.filter(~statement).filter(boxed)
+    last = df.filter(~statement).filter(~boxed & f("p").str.contains(_STRONG_CHAR))
+    last = last.with_columns(f("p").str.strip_chars_end(" \t\n\r.。").str.extract(_LAST, 1))
+    maths = f("p").str.contains(r"\$|\\[(\[]") | f("p").str.contains(_JOINED)
+    last = last.filter(f("p").str.contains(_STRONG_CHAR) & maths)
     spans = pl.concat(
         [
             cut.select("i", statement_math(_sentence(f("p"))).alias("s")),
             _last_box(box).select("i", "s"),
+            last.select("i", statement_math(f("p")).alias("s")),
         ]
     )
     spans = spans.drop_nulls("s").with_columns(strip_delimiters(f("s")))
