@@ -133,9 +133,10 @@ def test_statement_spans_are_the_maths() -> None:
         "The final answer is $2\\sqrt{2}$ units.",
     ]
     out = score(preds, ["\\sqrt{8}", "\\pi/3", "\\sqrt{3}", "2\\sqrt2"], symbolic="latex")
+    # x=\sqrt{3}: its right-hand side, the reference being no equation.
     assert out["math_extracted"].to_list() == [
         "2\\sqrt{2}", "\\frac{\\pi}{3}", "\\sqrt{3}", "2\\sqrt{2}",
-    ]  # fmt: skip  (x=\sqrt{3}: its right-hand side, the reference being no equation)
+    ]  # fmt: skip
     assert set(out["math_rule"]) == {"statement:latex-exact"}
 
 

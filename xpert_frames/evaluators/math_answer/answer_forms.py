@@ -45,6 +45,17 @@ def joined_segments(sentence: str) -> str | None:
     return ", ".join(contents)
 
 
+#: An aside after the answer (``…, which is less than $3$``, ``，此时 $x=1$``), once the
+#: sentence has had maths: it is cut off.
+ASIDE = (
+    r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)(?:[,，;；]\s*|\s+)(?:(?i:which|where|when|whenever"
+    r"|since|because|if|attained|achieved)(?:[^A-Za-z]|$)|此时|这时|当|因为|由于|其中|取得).*$"
+)
+#: Plain-text values joined as one answer (``x=2 或 x=3``, ``x = 1 or x = 4``) → comma-joined.
+JOINED = r"([0-9a-zA-Z})\]])(?:\s+(?:or|and)\s+|\s*(?:或者|或|和)\s*)([-0-9a-zA-Z\\(\[{])"
+#: The last sentence of a text (without its final stop).
+LAST_SENTENCE = r"(?s)^(?:.*(?:[。；;！!？?\n]|\.\s))?(.*)$"
+
 _OPEN, _CLOSE = "([{", ")]}"
 
 
@@ -168,3 +179,19 @@ def fit_batch(batch: pl.Series) -> pl.Series:
     pairs = pairs.with_columns(pl.Series("fit", fitted, dtype=pl.String))
     todo = todo.join(pairs, on=["s", "r"], how="left")
     return df["s"].scatter(todo["i"], todo["fit"]).alias(batch.name)
+
+
+#: ``√`` as written in plain text (``2√2``, ``√(x+1)``, ``√{3}``), which Math-Verify does not read.
+_SQRT = [
+    (r"√\s*\(([^()]*)\)", r"\sqrt{${1}}"),
+    (r"√\s*\{", r"\sqrt{"),
+    (r"√\s*([0-9]+(?:\.[0-9]+)?|[A-Za-z])", r"\sqrt{${1}}"),
+]
+
+
+def sqrt_latex(span: pl.Expr) -> pl.Expr:
+    """``√`` written out as ``\\sqrt{}`` (:data:`_SQRT`)."""
+    out = span
+    for pattern, repl in _SQRT:
+        out = out.str.replace_all(pattern, repl)
+    return out

@@ -6,11 +6,13 @@ symbolically or not at all:
 
 * the *answer span* of the reference is its last ``\\boxed{}`` content, else the whole
   reference; of the prediction, the maths of the sentence after the last answer statement
-  when that gave the number (rule ``statement``; :func:`statement_math`: its last ``$…$`` or
-  ``\\(…\\)`` segment, else its last chunk between words, never the words around it), else
-  the last box's content, else the expression ending the prediction when the last number is
-  part of it (:func:`glued_span`; such a row is always symbolic), else none (the whole
-  prediction is handed to Math-Verify, which finds its own answer);
+  when that gave the number (rule ``statement``; :func:`statement_math`: an aside after the
+  answer cut off, then its last group of joined ``$…$``/``\\(…\\)`` segments, else its last
+  chunk between words, never the words around it), else the last box's content, else the
+  maths of the last sentence when it has segments or joined values, else the expression
+  ending the prediction when the last number is part of it (:func:`glued_span`; such a row is
+  always symbolic), else none (the whole prediction is handed to Math-Verify); the span is
+  then put in the reference's form (:func:`answer_forms.fit_to_reference`);
 * a span is *symbolic* when it is not one plain number (with an optional unit) and it holds a
   LaTeX command other than ``\\frac``, a power, root, π, ∞, set operator, an interval or tuple
   in brackets, or a factorial; a reference or boxed span also when it has an equation or
@@ -32,6 +34,7 @@ import polars as pl
 
 from xpert_frames.evaluators.math_answer import answer_forms
 from xpert_frames.evaluators.math_answer import verify_pool as math_verify_pool
+from xpert_frames.evaluators.math_answer.answer_forms import sqrt_latex
 from xpert_frames.numeric.boxed import anchored_box, box_tail, plain_box
 from xpert_frames.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
 from xpert_frames.numeric.parse import parse_number
@@ -92,18 +95,10 @@ def _sentence(prediction: pl.Expr) -> pl.Expr:
     )
 
 
-#: An aside after the answer (``…, which is less than $3$``, ``，此时 $x=1$``), once the
-#: sentence has had maths: it is cut off.
-_ASIDE = (
-    r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)(?:[,，;；]\s*|\s+)(?:(?i:which|where|when|whenever"
-    r"|since|because|if|attained|achieved)(?:[^A-Za-z]|$)|此时|这时|当|因为|由于|其中|取得).*$"
-)
 #: Natural language around the maths: CJK text and punctuation, English words (two letters
 #: or more, not a LaTeX command's name), each replaced by a separator.
 _PROSE_RUN = r"[\x{3400}-\x{9fff}，。；：、！？]+|(^|[^A-Za-z\\])[A-Za-z]{2,}"
 _SEP = "\x01"
-#: Plain-text values joined as one answer (``x=2 或 x=3``, ``x = 1 or x = 4``) → comma-joined.
-_JOINED = r"([0-9a-zA-Z})\]])(?:\s+(?:or|and)\s+|\s*(?:或者|或|和)\s*)([-0-9a-zA-Z\\(\[{])"
 _WRAPPER = r"\\(?:text|textbf|mbox|mathrm)\s*\{([^{}]*)\}"
 #: The last separated chunk that holds more than spaces and punctuation.
 _LAST_CHUNK = rf"([^{_SEP}]*[^{_SEP}\s.,;:$][^{_SEP}]*)[{_SEP}\s.,;:$]*$"
@@ -131,16 +126,14 @@ def _rows_of(values: pl.Series, fn: Callable[[pl.DataFrame], pl.Series]) -> pl.S
 
 def _statement_math(df: pl.DataFrame) -> pl.Series:
     f = pl.col
-    df = df.with_columns(f("s").str.replace(_ASIDE, "${1}"))
+    df = df.with_columns(f("s").str.replace(answer_forms.ASIDE, "${1}"))
     segments = df.filter(f("s").str.contains(r"\$|\\[(\[]"))["s"].unique()
-    found = [answer_forms.joined_segments(s) for s in segments]
-    table = pl.DataFrame(
-        {"s": segments, "found": found}, schema={"s": pl.String, "found": pl.String}
-    )
+    found = pl.Series("found", [answer_forms.joined_segments(s) for s in segments], pl.String)
+    table = pl.DataFrame([segments, found])
     df = df.join(table, on="s", how="left", maintain_order="left")
     bare = pl.when(f("found").is_null() & f("s").str.contains(_PROSE)).then(f("s"))
-    bare = bare.str.replace_all(_JOINED, "${1}, ${2}")
-    chunk = _prose_to_separators(bare).str.extract(_LAST_CHUNK, 1)
+    joined = bare.str.replace_all(answer_forms.JOINED, "${1}, ${2}")
+    chunk = _prose_to_separators(joined).str.extract(_LAST_CHUNK, 1)
     return df.select(pl.coalesce(f("found"), chunk, f("s"))).to_series()
 
 
@@ -257,8 +250,6 @@ def _classify_batch(batch: pl.Series) -> pl.Series:
 
 #: A character that folds into one of the strong markers (full-width forms included).
 _STRONG_CHAR = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
-#: The last sentence of a text (without its final stop).
-_LAST = r"(?s)^(?:.*(?:[。；;！!？?\n]|\.\s))?(.*)$"
 #: A letter beside a digit or an operator: the statement may hold a variable term.
 _TERM_HINT = (
     _STRONG_CHAR + r"|[<>=≤≥]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]|[-+*/×−－＋]\s*[a-zA-Z]"
@@ -312,8 +303,10 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     boxed = f("p").str.contains_any(["\\boxed", "\\fbox"])
     box = df.filter(~statement).filter(boxed)
     last = df.filter(~statement).filter(~boxed & f("p").str.contains(_STRONG_CHAR))
-    last = last.with_columns(f("p").str.strip_chars_end(" \t\n\r.。").str.extract(_LAST, 1))
-    maths = f("p").str.contains(r"\$|\\[(\[]") | f("p").str.contains(_JOINED)
+    last = last.with_columns(
+        f("p").str.strip_chars_end(" \t\n\r.。").str.extract(answer_forms.LAST_SENTENCE, 1)
+    )
+    maths = f("p").str.contains(r"\$|\\[(\[]") | f("p").str.contains(answer_forms.JOINED)
     last = last.filter(f("p").str.contains(_STRONG_CHAR) & maths)
     spans = pl.concat(
         [
@@ -376,22 +369,6 @@ def _verify_batch(pairs: pl.Series, *, timeout: float) -> pl.Series:
     todo = todo.with_columns(pl.Series("o", outcomes, dtype=pl.String))
     out = df.join(todo, on=["p", "r"], how="left", maintain_order="left")
     return out["o"].alias(pairs.name)
-
-
-#: ``√`` as written in plain text (``2√2``, ``√(x+1)``, ``√{3}``), which Math-Verify does not read.
-_SQRT = [
-    (r"√\s*\(([^()]*)\)", r"\sqrt{${1}}"),
-    (r"√\s*\{", r"\sqrt{"),
-    (r"√\s*([0-9]+(?:\.[0-9]+)?|[A-Za-z])", r"\sqrt{${1}}"),
-]
-
-
-def sqrt_latex(span: pl.Expr) -> pl.Expr:
-    """``√`` written out as ``\\sqrt{}`` (:data:`_SQRT`)."""
-    out = span
-    for pattern, repl in _SQRT:
-        out = out.str.replace_all(pattern, repl)
-    return out
 
 
 def symbolic_outcome(
