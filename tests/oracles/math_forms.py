@@ -198,13 +198,30 @@ def statement_math(sentence: str) -> str:
             ):
                 break
             k -= 1
-        return ", ".join([next(g for g in m.groups() if g is not None).strip() for m in segs[k:]])
+        parts = [next(g for g in m.groups() if g is not None).strip() for m in segs[k:]]
+        return ", ".join(parts) if same_unknown(parts) else parts[-1]
+    plain, joined = last_chunk(sentence), last_chunk(JOINED.sub(r"\1, \2", sentence))
+    return joined if joined != plain and same_unknown(joined.split(",")) else plain
+
+
+def last_chunk(sentence: str) -> str:
     if PROSE.search(sentence):
-        sentence = JOINED.sub(r"\1, \2", sentence)
         chunk = LAST_CHUNK.search(prose_to_separators(sentence))
         if chunk:
             return chunk[1]
     return sentence
+
+
+def same_unknown(parts: list[str]) -> bool:
+    """All plain values, or all stated for one unknown letter (x = 2, x_2 = 3)."""
+    lhs = r"^\s*([a-zA-Z])(?:_\{?[0-9a-zA-Z]+\}?)?\s*"
+    lhs += r"(?:=|<|>|≤|≥|\\(?:le|ge|lt|gt|leq|geq)(?![a-zA-Z]))"
+    relation = r"=|[<>≤≥≠]|\\(?:le|ge|lt|gt|leq|geq|neq|ne|in|subset)(?![a-zA-Z])"
+    seen = set()
+    for part in parts:
+        m = re.match(lhs, part)
+        seen.add(m[1] if m else ("?" if re.search(relation, part) else ""))
+    return len(seen) == 1 and "?" not in seen
 
 
 GLUE_HINT = re.compile(r"[0-9][a-zA-Z(\\]|[a-zA-Z)}]\s*[\^_]|[a-zA-Z]\s*[-+*/×−]|[(\[]")

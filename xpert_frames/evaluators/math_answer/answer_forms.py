@@ -18,6 +18,8 @@ import re
 
 import polars as pl
 
+from xpert_frames.numeric.grammar import fold_text, rewrite_text
+
 #: A maths segment: ``$$…$$``, ``$…$``, ``\\(…\\)`` or ``\\[…\\]``.
 _SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$([^$]+)\$|\\\((.*?)\\\)|\\\[(.*?)\\\]", re.S)
 #: What may stand between segments of one answer: a comma, ``or``/``and``/``或``/``和``.
@@ -42,7 +44,22 @@ def joined_segments(sentence: str) -> str | None:
             break
         group.insert(0, prev)
     contents = [next(g for g in m.groups() if g is not None).strip() for m in group]
-    return ", ".join(contents)
+    return ", ".join(contents) if one_answer(contents) else contents[-1]
+
+
+_UNKNOWN = re.compile(
+    r"^\s*([a-zA-Z])(?:_\{?[0-9a-zA-Z]+\}?)?\s*(?:=|<|>|≤|≥|\\(?:le|ge|lt|gt|leq|geq)(?![a-zA-Z]))"
+)
+
+
+def one_answer(parts: list[str]) -> bool:
+    """Whether joined values are one answer: all plain values, or all stated for the same
+    unknown (``x = 2``, ``x = 3``; ``x_1=2``, ``x_2=3``), not steps (``4x = 20``, ``x = 5``)."""
+    unknowns = set()
+    for part in parts:
+        m = _UNKNOWN.match(part)
+        unknowns.add(m.group(1) if m else ("?" if _RELATION.search(part) else ""))
+    return len(unknowns) == 1 and "?" not in unknowns
 
 
 #: An aside after the answer (``…, which is less than $3$``, ``，此时 $x=1$``), once the
@@ -162,6 +179,18 @@ def fit_to_reference(span: str, reference: str) -> str:
     return span
 
 
+def one_answer_chunk(df: pl.DataFrame) -> pl.Series:
+    """Per row of ``df`` (``chunk``: the last chunk between words; ``joined``: the same with
+    joined values comma-joined): ``joined`` where its values are one answer
+    (:func:`one_answer`, once per distinct value), else ``chunk``."""
+    f = pl.col
+    several = df.filter(f("joined") != f("chunk"))["joined"].unique()
+    one = pl.Series("one", [one_answer(j.split(",")) for j in several], pl.Boolean)
+    df = df.join(pl.DataFrame([several, one]), on="joined", how="left", maintain_order="left")
+    chosen = pl.when(f("one").fill_null(False)).then(f("joined")).otherwise(f("chunk"))
+    return df.select(chosen).to_series()
+
+
 #: A span that :func:`fit_to_reference` may rewrite.
 _FIT_HINT = r"[=<>≤≥∈]|\\(?:le|ge|lt|gt|in|\{)"
 
@@ -195,3 +224,10 @@ def sqrt_latex(span: pl.Expr) -> pl.Expr:
     for pattern, repl in _SQRT:
         out = out.str.replace_all(pattern, repl)
     return out
+
+
+def latex_form(span: pl.Expr) -> pl.Expr:
+    """Normalized LaTeX for the exact fallback: folded, no spaces, single characters unbraced
+    (``\\sqrt{5}`` = ``\\sqrt5``, ``x^{2}`` = ``x^2``), ``\\dfrac`` = ``\\frac``."""
+    out = rewrite_text(fold_text(span)).str.replace_all(r"\s+", "")
+    return out.str.replace_all(r"\{(.)\}", "${1}").str.strip_chars(".")

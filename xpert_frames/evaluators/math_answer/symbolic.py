@@ -34,7 +34,7 @@ import polars as pl
 
 from xpert_frames.evaluators.math_answer import answer_forms
 from xpert_frames.evaluators.math_answer import verify_pool as math_verify_pool
-from xpert_frames.evaluators.math_answer.answer_forms import sqrt_latex
+from xpert_frames.evaluators.math_answer.answer_forms import latex_form, sqrt_latex
 from xpert_frames.numeric.boxed import anchored_box, box_tail, plain_box
 from xpert_frames.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
 from xpert_frames.numeric.parse import parse_number
@@ -124,6 +124,10 @@ def _rows_of(values: pl.Series, fn: Callable[[pl.DataFrame], pl.Series]) -> pl.S
     return out.scatter(df["__i"], fn(df))
 
 
+def _chunk(text: pl.Expr) -> pl.Expr:
+    return pl.coalesce(_prose_to_separators(text).str.extract(_LAST_CHUNK, 1), text)
+
+
 def _statement_math(df: pl.DataFrame) -> pl.Series:
     f = pl.col
     df = df.with_columns(f("s").str.replace(answer_forms.ASIDE, "${1}"))
@@ -131,10 +135,14 @@ def _statement_math(df: pl.DataFrame) -> pl.Series:
     found = pl.Series("found", [answer_forms.joined_segments(s) for s in segments], pl.String)
     table = pl.DataFrame([segments, found])
     df = df.join(table, on="s", how="left", maintain_order="left")
-    bare = pl.when(f("found").is_null() & f("s").str.contains(_PROSE)).then(f("s"))
-    joined = bare.str.replace_all(answer_forms.JOINED, "${1}, ${2}")
-    chunk = _prose_to_separators(joined).str.extract(_LAST_CHUNK, 1)
-    return df.select(pl.coalesce(f("found"), chunk, f("s"))).to_series()
+    bare, prose = f("found").is_null(), f("s").str.contains(_PROSE)
+    joined = f("s").str.replace_all(answer_forms.JOINED, "${1}, ${2}")
+    df = df.with_columns(
+        pl.when(bare).then(pl.when(prose).then(_chunk(f("s"))).otherwise(f("s"))).alias("chunk"),
+        pl.when(bare).then(pl.when(prose).then(_chunk(joined)).otherwise(joined)).alias("joined"),
+    )
+    chunk = answer_forms.one_answer_chunk(df)
+    return df.select(pl.coalesce(f("found"), chunk)).to_series()
 
 
 def statement_math(sentence: pl.Expr) -> pl.Expr:
@@ -349,13 +357,6 @@ def symbolic_rows(
         rule.alias("rule"),
     )
     return spans.map_batches(_classify_batch, return_dtype=pl.Boolean, is_elementwise=True)
-
-
-def latex_form(span: pl.Expr) -> pl.Expr:
-    """Normalized LaTeX for the exact fallback: folded, no spaces, single characters unbraced
-    (``\\sqrt{5}`` = ``\\sqrt5``, ``x^{2}`` = ``x^2``), ``\\dfrac`` = ``\\frac``."""
-    out = rewrite_text(fold_text(span)).str.replace_all(r"\s+", "")
-    return out.str.replace_all(r"\{(.)\}", "${1}").str.strip_chars(".")
 
 
 def _verify_batch(pairs: pl.Series, *, timeout: float) -> pl.Series:
