@@ -24,7 +24,7 @@ from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator, integer
 from xpert_frames.numeric.parse import extract_number, parse_number
 
 ANSWERS = Path(__file__).parent / "data" / "math_labelled_answers.jsonl"
-CLASSES = {"bigint", "span", "words", "glued", "aside", "roots", "rhs", "interval"}
+CLASSES = {"bigint", "span", "words", "glued", "aside", "roots", "rhs", "interval", "boxstep"}
 
 
 def answers_set() -> pl.DataFrame:

@@ -149,8 +149,15 @@ def prediction_span(pred: str, rule: str | None) -> str | None:
         sentence = re.sub(r"(?s)(?:[。；;！!？?\n]|\.(?:\s|\Z)).*\Z", "", tail, count=1)
         return strip_delims(statement_math(sentence))
     if "\\boxed" in pred or "\\fbox" in pred:
-        b = boxed(pred)
-        return None if b is None else strip_delims(b)
+        m = BOXED3.match(pred)
+        if m is None:
+            return None
+        # A concluding sentence with maths after the last box (which held a step) wins.
+        end = re.split(r"[。；;！!？?\n]|\.\s", pred[m.end() :].rstrip(" \t\n\r.。"))[-1]
+        conclusion = r"^\s*(?:(?i:so|therefore|thus|hence|finally)\b|所以|因此|故|综上)"
+        if re.search(conclusion, end) and re.search(r"\$|\\[(\[]", end):
+            return strip_delims(statement_math(end))
+        return strip_delims(m.group(1))
     # No statement, no box: the last sentence when it holds maths segments or joined values.
     strong = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
     last = re.split(r"[。；;！!？?\n]|\.\s", pred.rstrip(" \t\n\r.。"))[-1]

@@ -72,6 +72,14 @@ ASIDE = (
 JOINED = r"([0-9a-zA-Z})\]])(?:\s+(?:or|and)\s+|\s*(?:或者|或|和)\s*)([-0-9a-zA-Z\\(\[{])"
 #: The last sentence of a text (without its final stop).
 LAST_SENTENCE = r"(?s)^(?:.*(?:[。；;！!？?\n]|\.\s))?(.*)$"
+#: A sentence that concludes (after a box that held a step).
+CONCLUSION = r"^\s*(?:(?i:so|therefore|thus|hence|finally)\b|所以|因此|故|综上)"
+
+
+def last_sentence(text: pl.Expr) -> pl.Expr:
+    """The last sentence of ``text`` (:data:`LAST_SENTENCE`), without its final stop."""
+    return text.str.strip_chars_end(" \t\n\r.。").str.extract(LAST_SENTENCE, 1)
+
 
 _OPEN, _CLOSE = "([{", ")]}"
 
@@ -231,3 +239,23 @@ def latex_form(span: pl.Expr) -> pl.Expr:
     (``\\sqrt{5}`` = ``\\sqrt5``, ``x^{2}`` = ``x^2``), ``\\dfrac`` = ``\\frac``."""
     out = rewrite_text(fold_text(span)).str.replace_all(r"\s+", "")
     return out.str.replace_all(r"\{(.)\}", "${1}").str.strip_chars(".")
+
+
+_SPACE_CHARS = " \t\n\r$"
+
+
+def strip_delimiters(span: pl.Expr) -> pl.Expr:
+    """A span without ``$``, ``\\(``/``\\)``, ``\\[``/``\\]`` around it or a final period."""
+    out = span.str.strip_chars(_SPACE_CHARS).str.strip_prefix("\\(").str.strip_prefix("\\[")
+    out = (
+        out.str.strip_chars_end(_SPACE_CHARS + ".。")
+        .str.strip_suffix("\\)")
+        .str.strip_suffix("\\]")
+    )
+    return out.str.strip_chars(_SPACE_CHARS)
+
+
+def scatter_spans(name: str, length: int, spans: pl.DataFrame) -> pl.Series:
+    """A String series of ``length`` nulls with ``spans["s"]`` at rows ``spans["i"]``."""
+    out = pl.repeat(None, length, dtype=pl.String, eager=True).alias(name)
+    return out.scatter(spans["i"], spans["s"]) if spans.height else out

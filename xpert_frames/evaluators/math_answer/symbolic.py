@@ -34,7 +34,11 @@ import polars as pl
 
 from xpert_frames.evaluators.math_answer import answer_forms
 from xpert_frames.evaluators.math_answer import verify_pool as math_verify_pool
-from xpert_frames.evaluators.math_answer.answer_forms import latex_form, sqrt_latex
+from xpert_frames.evaluators.math_answer.answer_forms import (
+    latex_form,
+    sqrt_latex,
+    strip_delimiters,
+)
 from xpert_frames.numeric.boxed import anchored_box, box_tail, plain_box
 from xpert_frames.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
 from xpert_frames.numeric.parse import parse_number
@@ -49,6 +53,8 @@ _MARKERS = "|".join(
     m.replace("答案:", "答案[:：]").replace("答:", "答[:：]") for m in STATEMENT_MARKERS
 )
 _THROUGH_MARKER = f"(?s)^.*(?:{_MARKERS})"
+_AFTER_BOX = rf"(?s)^.*\\(?:boxed|fbox)\s*\{{{_BOX_CONTENT}\}}(.*)$"
+_SEG = pl.col("p").str.contains(r"\$|\\[(\[]")
 _SENTENCE_END = r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$"
 _SPACE = " \t\n\r$"
 
@@ -77,13 +83,6 @@ _PROSE = r"[\x{3400}-\x{9fff}]|(?:^|[^a-zA-Z\\])[a-zA-Z]{3,}"
 def boxed_content(text: pl.Expr) -> pl.Expr:
     """The content of the last ``\\boxed{}`` (three levels of nested braces), else null."""
     return text.str.extract(_BOXED, 1)
-
-
-def strip_delimiters(span: pl.Expr) -> pl.Expr:
-    """A span without ``$``, ``\\(``/``\\)``, ``\\[``/``\\]`` around it or a final period."""
-    out = span.str.strip_chars(_SPACE).str.strip_prefix("\\(").str.strip_prefix("\\[")
-    out = out.str.strip_chars_end(_SPACE + ".。").str.strip_suffix("\\)").str.strip_suffix("\\]")
-    return out.str.strip_chars(_SPACE)
 
 
 def _sentence(prediction: pl.Expr) -> pl.Expr:
@@ -288,12 +287,6 @@ def answer_spans(
     ), rspan
 
 
-def _scatter(name: str, length: int, spans: pl.DataFrame) -> pl.Series:
-    """A String series of ``length`` nulls with ``spans["s"]`` at rows ``spans["i"]``."""
-    out = pl.repeat(None, length, dtype=pl.String, eager=True).alias(name)
-    return out.scatter(spans["i"], spans["s"]) if spans.height else out
-
-
 def _last_box(df: pl.DataFrame) -> pl.DataFrame:
     """``s``: the content of the last box of ``p`` (:func:`boxed_content`), read after the
     last ``\\boxed`` first, the whole text only where that box is not well formed."""
@@ -310,21 +303,23 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     cut = df.filter(statement).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
     boxed = f("p").str.contains_any(["\\boxed", "\\fbox"])
     box = df.filter(~statement).filter(boxed)
+    # A conclusion stated after the last box (the box held a step, ``\boxed{r = 3}``) wins.
+    end = answer_forms.last_sentence(f("p").str.extract(_AFTER_BOX, 1))
+    after = box.with_columns(end).filter(f("p").str.contains(answer_forms.CONCLUSION) & _SEG)
+    end = answer_forms.last_sentence(f("p"))
     last = df.filter(~statement).filter(~boxed & f("p").str.contains(_STRONG_CHAR))
-    last = last.with_columns(
-        f("p").str.strip_chars_end(" \t\n\r.。").str.extract(answer_forms.LAST_SENTENCE, 1)
-    )
-    maths = f("p").str.contains(r"\$|\\[(\[]") | f("p").str.contains(answer_forms.JOINED)
-    last = last.filter(f("p").str.contains(_STRONG_CHAR) & maths)
+    maths = _SEG | f("p").str.contains(answer_forms.JOINED)
+    last = last.with_columns(end).filter(f("p").str.contains(_STRONG_CHAR) & maths)
     spans = pl.concat(
         [
             cut.select("i", statement_math(_sentence(f("p"))).alias("s")),
-            _last_box(box).select("i", "s"),
+            after.select("i", statement_math(f("p")).alias("s")).drop_nulls(),
+            _last_box(box.join(after, on="i", how="anti")).select("i", "s"),
             last.select("i", statement_math(f("p")).alias("s")),
         ]
     )
     spans = spans.drop_nulls("s").with_columns(strip_delimiters(f("s")))
-    return _scatter(batch.name, len(batch), spans)
+    return answer_forms.scatter_spans(batch.name, len(batch), spans)
 
 
 def _reference_span(batch: pl.Series) -> pl.Series:
@@ -341,7 +336,7 @@ def _reference_span(batch: pl.Series) -> pl.Series:
     fence = f("s").str.contains(r"^[\s$\\]|[$)\]。.\s]$")
     other = on_subset(other, fence, lambda d: d.with_columns(strip_delimiters(f("s"))))
     spans = pl.concat([df.filter(f("plain")).select("i", f("stripped").alias("s")), other])
-    return _scatter(batch.name, len(batch), spans)
+    return answer_forms.scatter_spans(batch.name, len(batch), spans)
 
 
 def symbolic_rows(
