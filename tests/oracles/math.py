@@ -317,10 +317,11 @@ def score(
         pv, pu, rule = p["value"], p["unit"], p["rule"]
     r = extract(answer, extract_mode, normalize, decimal_comma)
     rv, ru = r["value"], r["unit"]
-    pspan, rspan = mf.prediction_span(prediction, rule), mf.reference_span(answer)
+    rspan = mf.reference_span(answer)
+    pspan = mf.fit_to_reference(mf.prediction_span(prediction, rule), rspan)
     if normalize and not strict_format:
         glued = mf.glued_span(prediction, rule, p["text"], _fold)
-        pspan = pspan if glued is None else glued
+        pspan = glued if pspan is None else pspan
         sym = glued is not None or mf.is_symbolic(rspan, False, _fold, _plain)
         sym = sym or mf.is_symbolic(pspan, rule == "statement", _fold, _plain)
     else:

@@ -142,14 +142,28 @@ def reference_span(ref: str) -> str:
 
 def prediction_span(pred: str, rule: str | None) -> str | None:
     if rule == "statement":
-        hint = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]"
+        hint = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼<>=]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]"
         if not re.search(hint + r"|[-+*/×−－＋]\s*[a-zA-Z]", pred):
             return None  # nothing that can make the sentence symbolic
         tail = re.sub(rf"(?s)^.*(?:{MARKERS})", "", pred, count=1).lstrip(" \t:,，：")
         sentence = re.sub(r"(?s)(?:[。；;！!？?\n]|\.(?:\s|\Z)).*\Z", "", tail, count=1)
         return strip_delims(statement_math(sentence))
-    b = boxed(pred)
-    return None if b is None else strip_delims(b)
+    if "\\boxed" in pred or "\\fbox" in pred:
+        m = BOXED3.match(pred)
+        if m is None:
+            return None
+        # A concluding sentence with maths after the last box (which held a step) wins.
+        end = re.split(r"[。；;！!？?\n]|\.\s", pred[m.end() :].rstrip(" \t\n\r.。"))[-1]
+        conclusion = r"^\s*(?:(?i:so|therefore|thus|hence|finally)\b|所以|因此|故|综上)"
+        if re.search(conclusion, end) and re.search(r"\$|\\[(\[]", end):
+            return strip_delims(statement_math(end))
+        return strip_delims(m.group(1))
+    # No statement, no box: the last sentence when it holds maths segments or joined values.
+    strong = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
+    last = re.split(r"[。；;！!？?\n]|\.\s", pred.rstrip(" \t\n\r.。"))[-1]
+    if not re.search(strong, last) or not (re.search(r"\$|\\[(\[]", last) or JOINED.search(last)):
+        return None
+    return strip_delims(statement_math(last))
 
 
 SEGMENT = re.compile(r"(?s)^.*(?:\$(?P<d>[^$]+)\$|\\\((?P<p>.*?)\\\)|\\\[(?P<b>.*?)\\\])")
@@ -163,17 +177,58 @@ def prose_to_separators(s: str) -> str:
     return PROSE_RUN.sub(lambda m: (m[1] or "") + "\x01", s)
 
 
+ASIDE = re.compile(
+    r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)(?:[,，;；]\s*|\s+)(?:(?i:which|where|when|whenever"
+    r"|since|because|if|attained|achieved)(?:[^A-Za-z]|\Z)|此时|这时|当|因为|由于|其中|取得).*\Z"
+)
+SEGMENTS = re.compile(r"\$\$(.+?)\$\$|\$([^$]+)\$|\\\((.*?)\\\)|\\\[(.*?)\\\]", re.S)
+JOINER = re.compile(r"(?i)\s*(?:[,，、]\s*)?(?:(?:or|and|或者|或|和|以及|及)\s*)?")
+JOINED = re.compile(
+    r"([0-9a-zA-Z})\]])(?:\s+(?:or|and)\s+|\s*(?:或者|或|和)\s*)([-0-9a-zA-Z\\(\[{])"
+)
+INEQ = re.compile(r"[<>≤≥]|\\(?:le|ge|lt|gt|leq|geq|leqslant|geqslant)(?![a-zA-Z])")
+
+
 def statement_math(sentence: str) -> str:
-    """The last $…$ / \\(…\\) / \\[…\\] segment; else, in prose, the last chunk between
-    words; else the sentence."""
-    m = SEGMENT.match(sentence)
-    if m:
-        return next(g for g in (m["d"], m["p"], m["b"]) if g is not None)
+    """The sentence without an aside after its maths; then the last group of $…$ / \\(…\\) /
+    \\[…\\] segments joined by commas or or/and (not and between inequalities), their contents
+    comma-joined; else, in prose, the last chunk between words; else the sentence."""
+    sentence = ASIDE.sub(r"\1", sentence, count=1)
+    segs = list(SEGMENTS.finditer(sentence))
+    if segs:
+        k = len(segs) - 1
+        while k > 0:
+            gap = sentence[segs[k - 1].end() : segs[k].start()]
+            both = segs[k - 1].group(0) + segs[k].group(0)
+            if not JOINER.fullmatch(gap) or (
+                re.search(r"(?i)\band\b|和|及", gap) and INEQ.search(both)
+            ):
+                break
+            k -= 1
+        parts = [next(g for g in m.groups() if g is not None).strip() for m in segs[k:]]
+        return ", ".join(parts) if same_unknown(parts) else parts[-1]
+    plain, joined = last_chunk(sentence), last_chunk(JOINED.sub(r"\1, \2", sentence))
+    return joined if joined != plain and same_unknown(joined.split(",")) else plain
+
+
+def last_chunk(sentence: str) -> str:
     if PROSE.search(sentence):
         chunk = LAST_CHUNK.search(prose_to_separators(sentence))
         if chunk:
             return chunk[1]
     return sentence
+
+
+def same_unknown(parts: list[str]) -> bool:
+    """All plain values, or all stated for one unknown letter (x = 2, x_2 = 3)."""
+    lhs = r"^\s*([a-zA-Z])(?:_\{?[0-9a-zA-Z]+\}?)?\s*"
+    lhs += r"(?:=|<|>|≤|≥|\\(?:le|ge|lt|gt|leq|geq)(?![a-zA-Z]))"
+    relation = r"=|[<>≤≥≠]|\\(?:le|ge|lt|gt|leq|geq|neq|ne|in|subset)(?![a-zA-Z])"
+    seen = set()
+    for part in parts:
+        m = re.match(lhs, part)
+        seen.add(m[1] if m else ("?" if re.search(relation, part) else ""))
+    return len(seen) == 1 and "?" not in seen
 
 
 GLUE_HINT = re.compile(r"[0-9][a-zA-Z(\\]|[a-zA-Z)}]\s*[\^_]|[a-zA-Z]\s*[-+*/×−]|[(\[]")
@@ -225,3 +280,76 @@ def verify(prediction: str, reference: str) -> str:
     if not gold or not target:
         return "different"
     return "equal" if mv_verify(gold, target) else "different"
+
+
+# ------------------------------------------------------------------ prediction in the
+# reference's form: last right-hand side, inequality → interval
+def split_top(text: str, sep: str) -> list[str]:
+    """``text`` split at the regex ``sep`` outside ()[]{} (``\\{`` counts as ``{``)."""
+    out, depth, cur, i = [], 0, "", 0
+    while i < len(text):
+        m = re.compile(sep).match(text, i) if depth == 0 else None
+        if m and m.end() > i and text[i] not in "([{)]}":
+            out.append(cur)
+            cur, i = "", m.end()
+            continue
+        depth += 1 if text[i] in "([{" else (-1 if text[i] in ")]}" and depth else 0)
+        cur += text[i]
+        i += 1
+    return [*out, cur]
+
+
+def as_interval(part: str) -> str | None:
+    part = part.strip()
+    m = re.match(r"^[a-zA-Z]\s*(?:\\in|∈)\s*(.+)$", part, re.S)
+    if m:
+        return m[1].strip()
+    for pat, rep in ((r"\\leqslant|\\leq|\\le(?![a-zA-Z])|≤|<=", "≤"),
+                     (r"\\geqslant|\\geq|\\ge(?![a-zA-Z])|≥|>=", "≥"),
+                     (r"\\lt(?![a-zA-Z])", "<"), (r"\\gt(?![a-zA-Z])", ">")):  # fmt: skip
+        part = re.sub(pat, rep, part)
+    bits = [b.strip() for b in re.split(r"([<>≤≥])", part)]
+    var = re.compile(r"^[a-zA-Z](?:_\{?[0-9a-zA-Z]\}?)?$")
+    up = {"<": ("(-\\infty, ", ")"), "≤": ("(-\\infty, ", "]"), ">": ("(", ", +\\infty)")}
+    up["≥"] = ("[", ", +\\infty)")
+    mirror = {"<": ">", ">": "<", "≤": "≥", "≥": "≤"}
+    if len(bits) == 3:
+        a, op, b = bits
+        if not var.match(a) and var.match(b) and a and b not in a:
+            a, op, b = b, mirror[op], a
+        if var.match(a) and b and a not in b:
+            left, right = up[op]
+            return f"{left}{b}{right}"
+        return None
+    if len(bits) == 5 and var.match(bits[2]) and bits[0] and bits[4]:
+        lo, o1, _, o2, hi = bits
+        if o1 in ">≥" and o2 in ">≥":
+            lo, o1, o2, hi = hi, mirror[o2], mirror[o1], lo
+        if o1 in "<≤" and o2 in "<≤":
+            return ("[" if o1 == "≤" else "(") + f"{lo}, {hi}" + ("]" if o2 == "≤" else ")")
+    return None
+
+
+def fit_to_reference(span: str | None, ref: str) -> str | None:
+    if span is None or not re.search(r"[=<>≤≥∈]|\\(?:le|ge|lt|gt|in|\{)", span):
+        return span
+    relation = r"=|[<>≤≥≠]|\\(?:le|ge|lt|gt|leq|geq|neq|ne|in|subset)(?![a-zA-Z])"
+    related = re.search(relation, ref) is not None
+    builder = re.match(
+        r"^\\\{\s*([a-zA-Z])\s*(?:\\mid|\\vert|\||:)\s*(.*?)\s*\\\}$", span.strip(), re.S
+    )
+    interval_ref = re.search(r"(?s)^\s*[\[(].*,.*[\])]\s*$|\\cup|∪|\\infty|∞", ref)
+    ineq = INEQ.search(span) or builder or re.match(r"^[a-zA-Z]\s*(?:\\in|∈)", span)
+    if interval_ref and not related and ineq:
+        body = builder[2] if builder else span
+        orsep = r"\s*(?:,|\\text\s*\{\s*or\s*\}|\\lor|\\vee|\bor\b|或)\s*"
+        parts = [as_interval(p) for p in split_top(body, orsep) if p.strip()]
+        if parts and all(p is not None for p in parts):
+            return " \\cup ".join(p for p in parts if p is not None)
+    if "=" in span and not related:
+        sides = []
+        for part in split_top(span, r"\s*,\s*"):
+            rhs = split_top(part, r"(?<![<>!:\\])=(?!=)")
+            sides.append(rhs[-1].strip() if len(rhs) > 1 and rhs[-1].strip() else part.strip())
+        return ", ".join(sides)
+    return span

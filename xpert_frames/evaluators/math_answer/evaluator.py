@@ -249,7 +249,7 @@ class MathEvaluator(BaseEvaluator):
         if classify:
             glued = sym.glued_span(p_text, rule, pl.col(pred).struct.field("text"))
             lf = lf.with_columns(glued.alias(t("glued")))
-            pspan = pl.coalesce(pl.col(t("glued")), pspan)
+            pspan = pl.coalesce(pspan, pl.col(t("glued")))
         lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
         if classify:
             known = [

@@ -6,11 +6,13 @@ symbolically or not at all:
 
 * the *answer span* of the reference is its last ``\\boxed{}`` content, else the whole
   reference; of the prediction, the maths of the sentence after the last answer statement
-  when that gave the number (rule ``statement``; :func:`statement_math`: its last ``$…$`` or
-  ``\\(…\\)`` segment, else its last chunk between words, never the words around it), else
-  the last box's content, else the expression ending the prediction when the last number is
-  part of it (:func:`glued_span`; such a row is always symbolic), else none (the whole
-  prediction is handed to Math-Verify, which finds its own answer);
+  when that gave the number (rule ``statement``; :func:`statement_math`: an aside after the
+  answer cut off, then its last group of joined ``$…$``/``\\(…\\)`` segments, else its last
+  chunk between words, never the words around it), else the last box's content, else the
+  maths of the last sentence when it has segments or joined values, else the expression
+  ending the prediction when the last number is part of it (:func:`glued_span`; such a row is
+  always symbolic), else none (the whole prediction is handed to Math-Verify); the span is
+  then put in the reference's form (:func:`answer_forms.fit_to_reference`);
 * a span is *symbolic* when it is not one plain number (with an optional unit) and it holds a
   LaTeX command other than ``\\frac``, a power, root, π, ∞, set operator, an interval or tuple
   in brackets, or a factorial; a reference or boxed span also when it has an equation or
@@ -30,7 +32,13 @@ from collections.abc import Callable
 
 import polars as pl
 
+from xpert_frames.evaluators.math_answer import answer_forms
 from xpert_frames.evaluators.math_answer import verify_pool as math_verify_pool
+from xpert_frames.evaluators.math_answer.answer_forms import (
+    latex_form,
+    sqrt_latex,
+    strip_delimiters,
+)
 from xpert_frames.numeric.boxed import anchored_box, box_tail, plain_box
 from xpert_frames.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
 from xpert_frames.numeric.parse import parse_number
@@ -45,6 +53,8 @@ _MARKERS = "|".join(
     m.replace("答案:", "答案[:：]").replace("答:", "答[:：]") for m in STATEMENT_MARKERS
 )
 _THROUGH_MARKER = f"(?s)^.*(?:{_MARKERS})"
+_AFTER_BOX = rf"(?s)^.*\\(?:boxed|fbox)\s*\{{{_BOX_CONTENT}\}}(.*)$"
+_SEG = pl.col("p").str.contains(r"\$|\\[(\[]")
 _SENTENCE_END = r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$"
 _SPACE = " \t\n\r$"
 
@@ -75,13 +85,6 @@ def boxed_content(text: pl.Expr) -> pl.Expr:
     return text.str.extract(_BOXED, 1)
 
 
-def strip_delimiters(span: pl.Expr) -> pl.Expr:
-    """A span without ``$``, ``\\(``/``\\)``, ``\\[``/``\\]`` around it or a final period."""
-    out = span.str.strip_chars(_SPACE).str.strip_prefix("\\(").str.strip_prefix("\\[")
-    out = out.str.strip_chars_end(_SPACE + ".。").str.strip_suffix("\\)").str.strip_suffix("\\]")
-    return out.str.strip_chars(_SPACE)
-
-
 def _sentence(prediction: pl.Expr) -> pl.Expr:
     """The sentence after the prediction's last answer statement."""
     return (
@@ -91,8 +94,6 @@ def _sentence(prediction: pl.Expr) -> pl.Expr:
     )
 
 
-#: The last math segment of a text: ``$…$`` (``$$…$$``), ``\(…\)`` or ``\[…\]``.
-_SEGMENT = r"(?s)^.*(?:\$(?P<d>[^$]+)\$|\\\((?P<p>.*?)\\\)|\\\[(?P<b>.*?)\\\])"
 #: Natural language around the maths: CJK text and punctuation, English words (two letters
 #: or more, not a LaTeX command's name), each replaced by a separator.
 _PROSE_RUN = r"[\x{3400}-\x{9fff}，。；：、！？]+|(^|[^A-Za-z\\])[A-Za-z]{2,}"
@@ -122,14 +123,25 @@ def _rows_of(values: pl.Series, fn: Callable[[pl.DataFrame], pl.Series]) -> pl.S
     return out.scatter(df["__i"], fn(df))
 
 
+def _chunk(text: pl.Expr) -> pl.Expr:
+    return pl.coalesce(_prose_to_separators(text).str.extract(_LAST_CHUNK, 1), text)
+
+
 def _statement_math(df: pl.DataFrame) -> pl.Series:
     f = pl.col
-    segment = f("s").str.extract_groups(_SEGMENT)
-    found = pl.coalesce(segment.struct.field(k) for k in ("d", "p", "b"))
-    df = df.with_columns(found.alias("found"))
-    bare = pl.when(f("found").is_null() & f("s").str.contains(_PROSE)).then(f("s"))
-    chunk = _prose_to_separators(bare).str.extract(_LAST_CHUNK, 1)
-    return df.select(pl.coalesce(f("found"), chunk, f("s"))).to_series()
+    df = df.with_columns(f("s").str.replace(answer_forms.ASIDE, "${1}"))
+    segments = df.filter(f("s").str.contains(r"\$|\\[(\[]"))["s"].unique()
+    found = pl.Series("found", [answer_forms.joined_segments(s) for s in segments], pl.String)
+    table = pl.DataFrame([segments, found])
+    df = df.join(table, on="s", how="left", maintain_order="left")
+    bare, prose = f("found").is_null(), f("s").str.contains(_PROSE)
+    joined = f("s").str.replace_all(answer_forms.JOINED, "${1}, ${2}")
+    df = df.with_columns(
+        pl.when(bare).then(pl.when(prose).then(_chunk(f("s"))).otherwise(f("s"))).alias("chunk"),
+        pl.when(bare).then(pl.when(prose).then(_chunk(joined)).otherwise(joined)).alias("joined"),
+    )
+    chunk = answer_forms.one_answer_chunk(df)
+    return df.select(pl.coalesce(f("found"), chunk)).to_series()
 
 
 def statement_math(sentence: pl.Expr) -> pl.Expr:
@@ -246,7 +258,9 @@ def _classify_batch(batch: pl.Series) -> pl.Series:
 #: A character that folds into one of the strong markers (full-width forms included).
 _STRONG_CHAR = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
 #: A letter beside a digit or an operator: the statement may hold a variable term.
-_TERM_HINT = _STRONG_CHAR + r"|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]|[-+*/×−－＋]\s*[a-zA-Z]"
+_TERM_HINT = (
+    _STRONG_CHAR + r"|[<>=≤≥]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]|[-+*/×−－＋]\s*[a-zA-Z]"
+)
 
 
 def answer_spans(
@@ -267,13 +281,10 @@ def answer_spans(
     pspan = pl.struct(
         prediction.alias("p"), (rule == "statement").fill_null(False).alias("statement")
     ).map_batches(_prediction_span, return_dtype=pl.String, is_elementwise=True)
-    return pspan, rspan
-
-
-def _scatter(name: str, length: int, spans: pl.DataFrame) -> pl.Series:
-    """A String series of ``length`` nulls with ``spans["s"]`` at rows ``spans["i"]``."""
-    out = pl.repeat(None, length, dtype=pl.String, eager=True).alias(name)
-    return out.scatter(spans["i"], spans["s"]) if spans.height else out
+    pair = pl.struct(pspan.alias("s"), rspan.alias("r"))
+    return pair.map_batches(
+        answer_forms.fit_batch, return_dtype=pl.String, is_elementwise=True
+    ), rspan
 
 
 def _last_box(df: pl.DataFrame) -> pl.DataFrame:
@@ -290,15 +301,25 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     df = batch.struct.unnest().with_row_index("i")
     statement = df.select("statement").to_series()
     cut = df.filter(statement).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
-    box = df.filter(~statement).filter(f("p").str.contains_any(["\\boxed", "\\fbox"]))
+    boxed = f("p").str.contains_any(["\\boxed", "\\fbox"])
+    box = df.filter(~statement).filter(boxed)
+    # A conclusion stated after the last box (the box held a step, ``\boxed{r = 3}``) wins.
+    end = answer_forms.last_sentence(f("p").str.extract(_AFTER_BOX, 1))
+    after = box.with_columns(end).filter(f("p").str.contains(answer_forms.CONCLUSION) & _SEG)
+    end = answer_forms.last_sentence(f("p"))
+    last = df.filter(~statement).filter(~boxed & f("p").str.contains(_STRONG_CHAR))
+    maths = _SEG | f("p").str.contains(answer_forms.JOINED)
+    last = last.with_columns(end).filter(f("p").str.contains(_STRONG_CHAR) & maths)
     spans = pl.concat(
         [
             cut.select("i", statement_math(_sentence(f("p"))).alias("s")),
-            _last_box(box).select("i", "s"),
+            after.select("i", statement_math(f("p")).alias("s")).drop_nulls(),
+            _last_box(box.join(after, on="i", how="anti")).select("i", "s"),
+            last.select("i", statement_math(f("p")).alias("s")),
         ]
     )
     spans = spans.drop_nulls("s").with_columns(strip_delimiters(f("s")))
-    return _scatter(batch.name, len(batch), spans)
+    return answer_forms.scatter_spans(batch.name, len(batch), spans)
 
 
 def _reference_span(batch: pl.Series) -> pl.Series:
@@ -315,7 +336,7 @@ def _reference_span(batch: pl.Series) -> pl.Series:
     fence = f("s").str.contains(r"^[\s$\\]|[$)\]。.\s]$")
     other = on_subset(other, fence, lambda d: d.with_columns(strip_delimiters(f("s"))))
     spans = pl.concat([df.filter(f("plain")).select("i", f("stripped").alias("s")), other])
-    return _scatter(batch.name, len(batch), spans)
+    return answer_forms.scatter_spans(batch.name, len(batch), spans)
 
 
 def symbolic_rows(
@@ -333,13 +354,6 @@ def symbolic_rows(
     return spans.map_batches(_classify_batch, return_dtype=pl.Boolean, is_elementwise=True)
 
 
-def latex_form(span: pl.Expr) -> pl.Expr:
-    """Normalized LaTeX for the exact fallback: folded, no spaces, single characters unbraced
-    (``\\sqrt{5}`` = ``\\sqrt5``, ``x^{2}`` = ``x^2``), ``\\dfrac`` = ``\\frac``."""
-    out = rewrite_text(fold_text(span)).str.replace_all(r"\s+", "")
-    return out.str.replace_all(r"\{(.)\}", "${1}").str.strip_chars(".")
-
-
 def _verify_batch(pairs: pl.Series, *, timeout: float) -> pl.Series:
     """Outcome per row of a struct ``{p, r}`` batch (null where either is null): each
     distinct pair verified once by Math-Verify."""
@@ -351,22 +365,6 @@ def _verify_batch(pairs: pl.Series, *, timeout: float) -> pl.Series:
     todo = todo.with_columns(pl.Series("o", outcomes, dtype=pl.String))
     out = df.join(todo, on=["p", "r"], how="left", maintain_order="left")
     return out["o"].alias(pairs.name)
-
-
-#: ``√`` as written in plain text (``2√2``, ``√(x+1)``, ``√{3}``), which Math-Verify does not read.
-_SQRT = [
-    (r"√\s*\(([^()]*)\)", r"\sqrt{${1}}"),
-    (r"√\s*\{", r"\sqrt{"),
-    (r"√\s*([0-9]+(?:\.[0-9]+)?|[A-Za-z])", r"\sqrt{${1}}"),
-]
-
-
-def sqrt_latex(span: pl.Expr) -> pl.Expr:
-    """``√`` written out as ``\\sqrt{}`` (:data:`_SQRT`)."""
-    out = span
-    for pattern, repl in _SQRT:
-        out = out.str.replace_all(pattern, repl)
-    return out
 
 
 def symbolic_outcome(
