@@ -1,6 +1,7 @@
 """The answer classes found on a blind set (issue 14): integers compared exactly at any size,
 statement spans that are the maths and not the words around them, compound English number
-words, and a last number glued to the expression that ends the prediction. The labelled set
+words, a last number glued to the expression that ends the prediction, a check after the answer
+and a conclusion after a boxed intermediate. The labelled set
 ``math_labelled_answers.jsonl`` holds each class and its neighbours as real models write them."""
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator, integer
 from xpert_frames.numeric.parse import extract_number, parse_number
 
 ANSWERS = Path(__file__).parent / "data" / "math_labelled_answers.jsonl"
-CLASSES = {"bigint", "span", "words", "glued"}
+CLASSES = {"bigint", "span", "words", "glued", "verify", "conclusion"}
 
 
 def answers_set() -> pl.DataFrame:

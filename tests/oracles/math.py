@@ -100,6 +100,16 @@ MARKERS = "最终答案|答案是|答案为|答案:|答:|结果是|结果为|所
 MARKERS += r"|(?i:the answer is)|(?i:final answer)|(?i:answer\s*:)|####"
 STATEMENT = re.compile(rf"(?s).*(?:{MARKERS})(.*)")
 BOXED = re.compile(r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
+# A check or verification after the answer, and a conclusion after the last box.
+CHECK = re.compile(
+    r"(?i:(?:^|\n)[ \t#*>_-]*(?:check|checking|verify|verification|double[- ]check)\b"
+    r"|\b(?:let['’]?s|let us|we can|now) (?:verify|check|double[- ]check)\b"
+    r"|\b(?:check|checking|verify|verification)\s*[:：])"
+    r"|验证|检验|验算|检查"
+)
+ANSWER_AFTER = rf"\\(?:boxed|fbox)|(?:{MARKERS})[^。\n；;!?]*[0-9{CN_CHARS}]"
+CONCLUSION = r"(?:[.!?。:\n]\s*|,\s*)(?:[Ss]o|[Tt]herefore|[Tt]hus|[Hh]ence)\b"
+STATEMENT_LATE = re.compile(rf"(?s).*(?:{CONCLUSION}|{MARKERS})(.*)")
 SENTENCE = re.compile(r"(?s)(.*?)(?:[。；;！!？?\n]|\.(?:\s|\Z)|\Z)")
 CLAUSE = re.compile(r"(?s)(.*?)(?:，|, |\Z)")
 
@@ -209,11 +219,16 @@ def extract(
         cand, rule = (found[0], "first") if found else (None, "none")
     else:
         cand, rule = None, "none"
+        check = CHECK.search(n)
+        if check and CAND[c].search(n[: check.start()]):
+            if not re.search(ANSWER_AFTER, n[check.start() :]):
+                n, found = n[: check.start()], candidates(n[: check.start()], c)
         b = BOXED.match(n)
         boxed = _or_words(_last(b.group(1), c), b.group(1), c) if b else None
-        late = b is not None and re.search(MARKERS, BOXED.sub("", n, count=1)) is not None
+        after_box = BOXED.sub("", n, count=1)
+        late = b is not None and re.search(f"{CONCLUSION}|{MARKERS}", after_box) is not None
         stmt = None
-        s = STATEMENT.match(n)
+        s = (STATEMENT_LATE if late else STATEMENT).match(n)
         if s:
             tail = s.group(1).lstrip(" \t:,，：")
             sentence = SENTENCE.match(tail).group(1)  # type: ignore[union-attr]
@@ -318,6 +333,10 @@ def score(
     r = extract(answer, extract_mode, normalize, decimal_comma)
     rv, ru = r["value"], r["unit"]
     pspan, rspan = mf.prediction_span(prediction, rule), mf.reference_span(answer)
+    if rule == "statement" and ("\\boxed" in prediction or "\\fbox" in prediction):
+        after = re.sub(r"(?s)^.*\\(?:boxed|fbox)", "", prediction, count=1)
+        if re.search(CONCLUSION, after) and not re.search(MARKERS, after):
+            pspan = None  # a conclusion after the last box: its number is the answer
     if normalize and not strict_format:
         glued = mf.glued_span(prediction, rule, p["text"], _fold)
         pspan = pspan if glued is None else glued
