@@ -1,8 +1,9 @@
 """The answer classes found on a blind set (issue 14): integers compared exactly at any size,
 statement spans that are the maths and not the words around them, compound English number
-words, a last number glued to the expression that ends the prediction, a check after the answer
-and a conclusion after a boxed intermediate. The labelled set
-``math_labelled_answers.jsonl`` holds each class and its neighbours as real models write them."""
+words, a last number glued to the expression that ends the prediction, a check after the
+answer, a conclusion after a boxed intermediate, and colloquial Chinese numerals (一万二).
+The labelled set ``math_labelled_answers.jsonl`` holds each class and its neighbours as real
+models write them."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator, integer
 from xpert_frames.numeric.parse import extract_number, parse_number
 
 ANSWERS = Path(__file__).parent / "data" / "math_labelled_answers.jsonl"
-CLASSES = {"bigint", "span", "words", "glued", "verify", "conclusion"}
+CLASSES = {"bigint", "span", "words", "glued", "verify", "conclusion", "colloquial"}
 
 
 def answers_set() -> pl.DataFrame:

@@ -125,8 +125,11 @@ def cn_integer(s: str) -> float | None:
     total = 0
     for k, scale in enumerate((10**8, 10**4, 1)):
         th, hu, te, ten, un = m.groups()[5 * k : 5 * k + 5]
+        last = 1  # colloquial: a last digit right after 百/千/万 takes the next lower unit
+        if k == 2 and re.search(f"[百千万]{D}$", s):
+            last = {"百": 10, "千": 100, "万": 1000}[s[-2]]
         value = 0
-        for digit, weight in ((th, 1000), (hu, 100), (un, 1)):
+        for digit, weight in ((th, 1000), (hu, 100), (un, last)):
             value += DIG[digit] * weight if digit else 0
         if ten:
             value += (DIG[te] if te else 1) * 10
