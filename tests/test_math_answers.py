@@ -1,7 +1,8 @@
 """The answer classes found on a blind set (issue 14): integers compared exactly at any size,
 statement spans that are the maths and not the words around them, compound English number
 words, a last number glued to the expression that ends the prediction, a check after the
-answer, a conclusion after a boxed intermediate, and colloquial Chinese numerals (一万二).
+answer, a conclusion after a boxed intermediate, colloquial Chinese numerals (一万二), an
+approximation in words after the exact value, and repeating decimals (0.\\overline{3}).
 The labelled set ``math_labelled_answers.jsonl`` holds each class and its neighbours as real
 models write them."""
 
@@ -26,7 +27,17 @@ from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator, integer
 from xpert_frames.numeric.parse import extract_number, parse_number
 
 ANSWERS = Path(__file__).parent / "data" / "math_labelled_answers.jsonl"
-CLASSES = {"bigint", "span", "words", "glued", "verify", "conclusion", "colloquial"}
+CLASSES = {
+    "bigint",
+    "span",
+    "words",
+    "glued",
+    "verify",
+    "conclusion",
+    "colloquial",
+    "approxword",
+    "repeating",
+}
 
 
 def answers_set() -> pl.DataFrame:

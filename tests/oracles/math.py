@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.oracles import math_forms as mf
+from tests.oracles import math_rules as mc
+from tests.oracles.math_rules import DIG, cn_integer
 
 UNITS_CSV = Path(__file__).resolve().parents[2] / "xpert_frames" / "data" / "units.csv"
 with UNITS_CSV.open(encoding="utf-8") as fh:
@@ -22,8 +24,6 @@ CANON = {r["alias"]: r["canonical"] for r in _UNIT_ROWS}
 DIMENSION = {r["canonical"]: r["dimension"] for r in _UNIT_ROWS}
 FACTOR = {r["canonical"]: float(r["factor"]) for r in _UNIT_ROWS if r["factor"]}
 
-DIG = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7}
-DIG |= {"八": 8, "九": 9}
 CN_CHARS = "".join(DIG) + "十百千万亿"
 
 # ----------------------------------------------------------------------------- normalization
@@ -100,43 +100,12 @@ MARKERS = "最终答案|答案是|答案为|答案:|答:|结果是|结果为|所
 MARKERS += r"|(?i:the answer is)|(?i:final answer)|(?i:answer\s*:)|####"
 STATEMENT = re.compile(rf"(?s).*(?:{MARKERS})(.*)")
 BOXED = re.compile(r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
-# A check or verification after the answer, and a conclusion after the last box.
-CHECK = re.compile(
-    r"(?i:(?:^|\n)[ \t#*>_-]*(?:check|checking|verify|verification|double[- ]check)\b"
-    r"|\b(?:let['’]?s|let us|we can|now) (?:verify|check|double[- ]check)\b"
-    r"|\b(?:check|checking|verify|verification)\s*[:：])"
-    r"|验证|检验|验算|检查"
-)
-ANSWER_AFTER = rf"\\(?:boxed|fbox)|(?:{MARKERS})[^。\n；;!?]*[0-9{CN_CHARS}]"
-CONCLUSION = r"(?:[.!?。:\n]\s*|,\s*)(?:[Ss]o|[Tt]herefore|[Tt]hus|[Hh]ence)\b"
-STATEMENT_LATE = re.compile(rf"(?s).*(?:{CONCLUSION}|{MARKERS})(.*)")
+STATEMENT_LATE = re.compile(rf"(?s).*(?:{mc.CONCLUSION}|{MARKERS})(.*)")
 SENTENCE = re.compile(r"(?s)(.*?)(?:[。；;！!？?\n]|\.(?:\s|\Z)|\Z)")
 CLAUSE = re.compile(r"(?s)(.*?)(?:，|, |\Z)")
 
 
 # ----------------------------------------------------------------------------- values
-def cn_integer(s: str) -> float | None:
-    if s and all(c in DIG for c in s):
-        return float("".join(str(DIG[c]) for c in s))
-    section = f"(?:({D})千)?零?(?:({D})百)?零?(?:({D})?(十))?零?({D})?"
-    m = re.fullmatch(f"(?:{section}亿)?零?(?:{section}万)?零?{section}", s)
-    if not s or m is None or not any(m.groups()):
-        return None  # a numeral needs at least one digit or 十
-    total = 0
-    for k, scale in enumerate((10**8, 10**4, 1)):
-        th, hu, te, ten, un = m.groups()[5 * k : 5 * k + 5]
-        last = 1  # colloquial: a last digit right after 百/千/万 takes the next lower unit
-        if k == 2 and re.search(f"[百千万]{D}$", s):
-            last = {"百": 10, "千": 100, "万": 1000}[s[-2]]
-        value = 0
-        for digit, weight in ((th, 1000), (hu, 100), (un, last)):
-            value += DIG[digit] * weight if digit else 0
-        if ten:
-            value += (DIG[te] if te else 1) * 10
-        total += value * scale
-    return float(total)
-
-
 def number(token: str | None, chinese: bool) -> float | None:
     if token is None:
         return None
@@ -222,14 +191,11 @@ def extract(
         cand, rule = (found[0], "first") if found else (None, "none")
     else:
         cand, rule = None, "none"
-        check = CHECK.search(n)
-        if check and CAND[c].search(n[: check.start()]):
-            if not re.search(ANSWER_AFTER, n[check.start() :]):
-                n, found = n[: check.start()], candidates(n[: check.start()], c)
+        n = mc.cut_check(n, lambda head: CAND[c].search(head) is not None, MARKERS, CN_CHARS)
         b = BOXED.match(n)
         boxed = _or_words(_last(b.group(1), c), b.group(1), c) if b else None
         after_box = BOXED.sub("", n, count=1)
-        late = b is not None and re.search(f"{CONCLUSION}|{MARKERS}", after_box) is not None
+        late = b is not None and re.search(f"{mc.CONCLUSION}|{MARKERS}", after_box) is not None
         stmt = None
         s = (STATEMENT_LATE if late else STATEMENT).match(n)
         if s:
@@ -246,7 +212,7 @@ def extract(
         for name, value in [
             *order,
             ("equals", eq.group(1) if eq else None),
-            ("last", _or_words(found[-1] if found else None, n, c)),
+            ("last", _or_words(_last(n, c), n, c)),
         ]:
             if value is not None:
                 cand, rule = value, name
@@ -336,10 +302,8 @@ def score(
     r = extract(answer, extract_mode, normalize, decimal_comma)
     rv, ru = r["value"], r["unit"]
     pspan, rspan = mf.prediction_span(prediction, rule), mf.reference_span(answer)
-    if rule == "statement" and ("\\boxed" in prediction or "\\fbox" in prediction):
-        after = re.sub(r"(?s)^.*\\(?:boxed|fbox)", "", prediction, count=1)
-        if re.search(CONCLUSION, after) and not re.search(MARKERS, after):
-            pspan = None  # a conclusion after the last box: its number is the answer
+    if mc.concluded(prediction, rule, MARKERS):
+        pspan = None  # a conclusion after the last box: its number is the answer
     if normalize and not strict_format:
         glued = mf.glued_span(prediction, rule, p["text"], _fold)
         pspan = pspan if glued is None else glued

@@ -32,7 +32,28 @@ def forms(s: str, decimal_comma: str = "auto") -> str:
         for _ in range(2):
             s = re.sub(r"([0-9]),([0-9])", r"\1.\2", s)
     s = re.sub(r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|\Z)", r"\1%\2", s)
-    return digit_scales(s)
+    words = r"(?i:approximately|approx\.?|about|roughly)|约等于|约为|大约是|大约为|大约|约"
+    approx_word = rf"([0-9}}])\s*[,，]?\s*[(（]?\s*(?:{words})\s*(?:[:：=]\s*)?([-+]?[0-9])"
+    s = re.sub(approx_word, r"\1 ≈ \2", s)
+    return digit_scales(repeating(s))
+
+
+def repeating(s: str) -> str:
+    """Repeating decimals: the period (the groups named) written out 16 times."""
+    period: list[tuple[str, tuple[int, ...]]] = [
+        (r"([0-9]*\.[0-9]*)\\overline\s*\{([0-9]{1,6})\}", (2,)),
+        (r"([0-9]*\.[0-9]*)\\dot\s*\{?([0-9])\}?([0-9]{0,4})\\dot\s*\{?([0-9])\}?", (2, 3, 4)),
+        (r"([0-9]*\.[0-9]*)\\dot\s*\{?([0-9])\}?", (2,)),
+        (r"([0-9]+\.[0-9]*)\(([0-9]{1,6})\)", (2,)),
+        (r"([0-9]+\.[0-9]*?)(([0-9])\3+)(?:\.\.\.|…|\\[lc]?dots)", (3,)),
+    ]
+    for pattern, groups in period:
+
+        def written(m: re.Match[str], g: tuple[int, ...] = groups) -> str:
+            return str(m[1]) + "".join(m[k] for k in g) * 16
+
+        s = re.sub(pattern, written, s)
+    return s
 
 
 SCALES = (("thousand", 3), ("million", 6), ("billion", 9))

@@ -48,8 +48,10 @@ from xpert_frames.core.options import check_bool, check_choice
 from xpert_frames.core.text import to_expr
 from xpert_frames.numeric.forms import (
     APPROX_CUT,
+    APPROX_WORDS,
     DECIMAL_COMMAS,
     ENGLISH_WORD,
+    REPEATING_TRIGGER,
     SCALE_TRIGGER,
     approx_pair,
     english_numbers,
@@ -105,7 +107,10 @@ def _check_mode(mode: object) -> str:
 # --------------------------------------------------------------------------- parsing
 
 
-_FORM_TRIGGER = rf"\\frac|[0-9] [0-9]|[0-9],[0-9]|percent|pct|≈|{SCALE_TRIGGER}"
+_FORM_TRIGGER = (
+    rf"\\frac|[0-9] [0-9]|[0-9],[0-9]|percent|pct|≈|{SCALE_TRIGGER}"
+    rf"|[0-9}}][\s,，(（]*(?:{APPROX_WORDS})|{REPEATING_TRIGGER}"
+)
 
 
 def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFrame:

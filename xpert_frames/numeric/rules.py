@@ -16,7 +16,7 @@ import polars as pl
 
 from xpert_frames.numeric.boxed import anchored_box, box_tail
 from xpert_frames.numeric.forms import ENGLISH_WORD, english_numbers
-from xpert_frames.numeric.grammar import BOX_CONTENT, CHECK, CHECK_TRIGGERS, CONCLUSION, Grammar
+from xpert_frames.numeric.grammar import BOX_CONTENT, CHECK, CHECK_TRIGGERS, Grammar
 
 
 def on_subset(

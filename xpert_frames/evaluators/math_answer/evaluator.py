@@ -65,6 +65,7 @@ def concluded(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
     late = after.str.contains(CONCLUSION) & ~after.str.contains(grammar(True).marker)
     return (boxed & late).fill_null(False)
 
+
 _WHOLE_BELOW = 2.0**53
 #: A number as written (the extracted ``text``) that is an integer: sign, digits (thousands
 #: commas allowed), a decimal part of zeros, ``万``/``亿``, then nothing or a unit (not ``%``,
