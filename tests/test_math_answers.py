@@ -245,3 +245,36 @@ def test_numbers_with_units_or_words_after_them_stay_numbers() -> None:
     out = score(preds, ["5", "16", "16", "3", "5", "2", "2"])
     assert out["math_score"].to_list() == [1.0] * len(preds)
     assert set(out["math_rule"]) == {"last"}
+
+
+# --------------------------------------------------------------------------- 5. decimal commas
+def test_a_comma_between_digits_does_not_end_a_statement() -> None:
+    preds = [
+        "Answer: 2,5 kg",
+        "答：每人分得 0,5 千克。",
+        "Final answer: 2,75 m",
+        "Answer: 12,500 people",
+    ]
+    answers = ["2.5 kg", "0.5", "2.75 m", "12500"]
+    always = score(preds, answers, decimal_comma="always")["math_score"].to_list()
+    assert always == [1.0, 1.0, 1.0, 0.0]  # always: every comma between digits is a point
+    # auto: two digits after a lone comma are decimals, one digit is not (``2,5`` is 2 and 5)
+    assert score(preds, answers)["math_score"].to_list() == [0.0, 0.0, 1.0, 1.0]
+    assert score(preds, answers, decimal_comma="never")["math_score"].to_list() == [0.0] * 3 + [1.0]
+    for option in ("auto", "always", "never"):
+        df = pl.DataFrame({"prediction": preds, "answer": answers})
+        assert_matches_oracle(df, {"decimal_comma": option})
+
+
+# --------------------------------------------------------------------------- 6. checks
+def test_checks_cut_only_after_the_answer() -> None:
+    preds = [
+        "So x = 4.\nCheck: 2(4) + 4 = 12.",
+        "x = 4.\n\n### Verification\n2(4) + 4 = 12 ✓",
+        "解得 x = 4。验算：2×4 + 4 = 12，正确。",
+        "Let's check: 2 + 2 = 4. The answer is 12.",  # the answer statement after the check
+        "Check: 2 + 2 = 4.",  # nothing before the check: the check is all there is
+        "We double-check the count 7 + 5 = 12, so 12.",  # no check heading: read as before
+    ]
+    out = score(preds, ["4", "4", "4", "12", "4", "12"])
+    assert out["math_score"].to_list() == [1.0] * len(preds)
