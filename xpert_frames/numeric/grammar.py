@@ -163,8 +163,8 @@ CHECK = (
     r"|\b(?:check|checking|verify|verification)\s*[:：])"
     r"|验证|检验|验算|检查"
 )
-#: Substrings that every :data:`CHECK` match holds (a cheap filter first).
-CHECK_TRIGGERS = ["heck", "HECK", "erif", "ERIF", "验证", "检验", "验算", "检查"]
+#: Substrings (ASCII case aside) that every :data:`CHECK` match holds (a cheap filter first).
+CHECK_TRIGGERS = ["check", "verif", "验证", "检验", "验算", "检查"]
 #: A conclusion: So/Therefore/Thus/Hence at a sentence or clause start.
 CONCLUSION = r"(?:[.!?。:\n]\s*|,\s*)(?:[Ss]o|[Tt]herefore|[Tt]hus|[Hh]ence)\b"
 

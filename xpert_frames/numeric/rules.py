@@ -137,7 +137,8 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
         df = df.with_columns(f("n").str.extract_all(g.candidate).list.first().alias("cand"))
         first = pl.when(f("cand").is_not_null()).then(pl.lit("first")).otherwise(pl.lit("none"))
         return df.with_columns(first.alias("rule"))
-    df = on_subset(df, f("n").str.contains_any(CHECK_TRIGGERS), functools.partial(_no_check, g))
+    has_check = f("n").str.contains_any(CHECK_TRIGGERS, ascii_case_insensitive=True)
+    df = on_subset(df, has_check, functools.partial(_no_check, g))
     has_box = f("n").str.contains_any(["boxed", "fbox"])
     df = on_subset(
         df, has_box, functools.partial(_boxed, g), {"boxed": pl.String(), "late": pl.Boolean()}
