@@ -34,8 +34,7 @@ def forms(s: str, decimal_comma: str = "auto") -> str:
     s = re.sub(r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|\Z)", r"\1%\2", s)
     words = r"(?i:approximately|approx\.?|about|roughly)|约等于|约为|大约是|大约为|大约|约"
     approx_word = rf"([0-9}}])\s*[,，]?\s*[(（]?\s*(?:{words})\s*(?:[:：=]\s*)?([-+]?[0-9])"
-    s = re.sub(approx_word, r"\1 ≈ \2", s)
-    return digit_scales(repeating(s))
+    return repeating(re.sub(approx_word, r"\1 ≈ \2", digit_scales(s)))
 
 
 def repeating(s: str) -> str:

@@ -83,6 +83,20 @@ REPEATING_DECIMALS: list[tuple[str, str]] = [
 ]
 #: A text holds a repeating decimal only if it matches this.
 REPEATING_TRIGGER = r"\\overline|\\dot|[0-9]\.[0-9]*\([0-9]|[0-9](?:\.\.\.|…|\\[lc]?dots)"
+#: A text needs :func:`rewrite_rare_forms` only if it matches this.
+RARE_TRIGGER = rf"[0-9}}][\s,，(（]*(?:{APPROX_WORDS})|{REPEATING_TRIGGER}"
+
+
+def rewrite_rare_forms(text: pl.Expr) -> pl.Expr:
+    """An approximation in words after an exact value → ``≈``, and repeating decimals
+    written out (module docs); after :func:`rewrite_forms`, on the rows that match
+    :data:`RARE_TRIGGER` (rare forms: their six regexes stay off the other rows)."""
+    out = text.str.replace_all(*_APPROX_WORD)
+    for pattern, repl in REPEATING_DECIMALS:
+        out = out.str.replace_all(pattern, repl)
+    return out
+
+
 #: ``exact ≈ approximation``; group 1 the exact value's last character, group 2 the
 #: approximation (digits, sign, point, comma, slash; a unit after it stays).
 APPROX_CUT = (r"([0-9}])\s*≈\s*[-+]?[0-9][0-9.,]*", "${1}")
@@ -114,9 +128,6 @@ def rewrite_forms(text: pl.Expr, decimal_comma: str = "auto") -> pl.Expr:
         for _ in range(2):
             out = out.str.replace_all(*_DECIMAL_ALWAYS)
     out = out.str.replace_all(*_PERCENT)
-    out = out.str.replace_all(*_APPROX_WORD)
-    for pattern, repl in REPEATING_DECIMALS:
-        out = out.str.replace_all(pattern, repl)
     for pattern, repl in DIGIT_SCALE_RULES:
         out = out.str.replace_all(pattern, repl)
     return out

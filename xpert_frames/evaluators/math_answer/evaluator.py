@@ -60,7 +60,8 @@ from xpert_frames.numeric.units import unit_info
 def concluded(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
     """Whether the statement rule read a conclusion after the last box that has no answer
     statement after it (:func:`xpert_frames.numeric.rules.candidates`)."""
-    boxed = (rule == "statement") & prediction.str.contains_any(["\\boxed", "\\fbox"])
+    statement = pl.when(rule == "statement").then(prediction)  # the others are not read
+    boxed = statement.str.contains_any(["\\boxed", "\\fbox"])
     after = box_tail(pl.when(boxed).then(prediction))
     late = after.str.contains(CONCLUSION) & ~after.str.contains(grammar(True).marker)
     return (boxed & late).fill_null(False)
