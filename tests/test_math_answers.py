@@ -1,7 +1,10 @@
 """The answer classes found on a blind set (issue 14): integers compared exactly at any size,
 statement spans that are the maths and not the words around them, compound English number
-words, and a last number glued to the expression that ends the prediction. The labelled set
-``math_labelled_answers.jsonl`` holds each class and its neighbours as real models write them."""
+words, a last number glued to the expression that ends the prediction, a check after the
+answer, a conclusion after a boxed intermediate, colloquial Chinese numerals (一万二), an
+approximation in words after the exact value, and repeating decimals (0.\\overline{3}).
+The labelled set ``math_labelled_answers.jsonl`` holds each class and its neighbours as real
+models write them."""
 
 from __future__ import annotations
 
@@ -24,7 +27,22 @@ from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator, integer
 from xpert_frames.numeric.parse import extract_number, parse_number
 
 ANSWERS = Path(__file__).parent / "data" / "math_labelled_answers.jsonl"
-CLASSES = {"bigint", "span", "words", "glued", "aside", "roots", "rhs", "interval", "boxstep"}
+CLASSES = {
+    "bigint",
+    "span",
+    "words",
+    "glued",
+    "aside",
+    "roots",
+    "rhs",
+    "interval",
+    "boxstep",
+    "verify",
+    "conclusion",
+    "colloquial",
+    "approxword",
+    "repeating",
+}
 
 
 def answers_set() -> pl.DataFrame:
@@ -233,3 +251,36 @@ def test_numbers_with_units_or_words_after_them_stay_numbers() -> None:
     out = score(preds, ["5", "16", "16", "3", "5", "2", "2"])
     assert out["math_score"].to_list() == [1.0] * len(preds)
     assert set(out["math_rule"]) == {"last"}
+
+
+# --------------------------------------------------------------------------- 5. decimal commas
+def test_a_comma_between_digits_does_not_end_a_statement() -> None:
+    preds = [
+        "Answer: 2,5 kg",
+        "答：每人分得 0,5 千克。",
+        "Final answer: 2,75 m",
+        "Answer: 12,500 people",
+    ]
+    answers = ["2.5 kg", "0.5", "2.75 m", "12500"]
+    always = score(preds, answers, decimal_comma="always")["math_score"].to_list()
+    assert always == [1.0, 1.0, 1.0, 0.0]  # always: every comma between digits is a point
+    # auto: two digits after a lone comma are decimals, one digit is not (``2,5`` is 2 and 5)
+    assert score(preds, answers)["math_score"].to_list() == [0.0, 0.0, 1.0, 1.0]
+    assert score(preds, answers, decimal_comma="never")["math_score"].to_list() == [0.0] * 3 + [1.0]
+    for option in ("auto", "always", "never"):
+        df = pl.DataFrame({"prediction": preds, "answer": answers})
+        assert_matches_oracle(df, {"decimal_comma": option})
+
+
+# --------------------------------------------------------------------------- 6. checks
+def test_checks_cut_only_after_the_answer() -> None:
+    preds = [
+        "So x = 4.\nCheck: 2(4) + 4 = 12.",
+        "x = 4.\n\n### Verification\n2(4) + 4 = 12 ✓",
+        "解得 x = 4。验算：2×4 + 4 = 12，正确。",
+        "Let's check: 2 + 2 = 4. The answer is 12.",  # the answer statement after the check
+        "Check: 2 + 2 = 4.",  # nothing before the check: the check is all there is
+        "We double-check the count 7 + 5 = 12, so 12.",  # no check heading: read as before
+    ]
+    out = score(preds, ["4", "4", "4", "12", "4", "12"])
+    assert out["math_score"].to_list() == [1.0] * len(preds)

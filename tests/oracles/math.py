@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.oracles import math_forms as mf
+from tests.oracles import math_rules as mc
+from tests.oracles.math_rules import DIG, cn_integer
 
 UNITS_CSV = Path(__file__).resolve().parents[2] / "xpert_frames" / "data" / "units.csv"
 with UNITS_CSV.open(encoding="utf-8") as fh:
@@ -22,8 +24,6 @@ CANON = {r["alias"]: r["canonical"] for r in _UNIT_ROWS}
 DIMENSION = {r["canonical"]: r["dimension"] for r in _UNIT_ROWS}
 FACTOR = {r["canonical"]: float(r["factor"]) for r in _UNIT_ROWS if r["factor"]}
 
-DIG = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7}
-DIG |= {"八": 8, "九": 9}
 CN_CHARS = "".join(DIG) + "十百千万亿"
 
 # ----------------------------------------------------------------------------- normalization
@@ -100,30 +100,12 @@ MARKERS = "最终答案|答案是|答案为|答案:|答:|结果是|结果为|所
 MARKERS += r"|(?i:the answer is)|(?i:final answer)|(?i:answer\s*:)|####"
 STATEMENT = re.compile(rf"(?s).*(?:{MARKERS})(.*)")
 BOXED = re.compile(r"(?s).*\\(?:boxed|fbox)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
+STATEMENT_LATE = re.compile(rf"(?s).*(?:{mc.CONCLUSION}|{MARKERS})(.*)")
 SENTENCE = re.compile(r"(?s)(.*?)(?:[。；;！!？?\n]|\.(?:\s|\Z)|\Z)")
 CLAUSE = re.compile(r"(?s)(.*?)(?:，|, |\Z)")
 
 
 # ----------------------------------------------------------------------------- values
-def cn_integer(s: str) -> float | None:
-    if s and all(c in DIG for c in s):
-        return float("".join(str(DIG[c]) for c in s))
-    section = f"(?:({D})千)?零?(?:({D})百)?零?(?:({D})?(十))?零?({D})?"
-    m = re.fullmatch(f"(?:{section}亿)?零?(?:{section}万)?零?{section}", s)
-    if not s or m is None or not any(m.groups()):
-        return None  # a numeral needs at least one digit or 十
-    total = 0
-    for k, scale in enumerate((10**8, 10**4, 1)):
-        th, hu, te, ten, un = m.groups()[5 * k : 5 * k + 5]
-        value = 0
-        for digit, weight in ((th, 1000), (hu, 100), (un, 1)):
-            value += DIG[digit] * weight if digit else 0
-        if ten:
-            value += (DIG[te] if te else 1) * 10
-        total += value * scale
-    return float(total)
-
-
 def number(token: str | None, chinese: bool) -> float | None:
     if token is None:
         return None
@@ -209,11 +191,13 @@ def extract(
         cand, rule = (found[0], "first") if found else (None, "none")
     else:
         cand, rule = None, "none"
+        n = mc.cut_check(n, lambda head: CAND[c].search(head) is not None, MARKERS, CN_CHARS)
         b = BOXED.match(n)
         boxed = _or_words(_last(b.group(1), c), b.group(1), c) if b else None
-        late = b is not None and re.search(MARKERS, BOXED.sub("", n, count=1)) is not None
+        after_box = BOXED.sub("", n, count=1)
+        late = b is not None and re.search(f"{mc.CONCLUSION}|{MARKERS}", after_box) is not None
         stmt = None
-        s = STATEMENT.match(n)
+        s = (STATEMENT_LATE if late else STATEMENT).match(n)
         if s:
             tail = s.group(1).lstrip(" \t:,，：")
             sentence = SENTENCE.match(tail).group(1)  # type: ignore[union-attr]
@@ -228,7 +212,7 @@ def extract(
         for name, value in [
             *order,
             ("equals", eq.group(1) if eq else None),
-            ("last", _or_words(found[-1] if found else None, n, c)),
+            ("last", _or_words(_last(n, c), n, c)),
         ]:
             if value is not None:
                 cand, rule = value, name
@@ -319,6 +303,9 @@ def score(
     rv, ru = r["value"], r["unit"]
     rspan = mf.reference_span(answer)
     pspan = mf.fit_to_reference(mf.prediction_span(prediction, rule), rspan)
+    ref_plain = rv is not None and r["text"] == answer.strip(" \t\n\r$")
+    if ref_plain and mc.concluded(prediction, rule, MARKERS):
+        pspan = None  # a conclusion after the last box: its number is the answer
     if normalize and not strict_format:
         glued = mf.glued_span(prediction, rule, p["text"], _fold)
         pspan = glued if pspan is None else pspan

@@ -32,7 +32,27 @@ def forms(s: str, decimal_comma: str = "auto") -> str:
         for _ in range(2):
             s = re.sub(r"([0-9]),([0-9])", r"\1.\2", s)
     s = re.sub(r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|\Z)", r"\1%\2", s)
-    return digit_scales(s)
+    words = r"(?i:approximately|approx\.?|about|roughly)|约等于|约为|大约是|大约为|大约|约"
+    approx_word = rf"([0-9}}])\s*[,，]?\s*[(（]?\s*(?:{words})\s*(?:[:：=]\s*)?([-+]?[0-9])"
+    return repeating(re.sub(approx_word, r"\1 ≈ \2", digit_scales(s)))
+
+
+def repeating(s: str) -> str:
+    """Repeating decimals: the period (the groups named) written out 16 times."""
+    period: list[tuple[str, tuple[int, ...]]] = [
+        (r"([0-9]*\.[0-9]*)\\overline\s*\{([0-9]{1,6})\}", (2,)),
+        (r"([0-9]*\.[0-9]*)\\dot\s*\{?([0-9])\}?([0-9]{0,4})\\dot\s*\{?([0-9])\}?", (2, 3, 4)),
+        (r"([0-9]*\.[0-9]*)\\dot\s*\{?([0-9])\}?", (2,)),
+        (r"([0-9]+\.[0-9]*)\(([0-9]{1,6})\)", (2,)),
+        (r"([0-9]+\.[0-9]*?)(([0-9])\3+)(?:\.\.\.|…|\\[lc]?dots)", (3,)),
+    ]
+    for pattern, groups in period:
+
+        def written(m: re.Match[str], g: tuple[int, ...] = groups) -> str:
+            return str(m[1]) + "".join(m[k] for k in g) * 16
+
+        s = re.sub(pattern, written, s)
+    return s
 
 
 SCALES = (("thousand", 3), ("million", 6), ("billion", 9))
@@ -141,6 +161,14 @@ def reference_span(ref: str) -> str:
 
 
 def prediction_span(pred: str, rule: str | None) -> str | None:
+    m = BOXED3.match(pred) if ("\\boxed" in pred or "\\fbox" in pred) else None
+    if m is not None:
+        # A concluding sentence with maths after the last box (which held a step) wins, also
+        # where the statement rule read that conclusion.
+        end = re.split(r"[。；;！!？?\n]|\.\s", pred[m.end() :].rstrip(" \t\n\r.。"))[-1]
+        conclusion = r"^\s*(?:(?i:so|therefore|thus|hence|finally)\b|所以|因此|故|综上)"
+        if re.search(conclusion, end) and re.search(r"\$|\\[(\[]", end):
+            return strip_delims(statement_math(end))
     if rule == "statement":
         hint = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼<>=]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]"
         if not re.search(hint + r"|[-+*/×−－＋]\s*[a-zA-Z]", pred):
@@ -149,15 +177,7 @@ def prediction_span(pred: str, rule: str | None) -> str | None:
         sentence = re.sub(r"(?s)(?:[。；;！!？?\n]|\.(?:\s|\Z)).*\Z", "", tail, count=1)
         return strip_delims(statement_math(sentence))
     if "\\boxed" in pred or "\\fbox" in pred:
-        m = BOXED3.match(pred)
-        if m is None:
-            return None
-        # A concluding sentence with maths after the last box (which held a step) wins.
-        end = re.split(r"[。；;！!？?\n]|\.\s", pred[m.end() :].rstrip(" \t\n\r.。"))[-1]
-        conclusion = r"^\s*(?:(?i:so|therefore|thus|hence|finally)\b|所以|因此|故|综上)"
-        if re.search(conclusion, end) and re.search(r"\$|\\[(\[]", end):
-            return strip_delims(statement_math(end))
-        return strip_delims(m.group(1))
+        return None if m is None else strip_delims(m.group(1))
     # No statement, no box: the last sentence when it holds maths segments or joined values.
     strong = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
     last = re.split(r"[。；;！!？?\n]|\.\s", pred.rstrip(" \t\n\r.。"))[-1]

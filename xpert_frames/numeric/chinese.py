@@ -1,5 +1,7 @@
 """Chinese numerals as Polars expressions: ``三点五``, ``一百二十``, ``一千零五十``, ``两千``,
-``二零二三``, ``十二万零三``.
+``二零二三``, ``十二万零三``, and the colloquial omitted trailing unit: a last digit right after
+``万``/``千``/``百`` takes the next lower unit (``一万二`` = 12000, ``三百五`` = 350;
+``三百零五`` = 305, ``一百二十`` = 120).
 
 No Python runs per row or per string: one anchored regex splits a numeral into its
 亿 / 万 / units sections and their 千 / 百 / 十 / 个 digits (``str.extract_groups``), the digits
@@ -75,6 +77,9 @@ def _section_value(tag: str) -> pl.Expr:
 
 
 _FIELDS = [f"{tag}{name}" for tag in "ywa" for name in "khtmu"]
+#: A last digit right after 百/千/万 (group 1: that unit), and the weight it then has.
+_OMITTED = f"([百千万]){_D}$"
+_OMITTED_WEIGHT = {"百": 10, "千": 100, "万": 1000}
 
 
 def chinese_integer(text: IntoExpr) -> pl.Expr:
@@ -85,6 +90,10 @@ def chinese_integer(text: IntoExpr) -> pl.Expr:
     expr = to_expr(text)
     matched = pl.any_horizontal(pl.field(name).is_not_null() for name in _FIELDS)
     total = _section_value("y") * 1e8 + _section_value("w") * 1e4 + _section_value("a")
+    weight = expr.str.extract(_OMITTED, 1).replace_strict(
+        _OMITTED_WEIGHT, default=1, return_dtype=pl.Float64
+    )
+    total = total + _digit(pl.field("au")).fill_null(0) * (weight - 1)
     value = (
         expr.str.extract_groups(_INTEGER)
         .struct.with_fields(pl.when(matched).then(total).alias("__value"))

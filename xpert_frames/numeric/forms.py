@@ -10,9 +10,13 @@ captured and written back):
 * decimal commas (:data:`DECIMAL_COMMAS`): ``auto`` reads ``2,74`` and ``1000,99`` (two digits
   after a lone comma) as decimals and keeps ``1,000`` one thousand; ``always`` reads every
   comma between digits as a decimal point; ``never`` only as thousands;
+* repeating decimals (:data:`REPEATING_DECIMALS`): ``0.\\overline{3}``, ``0.\\dot{3}``,
+  ``0.(3)``, ``0.333...`` → the period repeated (the value of 1/3);
 * percent words: ``33.5 percent``, ``8 pct``, ``12 percentage`` → ``%``;
-* an approximation after an exact value (``1/3 ≈ 0.33``) is cut from the text (the exact value
-  is the answer); :func:`approx_pair` finds the pair so the approximation can be compared too;
+* an approximation after an exact value (``1/3 ≈ 0.33``; in words ``1/3 (approximately
+  0.33)``, ``1/3, about 0.33``, ``1/3，约为0.33`` become ``≈``) is cut from the text (the
+  exact value is the answer); :func:`approx_pair` finds the pair so the approximation can be
+  compared too;
 * scale words after digits (:data:`SCALE_TRIGGER`): ``3 thousand``, ``1.5 million``,
   ``2.25 billion`` (up to three decimals) → digits;
 * English number words (:func:`english_numbers`): ``seven``, ``twenty-one``, ``one hundred``,
@@ -51,6 +55,48 @@ _SPACE_THOUSANDS = (r"([0-9]) ([0-9]{3})([^0-9]|$)", "${1},${2}${3}")
 _DECIMAL_AUTO = (r"(^|[^0-9,.(\[])([0-9]+),([0-9]{2})([^0-9,)\]]|$)", "${1}${2}.${3}${4}")
 _DECIMAL_ALWAYS = (r"([0-9]),([0-9])", "${1}.${2}")
 _PERCENT = (r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|$)", "${1}%${2}")
+#: An approximation in words right after an exact value (``1/3 (approximately 0.33)``,
+#: ``1/3, about 0.33``, ``1/3，约为0.33``) → ``≈`` (then read as the ``≈`` pair below).
+APPROX_WORDS = r"(?i:approximately|approx\.?|about|roughly)|约等于|约为|大约是|大约为|大约|约"
+_APPROX_WORD = (
+    rf"([0-9}}])\s*[,，]?\s*[(（]?\s*(?:{APPROX_WORDS})\s*(?:[:：=]\s*)?([-+]?[0-9])",
+    "${1} ≈ ${2}",
+)
+#: Repeating decimals → the period written out to 16 repetitions (read as the fraction's
+#: value): ``0.\\overline{3}``, ``0.1\\overline{6}``, ``0.\\dot{3}``, ``0.\\dot{1}\\dot{2}``
+#: (dots over the period's first and last digits), ``0.(3)``, and ``0.333...`` (a repeated
+#: single digit before an ellipsis).
+_REPEAT = 16
+_ONE_DIGIT_RUN = "|".join(f"({d}){d}+" for d in range(10))
+REPEATING_DECIMALS: list[tuple[str, str]] = [
+    (r"([0-9]*\.[0-9]*)\\overline\s*\{([0-9]{1,6})\}", "${1}" + "${2}" * _REPEAT),
+    (
+        r"([0-9]*\.[0-9]*)\\dot\s*\{?([0-9])\}?([0-9]{0,4})\\dot\s*\{?([0-9])\}?",
+        "${1}" + "${2}${3}${4}" * _REPEAT,
+    ),
+    (r"([0-9]*\.[0-9]*)\\dot\s*\{?([0-9])\}?", "${1}" + "${2}" * _REPEAT),
+    (r"([0-9]+\.[0-9]*)\(([0-9]{1,6})\)", "${1}" + "${2}" * _REPEAT),
+    (
+        rf"([0-9]+\.[0-9]*?)(?:{_ONE_DIGIT_RUN})(?:\.\.\.|…|\\[lc]?dots)",
+        "${1}" + "".join(f"${{{k}}}" for k in range(2, 12)) * _REPEAT,
+    ),
+]
+#: A text holds a repeating decimal only if it matches this.
+REPEATING_TRIGGER = r"\\overline|\\dot|[0-9]\.[0-9]*\([0-9]|[0-9](?:\.\.\.|…|\\[lc]?dots)"
+#: A text needs :func:`rewrite_rare_forms` only if it matches this.
+RARE_TRIGGER = rf"[0-9}}][\s,，(（]*(?:{APPROX_WORDS})|{REPEATING_TRIGGER}"
+
+
+def rewrite_rare_forms(text: pl.Expr) -> pl.Expr:
+    """An approximation in words after an exact value → ``≈``, and repeating decimals
+    written out (module docs); after :func:`rewrite_forms`, on the rows that match
+    :data:`RARE_TRIGGER` (rare forms: their six regexes stay off the other rows)."""
+    out = text.str.replace_all(*_APPROX_WORD)
+    for pattern, repl in REPEATING_DECIMALS:
+        out = out.str.replace_all(pattern, repl)
+    return out
+
+
 #: ``exact ≈ approximation``; group 1 the exact value's last character, group 2 the
 #: approximation (digits, sign, point, comma, slash; a unit after it stays).
 APPROX_CUT = (r"([0-9}])\s*≈\s*[-+]?[0-9][0-9.,]*", "${1}")

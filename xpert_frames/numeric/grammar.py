@@ -145,12 +145,28 @@ class Grammar:
     number_groups: str  #: the number without its unit, anchored, with named groups
     boxed: str  #: group 1: the content of the last ``\\boxed{...}``
     marker: str  #: any answer statement
+    late: str  #: after the last box: an answer statement or a conclusion
+    through_late: str  #: the text up to and including the last of those
+    answer_after: str  #: after a check: a box, or an answer statement with a number
     through_marker: str  #: the text up to and including the last answer statement
     sentence_end: str  #: the first sentence end and all after it
     clause_end: str  #: the first clause end (``，`` or ``, ``) and all after it
     equals: str  #: group 1: the number of a final ``= n``
     mixed: bool  #: whether mixed numbers (``4 4/9``) are read
 
+
+#: A check or verification of the answer (:func:`xpert_frames.numeric.rules.candidates`): a
+#: heading at a line start, "let's verify", "check:", 验证/检验/验算/检查.
+CHECK = (
+    r"(?i:(?:^|\n)[ \t#*>_-]*(?:check|checking|verify|verification|double[- ]check)\b"
+    r"|\b(?:let['’]?s|let us|we can|now) (?:verify|check|double[- ]check)\b"
+    r"|\b(?:check|checking|verify|verification)\s*[:：])"
+    r"|验证|检验|验算|检查"
+)
+#: Substrings (ASCII case aside) that every :data:`CHECK` match holds (a cheap filter first).
+CHECK_TRIGGERS = ["check", "verif", "验证", "检验", "验算", "检查"]
+#: A conclusion: So/Therefore/Thus/Hence at a sentence or clause start.
+CONCLUSION = r"(?:[.!?。:\n]\s*|,\s*)(?:[Ss]o|[Tt]herefore|[Tt]hus|[Hh]ence)\b"
 
 #: The content of a ``\\boxed{}`` (three levels of nested braces).
 BOX_CONTENT = r"(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*"
@@ -202,6 +218,9 @@ def grammar(chinese: bool, mixed: bool = True) -> Grammar:
         number_groups=f"^{number}$",
         boxed=plain_box(BOX_CONTENT),
         marker=markers,
+        late=f"{CONCLUSION}|{markers}",
+        through_late=f"(?s)^.*(?:{CONCLUSION}|{markers})",
+        answer_after=rf"\\(?:boxed|fbox)|(?:{markers})[^。\n；;!?]*[0-9{INT_CHARS}]",
         through_marker=f"(?s)^.*(?:{markers})",
         sentence_end=r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$",
         clause_end=r"(?s)(?:，|, ).*$",

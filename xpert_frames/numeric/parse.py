@@ -50,10 +50,12 @@ from xpert_frames.numeric.forms import (
     APPROX_CUT,
     DECIMAL_COMMAS,
     ENGLISH_WORD,
+    RARE_TRIGGER,
     SCALE_TRIGGER,
     approx_pair,
     english_numbers,
     rewrite_forms,
+    rewrite_rare_forms,
 )
 from xpert_frames.numeric.grammar import (
     MIXED_TRIGGER,
@@ -127,6 +129,11 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
         work,
         f("n").str.contains(_FORM_TRIGGER),
         lambda d: d.with_columns(rewrite_forms(f("n"), decimal_comma).alias("n")),
+    )
+    work = on_subset(
+        work,
+        f("n").str.contains(RARE_TRIGGER),
+        lambda d: d.with_columns(rewrite_rare_forms(f("n")).alias("n")),
     )
 
     def approx(d: pl.DataFrame) -> pl.DataFrame:
@@ -255,8 +262,11 @@ def _parse_series(texts: pl.Series, *, normalize: bool, decimal_comma: str) -> p
     texts = texts.cast(pl.String)
     df = pl.DataFrame({"t": texts.unique().drop_nulls()})
     if normalize:
-        n = rewrite_forms(normalize_text(pl.col("t")), decimal_comma).str.replace_all(*APPROX_CUT)
-        df = df.with_columns(n.str.strip_chars().alias("n"))
+        n = pl.col("n")
+        df = df.with_columns(rewrite_forms(normalize_text(pl.col("t")), decimal_comma).alias("n"))
+        rare = n.str.contains(RARE_TRIGGER)
+        df = on_subset(df, rare, lambda d: d.with_columns(rewrite_rare_forms(n).alias("n")))
+        df = df.with_columns(n.str.replace_all(*APPROX_CUT).str.strip_chars())
         words = pl.col("n").str.contains(ENGLISH_WORD) & ~pl.col("n").str.contains("[0-9]")
         df = on_subset(df, words, lambda d: d.with_columns(english_numbers(pl.col("n"))))
     else:

@@ -16,7 +16,7 @@ import polars as pl
 
 from xpert_frames.numeric.boxed import anchored_box, box_tail
 from xpert_frames.numeric.forms import ENGLISH_WORD, english_numbers
-from xpert_frames.numeric.grammar import BOX_CONTENT, Grammar
+from xpert_frames.numeric.grammar import BOX_CONTENT, CHECK, CHECK_TRIGGERS, Grammar
 
 
 def on_subset(
@@ -67,11 +67,12 @@ def _words_fallback(g: Grammar, df: pl.DataFrame, target: str, source: pl.Expr) 
     return on_subset(df, pl.col(target).is_null() & source.is_not_null(), fill)
 
 
-def _statement(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
+def _statement(g: Grammar, df: pl.DataFrame, through: str | None = None) -> pl.DataFrame:
     """Add ``statement``: the last number of the clause after the last answer statement (after
-    the clause's last ``=``), else the last number of its sentence."""
+    the clause's last ``=``), else the last number of its sentence. ``through``: the text up
+    to the statement (default: the last answer statement)."""
     f = pl.col
-    tail = f("n").str.replace(g.through_marker, "").str.strip_chars_start(" \t:,，：")
+    tail = f("n").str.replace(through or g.through_marker, "").str.strip_chars_start(" \t:,，：")
     out = df.with_columns(tail.str.replace(g.sentence_end, "").alias("sentence"))
     after_eq = f("sentence").str.replace(g.clause_end, "").str.replace(r"(?s)^.*=", "")
     out = out.with_columns(last_candidate(g, after_eq).alias("statement"))
@@ -106,9 +107,20 @@ def _boxed(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     out = on_subset(out, f("content").is_null(), retry)
     out = out.with_columns(
         last_candidate(g, f("content")).alias("boxed"),
-        (f("content").is_not_null() & f("after").str.contains(g.marker)).alias("late"),
+        (f("content").is_not_null() & f("after").str.contains(g.late)).alias("late"),
     ).drop("after")
     return _words_fallback(g, out, "boxed", f("content")).drop("content")
+
+
+def _no_check(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
+    """Cut ``n`` at its first check/verification (``Check:``, ``Let's verify``, ``验证：`` ...)
+    where a number comes before it and no box or answer statement with a number after it:
+    the check restates the answer's arithmetic, its last number is not the answer."""
+    f = pl.col
+    head = f("n").str.replace(f"(?s)(?:{CHECK}).*$", "")
+    tail = f("n").str.slice(head.str.len_chars())
+    keep = tail.str.contains(g.answer_after) | ~head.str.contains(g.candidate)
+    return df.with_columns(pl.when(keep).then(f("n")).otherwise(head).alias("n"))
 
 
 #: The rules' columns, in priority order.
@@ -125,13 +137,18 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
         df = df.with_columns(f("n").str.extract_all(g.candidate).list.first().alias("cand"))
         first = pl.when(f("cand").is_not_null()).then(pl.lit("first")).otherwise(pl.lit("none"))
         return df.with_columns(first.alias("rule"))
+    has_check = f("n").str.contains_any(CHECK_TRIGGERS, ascii_case_insensitive=True)
+    df = on_subset(df, has_check, functools.partial(_no_check, g))
     has_box = f("n").str.contains_any(["boxed", "fbox"])
     df = on_subset(
         df, has_box, functools.partial(_boxed, g), {"boxed": pl.String(), "late": pl.Boolean()}
     )
     late = f("late").fill_null(False)
-    has_marker = (f("boxed").is_null() | late) & f("n").str.contains(g.marker)
-    df = on_subset(df, has_marker, functools.partial(_statement, g), {"statement": pl.String()})
+    # After the last box, a conclusion (So/Therefore/Thus/Hence ...) is a statement too.
+    stmt = functools.partial(_statement, g, through=g.through_late)
+    df = on_subset(df, late, stmt, {"statement": pl.String()})
+    has_marker = f("boxed").is_null() & f("n").str.contains(g.marker)
+    df = on_subset(df, has_marker, functools.partial(_statement, g))
     equals = f("n").str.extract(g.equals, 1).alias("equals")
     has_eq = pl.all_horizontal(f("boxed", "statement").is_null()) & f("n").str.contains(
         "=", literal=True

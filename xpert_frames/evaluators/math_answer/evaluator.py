@@ -44,6 +44,8 @@ from xpert_frames.core.options import check_bool, check_choice, check_float
 from xpert_frames.core.text import to_expr
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.math_answer import symbolic as sym
+from xpert_frames.numeric.boxed import box_tail
+from xpert_frames.numeric.grammar import CONCLUSION, grammar
 from xpert_frames.numeric.parse import (
     DECIMAL_COMMAS,
     EXTRACT_MODES,
@@ -53,6 +55,17 @@ from xpert_frames.numeric.parse import (
     parse_number_with_unit,
 )
 from xpert_frames.numeric.units import unit_info
+
+
+def concluded(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
+    """Whether the statement rule read a conclusion after the last box that has no answer
+    statement after it (:func:`xpert_frames.numeric.rules.candidates`)."""
+    statement = pl.when(rule == "statement").then(prediction)  # the others are not read
+    boxed = statement.str.contains_any(["\\boxed", "\\fbox"])
+    after = box_tail(pl.when(boxed).then(prediction))
+    late = after.str.contains(CONCLUSION) & ~after.str.contains(grammar(True).marker)
+    return (boxed & late).fill_null(False)
+
 
 _WHOLE_BELOW = 2.0**53
 #: A number as written (the extracted ``text``) that is an integer: sign, digits (thousands
@@ -244,6 +257,14 @@ class MathEvaluator(BaseEvaluator):
         rule = pl.col(pred).struct.field("rule")
         classify = self.normalize and not self.strict_format
         pspan, rspan = sym.answer_spans(p_text, r_text, rule, pl.col(ref))
+        # A conclusion after the last box (``\\boxed{12} … So she baked 60 cookies``) is a
+        # statement without a marker: against a plain-number reference it has no span (its
+        # number is the answer); against a symbolic one the span is the conclusion's maths.
+        ref_number = pl.col(ref).struct
+        ref_plain = (ref_number.field("text") == r_text.str.strip_chars(" \t\n\r$")) & (
+            ref_number.field("value").is_not_null()
+        )
+        pspan = pl.when(~(concluded(p_text, rule) & ref_plain.fill_null(False))).then(pspan)
         # A last number that is part of the expression ending the prediction (``2x``) is
         # not the answer: that expression is, decided symbolically.
         if classify:

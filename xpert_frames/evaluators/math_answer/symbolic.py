@@ -300,12 +300,15 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     f = pl.col
     df = batch.struct.unnest().with_row_index("i")
     statement = df.select("statement").to_series()
-    cut = df.filter(statement).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
     boxed = f("p").str.contains_any(["\\boxed", "\\fbox"])
-    box = df.filter(~statement).filter(boxed)
-    # A conclusion stated after the last box (the box held a step, ``\boxed{r = 3}``) wins.
+    # A conclusion stated after the last box (the box held a step, ``\boxed{r = 3}``) wins,
+    # also where the statement rule read that conclusion.
     end = answer_forms.last_sentence(f("p").str.extract(_AFTER_BOX, 1))
-    after = box.with_columns(end).filter(f("p").str.contains(answer_forms.CONCLUSION) & _SEG)
+    after = df.filter(boxed).with_columns(end)
+    after = after.filter(f("p").str.contains(answer_forms.CONCLUSION) & _SEG)
+    cut = df.filter(statement).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
+    cut = cut.join(after, on="i", how="anti")
+    box = df.filter(~statement).filter(boxed)
     end = answer_forms.last_sentence(f("p"))
     last = df.filter(~statement).filter(~boxed & f("p").str.contains(_STRONG_CHAR))
     maths = _SEG | f("p").str.contains(answer_forms.JOINED)
