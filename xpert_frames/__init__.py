@@ -8,7 +8,7 @@ import score``) imports what it needs. ``dir()``, ``__all__`` and type checkers 
 
 from __future__ import annotations
 
-import importlib
+from xpert_frames.core.lazy import lazy_attributes
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING (type checkers read it so), without typing
 if TYPE_CHECKING:
@@ -99,25 +99,4 @@ __all__ = [
 
 
 if not TYPE_CHECKING:  # type checkers see the names above, and an unknown name is an error
-
-    def __getattr__(name: str) -> object:
-        """A public name, imported from its module on first use (then an ordinary attribute)."""
-        source = _SOURCES.get(name)
-        if source is not None:
-            value = getattr(importlib.import_module(source), name)
-        elif not name.startswith("_") and _is_submodule(name):
-            value = importlib.import_module(f"{__name__}.{name}")  # a subpackage, as when eager
-        else:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        globals()[name] = value
-        return value
-
-
-def _is_submodule(name: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(f"{__name__}.{name}") is not None
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    __getattr__, __dir__ = lazy_attributes(__name__, _SOURCES, __all__, submodules=True)

@@ -8,7 +8,7 @@ The names below are imported on first use (PEP 562), so importing one evaluator 
 
 from __future__ import annotations
 
-import importlib
+from xpert_frames.core.lazy import lazy_attributes
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING (type checkers read it so), without typing
 if TYPE_CHECKING:
@@ -53,16 +53,4 @@ __all__ = [
 ]
 
 if not TYPE_CHECKING:  # type checkers see the names above, and an unknown name is an error
-
-    def __getattr__(name: str) -> object:
-        """A public name, imported from its module on first use (then an ordinary attribute)."""
-        source = _SOURCES.get(name)
-        if source is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(source), name)
-        globals()[name] = value
-        return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    __getattr__, __dir__ = lazy_attributes(__name__, _SOURCES, __all__)

@@ -38,6 +38,7 @@ multipliers, no LaTeX clean-up (``$``, ``\\left``, ``\\dfrac``,
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Literal
 
 import polars as pl
@@ -317,16 +318,23 @@ def extract_number_detail(
     return _extract(text, mode, normalize, decimal_comma, detail=True)
 
 
-def _extract(
-    text: IntoExpr, mode: object, normalize: object, decimal_comma: object, *, detail: bool
-) -> pl.Expr:
-    fn = functools.partial(
+def _series_reader(
+    mode: object, normalize: object, decimal_comma: object, *, detail: bool
+) -> Callable[[pl.Series], pl.Series]:
+    """:func:`_extract_series` with its options checked once, when the expression is built."""
+    return functools.partial(
         _extract_series,
         mode=_check_mode(mode),
         normalize=check_bool("normalize", normalize),
         decimal_comma=_check_decimal_comma(decimal_comma),
         detail=detail,
     )
+
+
+def _extract(
+    text: IntoExpr, mode: object, normalize: object, decimal_comma: object, *, detail: bool
+) -> pl.Expr:
+    fn = _series_reader(mode, normalize, decimal_comma, detail=detail)
     dtype = DETAIL_DTYPE if detail else NUMBER_DTYPE
 
     def batch(texts: pl.Series) -> pl.Series:
@@ -345,13 +353,7 @@ def extract_number_pair(
 ) -> pl.Expr:
     """:func:`extract_number_detail` of two texts (a prediction and its reference), as struct
     ``{first, second}``: one batch call reads both columns (half the fixed cost per batch)."""
-    fn = functools.partial(
-        _extract_series,
-        mode=_check_mode(mode),
-        normalize=check_bool("normalize", normalize),
-        decimal_comma=_check_decimal_comma(decimal_comma),
-        detail=True,
-    )
+    fn = _series_reader(mode, normalize, decimal_comma, detail=True)
 
     def batch(pair: pl.Series) -> pl.Series:
         frame = pair.struct.unnest()
