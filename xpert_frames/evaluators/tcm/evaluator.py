@@ -58,6 +58,7 @@ _FOLD_FROM = [chr(c) for c in range(0xFF01, 0xFF5F)] + ["\u3000"] + [chr(c) for 
 _FOLD_TO = [chr(c - 0xFEE0).lower() for c in range(0xFF01, 0xFF5F)] + [" "]
 _FOLD_TO += [chr(c).lower() for c in range(65, 91)]
 _LIST = pl.List(pl.String)
+_OUTPUTS = ("score", "matched", "missing")
 
 TermsSpec = Any  # "default" | "seed" | path | pl.DataFrame | dict | TermTable
 
@@ -337,30 +338,45 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             pl.when("hit").then(empty).otherwise(pl.concat_list(name)).alias("missing"),
         )
 
-    def prepare(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        kind = pl.col(frames.TCM_TYPE).fill_null(pl.lit(self.subtype_default))
-        rows = lf.select(
-            kind.alias("kind"), pl.col(frames.PRED).alias("p"), pl.col(frames.ANSWER).alias("a")
-        ).with_row_index("i")
+    def _score_batch(self, column: pl.Series) -> pl.Series:
+        """Score, matched and missing items of a whole column of (kind, p, a) structs: the
+        sub-types' plans run side by side, their rows are stacked and put back in row order."""
+        rows = column.struct.unnest().with_row_index("i").lazy()
         rules = {"syndrome": self._syndrome, "treatment": self._treatment, "disease": self._disease}
         parts = [rule(rows.filter(pl.col("kind") == k)) for k, rule in rules.items()]
         # Another sub-type is scored null: no reference items, hence null shared and missing.
-        other = rows.filter(~pl.col("kind").is_in(list(rules)))
         null = pl.lit(None, dtype=_LIST)
         parts.append(
-            other.select(
+            rows.filter(~pl.col("kind").is_in(list(rules))).select(
                 "i",
                 pl.lit(None, dtype=pl.Float64).alias("score"),
                 null.alias("matched"),
                 null.alias("missing"),
             )
         )
-        scored = (
-            pl.concat(parts)
-            .sort("i")
-            .select(pl.col(c).alias(self.temp(c)) for c in ("score", "matched", "missing"))
+        # The in-memory engine runs the branches of a concatenation side by side (measured:
+        # the streaming engine and collect_all ran them one after the other).
+        stacked = pl.concat(parts).collect(engine="in-memory").sort("i")
+        return stacked.select(
+            pl.struct(pl.col(c).alias(self.temp(c)) for c in _OUTPUTS)
+        ).to_series()
+
+    def prepare(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        kind = pl.col(frames.TCM_TYPE).fill_null(pl.lit(self.subtype_default))
+        packed = pl.struct(
+            kind.alias("kind"), pl.col(frames.PRED).alias("p"), pl.col(frames.ANSWER).alias("a")
         )
-        return pl.concat([lf, scored], how="horizontal")
+        out_type = pl.Struct(
+            {
+                self.temp("score"): pl.Float64,
+                self.temp("matched"): _LIST,
+                self.temp("missing"): _LIST,
+            }
+        )
+        out = self.temp("out")
+        # One batch over the whole column (both engines): the sub-types run side by side.
+        scored = packed.map_batches(self._score_batch, return_dtype=out_type)
+        return lf.with_columns(scored.alias(out)).unnest(out)
 
     def outputs(self) -> dict[str, pl.Expr]:
-        return {c: pl.col(self.temp(c)) for c in ("score", "matched", "missing")}
+        return {c: pl.col(self.temp(c)) for c in _OUTPUTS}
