@@ -28,7 +28,7 @@ import polars as pl
 
 from xpert_frames.core import frames, text
 from xpert_frames.core.aliases import IntoExpr
-from xpert_frames.core.distinct import per_distinct
+from xpert_frames.core.distinct import distinct_apply, per_distinct
 from xpert_frames.core.options import check_bool, check_fraction
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.fuzzy.evaluator import similarity
@@ -271,29 +271,35 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             pl.col("r").list.set_difference(pl.col("shared")).alias("missing"),
         )
 
+    def _found(self, column: pl.Series) -> pl.Series:
+        """The reference keywords found in the (normalized) prediction, in keyword order, for a
+        whole column of (p, keywords) structs: every keyword of the column that occurs in a
+        prediction (Aho-Corasick, overlapping: all occurrences), once per distinct prediction;
+        then each row's keywords intersected with its prediction's."""
+        rows = column.struct.unnest()
+        vocabulary = rows["a"].explode().drop_nulls().unique().sort().to_list()
+        if not vocabulary:
+            return rows["a"]
+        table, norm = self._table, self.normalize_tcm_terms
+
+        def occurring(value: pl.Expr) -> pl.Expr:
+            value = normalize_tcm_text(value, terms=table) if norm else value
+            return value.str.extract_many(vocabulary, overlapping=True)
+
+        contained = distinct_apply(occurring, rows.select("p"), ["p"])
+        return rows.select(pl.col("a").list.set_intersection(contained)).to_series()
+
     def _treatment(self, part: pl.LazyFrame) -> pl.LazyFrame:
-        """The reference keywords found in the (normalized) prediction, in keyword order: one
-        literal ``str.contains`` per (row, keyword) on the exploded keyword lists, grouped back
-        in row order. Found keywords are reference keywords, so they are the shared items."""
+        """The reference keywords found in the prediction (:meth:`_found`); they are
+        reference keywords, so they are the shared items."""
         table, norm = self._table, self.normalize_tcm_terms
 
         def keywords(value: pl.Expr) -> pl.Expr:
             return treatment_keywords(value, terms=table, normalize=norm)
 
-        def normalized(value: pl.Expr) -> pl.Expr:
-            return normalize_tcm_text(value, terms=table)
-
-        pred = per_distinct(normalized, [pl.col("p")], pl.String) if norm else pl.col("p")
-        part = part.select(
-            "i", pred.alias("p"), per_distinct(keywords, [pl.col("a")], _LIST).alias("a")
-        )
-        found = (
-            part.explode("a", empty_as_null=True, keep_nulls=True)  # one row or more per row
-            .group_by("i", maintain_order=True)
-            .agg(pl.col("a").filter(pl.col("p").str.contains(pl.col("a"), literal=True)))
-            .select(pl.col("a").alias("found"))
-        )
-        part = pl.concat([part, found], how="horizontal")
+        part = part.with_columns(per_distinct(keywords, [pl.col("a")], _LIST).alias("a"))
+        found = pl.struct("p", "a").map_batches(self._found, return_dtype=_LIST)
+        part = part.select("i", "a", found.alias("found"))
         n_found = pl.col("found").list.len()
         return part.select(
             "i",
