@@ -32,6 +32,7 @@ from xpert_frames.core.distinct import distinct_apply, per_distinct
 from xpert_frames.core.options import check_bool, check_fraction
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.fuzzy.evaluator import similarity
+from xpert_frames.evaluators.tcm.matching import TermMatcher
 from xpert_frames.evaluators.tcm.terms import TermTable, load_terms
 
 #: Treatment keyword separators: Chinese and ASCII list punctuation and whitespace.
@@ -80,12 +81,9 @@ def tcm_terms(value: IntoExpr, *, terms: TermsSpec = "default", normalize: bool 
     table = load_terms(terms)
     check_bool("normalize", normalize)
     surface = table.mapping if normalize else {c: c for c in table.categories}
-    # Longest first: Aho-Corasick's leftmost-first match is then the leftmost-longest one.
-    keys = sorted(surface, key=len, reverse=True)
-    canonical = [surface[k] if table.is_syndrome(surface[k]) else None for k in keys]
-    to_term = pl.element().replace_strict(keys, canonical, default=None, return_dtype=pl.String)
-    found = text.to_expr(value).str.extract_many(keys, leftmost=True)
-    return found.list.eval(to_term.drop_nulls()).list.unique(maintain_order=True)
+    names = [c if table.is_syndrome(c) else None for c in surface.values()]
+    matcher = TermMatcher(list(surface), names)
+    return text.to_expr(value).map_batches(matcher, return_dtype=_LIST, is_elementwise=True)
 
 
 def set_similarity(
