@@ -1,5 +1,6 @@
-"""The compiled part of the package: the fuzzy evaluator's Levenshtein kernel (C, no extra
-dependencies). Everything else is declared in pyproject.toml."""
+"""The compiled part of the package (C, no extra dependencies): the fuzzy evaluator's
+Levenshtein kernel and the TCM evaluator's term matcher. Everything else is declared in
+pyproject.toml."""
 
 from setuptools import Extension, setup
 
@@ -12,6 +13,12 @@ setup(
             extra_compile_args=["-O3", "-std=c11", "-pthread"],
             extra_link_args=["-pthread"],
             optional=False,  # no silent fallback: a failed build fails the install
-        )
+        ),
+        Extension(
+            "xpert_frames.evaluators.tcm._terms",
+            sources=["xpert_frames/evaluators/tcm/_terms.c"],
+            extra_compile_args=["-O3", "-std=c11"],
+            optional=False,
+        ),
     ]
 )

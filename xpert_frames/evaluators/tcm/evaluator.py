@@ -28,10 +28,11 @@ import polars as pl
 
 from xpert_frames.core import frames, text
 from xpert_frames.core.aliases import IntoExpr
-from xpert_frames.core.distinct import per_distinct
+from xpert_frames.core.distinct import distinct_apply, per_distinct
 from xpert_frames.core.options import check_bool, check_fraction
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.fuzzy.evaluator import similarity
+from xpert_frames.evaluators.tcm.matching import TermMatcher
 from xpert_frames.evaluators.tcm.terms import TermTable, load_terms
 
 #: Treatment keyword separators: Chinese and ASCII list punctuation and whitespace.
@@ -58,6 +59,7 @@ _FOLD_FROM = [chr(c) for c in range(0xFF01, 0xFF5F)] + ["\u3000"] + [chr(c) for 
 _FOLD_TO = [chr(c - 0xFEE0).lower() for c in range(0xFF01, 0xFF5F)] + [" "]
 _FOLD_TO += [chr(c).lower() for c in range(65, 91)]
 _LIST = pl.List(pl.String)
+_OUTPUTS = ("score", "matched", "missing")
 
 TermsSpec = Any  # "default" | "seed" | path | pl.DataFrame | dict | TermTable
 
@@ -79,12 +81,9 @@ def tcm_terms(value: IntoExpr, *, terms: TermsSpec = "default", normalize: bool 
     table = load_terms(terms)
     check_bool("normalize", normalize)
     surface = table.mapping if normalize else {c: c for c in table.categories}
-    # Longest first: Aho-Corasick's leftmost-first match is then the leftmost-longest one.
-    keys = sorted(surface, key=len, reverse=True)
-    canonical = [surface[k] if table.is_syndrome(surface[k]) else None for k in keys]
-    to_term = pl.element().replace_strict(keys, canonical, default=None, return_dtype=pl.String)
-    found = text.to_expr(value).str.extract_many(keys, leftmost=True)
-    return found.list.eval(to_term.drop_nulls()).list.unique(maintain_order=True)
+    names = [c if table.is_syndrome(c) else None for c in surface.values()]
+    matcher = TermMatcher(list(surface), names)
+    return text.to_expr(value).map_batches(matcher, return_dtype=_LIST, is_elementwise=True)
 
 
 def set_similarity(
@@ -219,146 +218,169 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         )
         self._table = self.terms if self.extra_terms is None else self.terms.merge(self.extra_terms)
 
-    # The rules share sub-expressions (term sets, disease names, keyword lists). prepare()
-    # computes them stage by stage as temporary columns, each text-side value once per distinct
-    # (sub-type, text) (core.distinct: real tables repeat their references and prediction
-    # templates). Pair stages (keywords found, shared items, fuzzy fallback) run per row.
-    # outputs() reads those columns, so it is only meaningful after prepare().
-    def _col(self, part: str) -> pl.Expr:
-        return pl.col(self.temp(part))
-
-    def _pred_side(self, kind: pl.Expr, pred: pl.Expr) -> pl.Expr:
-        """Per (sub-type, prediction): the term set (syndrome); the text (disease: the name,
-        treatment: normalized); the name without a final 证/病 (the fuzzy rule: the prediction
-        is a sentence, so the whole name is kept for containment)."""
-        table, norm, temp = self._table, self.normalize_tcm_terms, self.temp
-        p_dis = disease_text(pl.when(kind == "disease").then(pred), strip_suffix=False)
-        trt: pl.Expr = pl.when(kind == "treatment").then(pred)
-        p_trt = normalize_tcm_text(trt, terms=table) if norm else trt
-        syn = pl.when(kind == "syndrome").then(pred)
-        return pl.struct(
-            tcm_terms(syn, terms=table, normalize=norm).alias(temp("p_set")),
-            pl.coalesce(p_dis, p_trt).alias(temp("p_text")),
-            p_dis.str.replace(_SUFFIX_RE, "${1}${2}").alias(temp("p_stem")),
-        )
-
-    def _answer_side(self, kind: pl.Expr, answer: pl.Expr) -> pl.Expr:
-        """Per (sub-type, reference): its items (syndrome: the term set, treatment: the
-        keywords, disease: the name) and the disease name."""
-        table, norm, temp = self._table, self.normalize_tcm_terms, self.temp
-        r_dis = disease_text(pl.when(kind == "disease").then(answer))
-        items = (
-            pl.when(kind == "syndrome")
-            .then(tcm_terms(answer, terms=table, normalize=norm))
-            .when(kind == "treatment")
-            .then(treatment_keywords(answer, terms=table, normalize=norm))
-            .when(kind == "disease")
-            .then(pl.concat_list(r_dis))
-        )
-        return pl.struct(items.alias(temp("r_items")), r_dis.alias(temp("r_dis")))
-
-    def _texts(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        """Stage 1: both sides' texts, each on its sub-type only, once per distinct text (the
-        two sides in one context: Polars runs them side by side)."""
-        kind, temp = self._col("kind"), self.temp
-        p_type = pl.Struct(
-            {temp("p_set"): _LIST, temp("p_text"): pl.String, temp("p_stem"): pl.String}
-        )
-        a_type = pl.Struct({temp("r_items"): _LIST, temp("r_dis"): pl.String})
-        return lf.with_columns(
-            per_distinct(self._pred_side, [kind, pl.col(frames.PRED)], p_type).alias(temp("p")),
-            per_distinct(self._answer_side, [kind, pl.col(frames.ANSWER)], a_type).alias(temp("a")),
-        ).unnest(temp("p"), temp("a"))
-
-    def _found(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        """Stage 2: the reference keywords found in the prediction (in keyword order). One
-        literal ``str.contains`` per (row, keyword) pair on the exploded keyword lists, grouped
-        back in row order and placed beside the frame (a join would copy every column)."""
-        row, kw, pred, found = (self.temp(p) for p in ("row", "r_items", "p_text", "found"))
-        keywords = pl.when(self._col("kind") == "treatment").then(pl.col(kw)).alias(kw)
-        hits = (
-            lf.select(keywords, pred)
-            .with_row_index(row)
-            .explode(kw, empty_as_null=True, keep_nulls=True)  # one row or more per row
-            .group_by(row, maintain_order=True)
-            .agg(pl.col(kw).filter(pl.col(pred).str.contains(pl.col(kw), literal=True)))
-            .select(pl.col(kw).alias(found))
-        )
-        return pl.concat([lf, hits], how="horizontal")
-
-    def _items(self) -> dict[str, pl.Expr]:
-        """Stage 3: the prediction's items (syndrome: its terms, treatment: the keywords found,
-        disease: the name if found), whether the name was found, whether the fuzzy rule
-        applies (a syndrome reference without terms, a disease name not found)."""
-        col = self._col
-        kind, r_dis = col("kind"), col("r_dis")
-        # Equal names are a special case of containment (a stripped name is a prefix).
-        hit = (r_dis.str.len_chars() > 0) & col("p_text").str.contains(r_dis, literal=True)
-        is_syn, is_dis = kind == "syndrome", kind == "disease"
-        return {
-            "pred_items": pl.when(is_syn)
-            .then(col("p_set"))
-            .when(kind == "treatment")
-            .then(col("found"))
-            .when(hit)
-            .then(pl.concat_list(r_dis))
-            .otherwise(pl.lit([], dtype=_LIST)),
-            "hit": hit,
-            "need_syn": is_syn & (col("r_items").list.len() == 0),
-            "need_dis": is_dis & ~hit & pl.lit(self.partial_credit and not self.exact_match),
-        }
-
-    def prepare(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        col = self._col
-        kind = pl.col(frames.TCM_TYPE).fill_null(pl.lit(self.subtype_default))
-        lf = self._texts(lf.with_columns(kind.alias(self.temp("kind"))))
-        lf = self._found(lf)
-        lf = lf.with_columns(e.alias(self.temp(k)) for k, e in self._items().items())
-        need_syn, need_dis = col("need_syn"), col("need_dis")
-        # The shared items, in prediction order (the found keywords are in keyword order).
-        shared = col("pred_items").list.set_intersection(col("r_items"))
-        lf = lf.with_columns(
-            shared.alias(self.temp("shared")),
-            pl.when(need_syn)
-            .then(pl.col(frames.ANSWER))
-            .when(need_dis)
-            .then(col("r_dis"))
-            .alias(self.temp("fa")),
-            pl.when(need_syn)
-            .then(pl.col(frames.PRED))
-            .when(need_dis)
-            .then(col("p_stem"))
-            .alias(self.temp("fb")),
-        )
-        # The fuzzy similarity (rapidfuzz), on the unresolved rows only. Once per distinct pair
-        # was measured slower: the pairs are few and mostly distinct.
-        return lf.with_columns(similarity(col("fa"), col("fb")).alias(self.temp("sim")))
-
-    def outputs(self) -> dict[str, pl.Expr]:
-        col = self._col
-        kind, sim, shared, r_items = col("kind"), col("sim"), col("shared"), col("r_items")
+    # Each sub-type is scored on its own rows (a filter of the frame: no expression runs on
+    # rows of another sub-type, no list column is built for them), every text-side value once per
+    # distinct text (core.distinct: real tables repeat their references and prediction
+    # templates); the three parts are stacked, put back in row order and placed beside the
+    # frame (a join would copy every column). outputs() reads the columns prepare() adds.
+    def _fuzzy(self, a: pl.Expr, b: pl.Expr) -> pl.Expr:
+        """The fuzzy fallback on two strings (null where either is null), as a score."""
+        sim = similarity(a, b)
         if self.exact_match:
-            fuzzy = (sim == 1.0).cast(pl.Float64)
-        else:
-            fuzzy = pl.when(sim >= self.match_threshold).then(sim).otherwise(0.0)
-        by_sets = similarity_from_counts(
-            col("pred_items").list.len(),
-            r_items.list.len(),
-            shared.list.len(),
+            return (sim == 1.0).cast(pl.Float64)
+        return pl.when(sim >= self.match_threshold).then(sim).otherwise(0.0)
+
+    def _by_sets(self, n_pred: pl.Expr, n_ref: pl.Expr, n_shared: pl.Expr) -> pl.Expr:
+        return similarity_from_counts(
+            n_pred,
+            n_ref,
+            n_shared,
             exact_match=self.exact_match,
             partial_credit=self.partial_credit,
             keywords_weight=self.keywords_weight,
         )
-        score = (
-            pl.when(col("need_syn") | col("need_dis"))
-            .then(fuzzy)
-            .when(col("hit"))
-            .then(1.0)
-            .when(kind == "disease")
-            .then(0.0)
-            .when(kind.is_in(["syndrome", "treatment"]))
-            .then(by_sets)
-            .cast(pl.Float64)
+
+    def _syndrome(self, part: pl.LazyFrame) -> pl.LazyFrame:
+        """Term sets of both sides; their similarity, or the fuzzy similarity of the whole
+        strings when the reference names no term. Shared terms in prediction order."""
+        table, norm = self._table, self.normalize_tcm_terms
+
+        def terms_of(value: pl.Expr) -> pl.Expr:
+            return tcm_terms(value, terms=table, normalize=norm)
+
+        part = part.with_columns(
+            per_distinct(terms_of, [pl.col("p")], _LIST).alias("p"),
+            per_distinct(terms_of, [pl.col("a")], _LIST).alias("r"),
+            pl.col("p").alias("p_text"),
         )
-        # Another sub-type has no reference items (null), hence null shared and missing items.
-        return {"score": score, "matched": shared, "missing": r_items.list.set_difference(shared)}
+        part = part.with_columns(pl.col("p").list.set_intersection(pl.col("r")).alias("shared"))
+        fuzzy = pl.col("r").list.len() == 0
+        return part.select(
+            "i",
+            pl.when(fuzzy)
+            .then(self._fuzzy(pl.when(fuzzy).then(pl.col("a")), pl.col("p_text")))
+            .otherwise(
+                self._by_sets(
+                    pl.col("p").list.len(), pl.col("r").list.len(), pl.col("shared").list.len()
+                )
+            )
+            .alias("score"),
+            pl.col("shared").alias("matched"),
+            pl.col("r").list.set_difference(pl.col("shared")).alias("missing"),
+        )
+
+    def _found(self, column: pl.Series) -> pl.Series:
+        """The reference keywords found in the (normalized) prediction, in keyword order, for a
+        whole column of (p, keywords) structs: every keyword of the column that occurs in a
+        prediction (Aho-Corasick, overlapping: all occurrences), once per distinct prediction;
+        then each row's keywords intersected with its prediction's."""
+        rows = column.struct.unnest()
+        vocabulary = rows["a"].explode().drop_nulls().unique().sort().to_list()
+        if not vocabulary:
+            return rows["a"]
+        table, norm = self._table, self.normalize_tcm_terms
+
+        def occurring(value: pl.Expr) -> pl.Expr:
+            value = normalize_tcm_text(value, terms=table) if norm else value
+            return value.str.extract_many(vocabulary, overlapping=True)
+
+        contained = distinct_apply(occurring, rows.select("p"), ["p"])
+        return rows.select(pl.col("a").list.set_intersection(contained)).to_series()
+
+    def _treatment(self, part: pl.LazyFrame) -> pl.LazyFrame:
+        """The reference keywords found in the prediction (:meth:`_found`); they are
+        reference keywords, so they are the shared items."""
+        table, norm = self._table, self.normalize_tcm_terms
+
+        def keywords(value: pl.Expr) -> pl.Expr:
+            return treatment_keywords(value, terms=table, normalize=norm)
+
+        part = part.with_columns(per_distinct(keywords, [pl.col("a")], _LIST).alias("a"))
+        found = pl.struct("p", "a").map_batches(self._found, return_dtype=_LIST)
+        part = part.select("i", "a", found.alias("found"))
+        n_found = pl.col("found").list.len()
+        return part.select(
+            "i",
+            self._by_sets(n_found, pl.col("a").list.len(), n_found).alias("score"),
+            pl.col("found").alias("matched"),
+            pl.col("a").list.set_difference(pl.col("found")).alias("missing"),
+        )
+
+    def _disease(self, part: pl.LazyFrame) -> pl.LazyFrame:
+        """The reference name contained in the prediction scores 1.0; else (with partial
+        credit, without exact match) the fuzzy similarity of the name and the prediction
+        without its final 证/病; else 0.0."""
+
+        def pred_side(value: pl.Expr) -> pl.Expr:
+            name = disease_text(value, strip_suffix=False)
+            return pl.struct(
+                name.alias("text"), name.str.replace(_SUFFIX_RE, "${1}${2}").alias("stem")
+            )
+
+        p_type = pl.Struct({"text": pl.String, "stem": pl.String})
+        part = part.select(
+            "i",
+            per_distinct(pred_side, [pl.col("p")], p_type).alias("p"),
+            per_distinct(disease_text, [pl.col("a")], pl.String).alias("a"),
+        ).unnest("p")
+        name = pl.col("a")
+        # Equal names are a special case of containment (a stripped name is a prefix).
+        hit = (name.str.len_chars() > 0) & pl.col("text").str.contains(name, literal=True)
+        part = part.with_columns(hit.alias("hit"))
+        score: pl.Expr = pl.when("hit").then(1.0).otherwise(0.0)
+        if self.partial_credit and not self.exact_match:
+            fuzzy = pl.col("hit").not_()
+            stem = pl.when(fuzzy).then(pl.col("stem"))
+            score = (
+                pl.when(fuzzy).then(self._fuzzy(pl.when(fuzzy).then(name), stem)).otherwise(score)
+            )
+        empty = pl.lit([], dtype=_LIST)
+        return part.select(
+            "i",
+            score.alias("score"),
+            pl.when("hit").then(pl.concat_list(name)).otherwise(empty).alias("matched"),
+            pl.when("hit").then(empty).otherwise(pl.concat_list(name)).alias("missing"),
+        )
+
+    def _score_batch(self, column: pl.Series) -> pl.Series:
+        """Score, matched and missing items of a whole column of (kind, p, a) structs: the
+        sub-types' plans run side by side, their rows are stacked and put back in row order."""
+        rows = column.struct.unnest().with_row_index("i").lazy()
+        rules = {"syndrome": self._syndrome, "treatment": self._treatment, "disease": self._disease}
+        parts = [rule(rows.filter(pl.col("kind") == k)) for k, rule in rules.items()]
+        # Another sub-type is scored null: no reference items, hence null shared and missing.
+        null = pl.lit(None, dtype=_LIST)
+        parts.append(
+            rows.filter(~pl.col("kind").is_in(list(rules))).select(
+                "i",
+                pl.lit(None, dtype=pl.Float64).alias("score"),
+                null.alias("matched"),
+                null.alias("missing"),
+            )
+        )
+        # The in-memory engine runs the branches of a concatenation side by side (measured:
+        # the streaming engine and collect_all ran them one after the other).
+        stacked = pl.concat(parts).collect(engine="in-memory").sort("i")
+        return stacked.select(
+            pl.struct(pl.col(c).alias(self.temp(c)) for c in _OUTPUTS)
+        ).to_series()
+
+    def prepare(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        kind = pl.col(frames.TCM_TYPE).fill_null(pl.lit(self.subtype_default))
+        packed = pl.struct(
+            kind.alias("kind"), pl.col(frames.PRED).alias("p"), pl.col(frames.ANSWER).alias("a")
+        )
+        out_type = pl.Struct(
+            {
+                self.temp("score"): pl.Float64,
+                self.temp("matched"): _LIST,
+                self.temp("missing"): _LIST,
+            }
+        )
+        out = self.temp("out")
+        # One batch over the whole column (both engines): the sub-types run side by side.
+        scored = packed.map_batches(self._score_batch, return_dtype=out_type)
+        return lf.with_columns(scored.alias(out)).unnest(out)
+
+    def outputs(self) -> dict[str, pl.Expr]:
+        return {c: pl.col(self.temp(c)) for c in _OUTPUTS}
