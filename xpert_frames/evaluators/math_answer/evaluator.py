@@ -43,6 +43,7 @@ from xpert_frames.core.aliases import MathExtract
 from xpert_frames.core.options import check_bool, check_choice, check_float
 from xpert_frames.core.text import to_expr
 from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.evaluators.math_answer import set_forms
 from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.numeric.boxed import box_tail
 from xpert_frames.numeric.grammar import CONCLUSION, grammar
@@ -272,6 +273,9 @@ class MathEvaluator(BaseEvaluator):
             lf = lf.with_columns(glued.alias(t("glued")))
             pspan = pl.coalesce(pspan, pl.col(t("glued")))
         lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
+        ref_known = pl.col(ref).struct.field("text") == pl.col(t("rspan"))
+        ref_known = ref_known & pl.col(ref).struct.field("value").is_not_null()
+        lf = set_forms.fit_sets(lf, p_text, t("pspan"), t("rspan"), ref_known)
         if classify:
             known = [
                 (c.struct.field("text") == pl.col(span)) & c.struct.field("value").is_not_null()
