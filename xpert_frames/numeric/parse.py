@@ -75,7 +75,7 @@ from xpert_frames.numeric.values import BARE, parse_frame, parse_rows
 
 ExtractMode = MathExtract
 EXTRACT_MODES: tuple[str, ...] = ("last", "first")
-RULES: tuple[str, ...] = ("boxed", "statement", "equals", "last", "first", "none")
+RULES: tuple[str, ...] = ("boxed", "statement", "equals", "conclusion", "last", "first", "none")
 NUMBER_DTYPE = pl.Struct({"value": pl.Float64, "unit": pl.String, "rule": pl.String})
 DETAIL_DTYPE = pl.Struct(
     {"value": pl.Float64, "unit": pl.String, "rule": pl.String, "text": pl.String}

@@ -3,7 +3,10 @@
 
 Each rule runs only on the rows that can match it and that no earlier rule answered
 (:func:`on_subset`). A final answer statement *after* the last ``\\boxed{}`` wins over that box
-(``\\boxed{255} … The final answer is 10,455``: the box held an intermediate result). English
+(``\\boxed{255} … The final answer is 10,455``: the box held an intermediate result). Where
+only the last number would answer, a conclusion (So/Therefore/Thus/Hence …) followed only by
+sentences that carry nothing on (rule ``conclusion``: ``So John was 34. This was in 1998.``)
+gives the number instead. English
 number words are read only where a span has no number in digits.
 """
 
