@@ -4,8 +4,9 @@ symbolic answers decided symbolically.
 The number is found by :func:`xpert_frames.numeric.parse.extract_number` (``\\boxed{}`` → answer
 statements → ``= n`` at the end → a conclusion followed only by context sentences → last
 number, a final answer statement after the last box winning over it; or the first number
-with ``extract="first"``, the seed's choice), in prediction and reference alike. Values are compared with the seed's rule: absolute error when
-``|reference| < tolerance``, else relative error, both ``<= tolerance``; two whole numbers
+with ``extract="first"``, the seed's choice), in prediction and reference alike. Values are
+compared with the seed's rule: absolute error when ``|reference| < tolerance``, else relative
+error, both ``<= tolerance``; two whole numbers
 must be equal, at any size: at or above 2**53 (where Float64 no longer holds every integer)
 two numbers written as integers (plain, thousands, ``万``/``亿``) compare by their digits
 (:func:`integer_digits`); scientific notation keeps the tolerance. A last number that is part
