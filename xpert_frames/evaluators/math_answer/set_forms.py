@@ -66,17 +66,15 @@ def _fit(df: pl.DataFrame) -> pl.DataFrame:
 
 def _fit_batch(batch: pl.Series) -> pl.Series:
     f = pl.col
-    df = batch.struct.unnest().with_row_index("__i")
-    df = df.filter(f("r").is_not_null() & f("p").is_not_null())
-    df = df.filter(f("r").str.contains_any(_SCREEN))
-    nulls = pl.repeat(None, len(batch), dtype=pl.String, eager=True)
-    out = pl.DataFrame({"s": batch.struct.field("s"), "r": nulls})
-    if df.height == 0:
-        return out.select(pl.struct("s", "r")).to_series().alias(batch.name)
-    rows = _fit(df)
-    out = out.with_columns(
-        out["s"].scatter(rows["__i"], rows["s"]), out["r"].scatter(rows["__i"], rows["r"])
-    )
+    df = batch.struct.unnest()
+    out = df.select("s", "r")
+    rows = df.with_row_index("__i").filter(~f("plain") & f("p").is_not_null())
+    rows = rows.filter(f("r").str.contains_any(_SCREEN))
+    if rows.height:
+        rows = _fit(rows)
+        out = out.with_columns(
+            out["s"].scatter(rows["__i"], rows["s"]), out["r"].scatter(rows["__i"], rows["r"])
+        )
     return out.select(pl.struct("s", "r")).to_series().alias(batch.name)
 
 
@@ -85,14 +83,16 @@ def fit_sets(
 ) -> pl.LazyFrame:
     """The span columns ``pspan`` and ``rspan`` with set answers in one form (module docs); a
     batch function that reads only the rows whose reference span is not one plain number
-    (``plain``) and may be a set."""
-    r = pl.when(~plain.fill_null(False)).then(pl.col(rspan))
-    both = pl.struct(prediction.alias("p"), pl.col(pspan).alias("s"), r.alias("r"))
+    (``plain``) and may be a set (the others pass through uncopied)."""
+    both = pl.struct(
+        prediction.alias("p"),
+        pl.col(pspan).alias("s"),
+        pl.col(rspan).alias("r"),
+        plain.fill_null(False).alias("plain"),
+    )
     dtype = pl.Struct({"s": pl.String, "r": pl.String})
     fitted = both.map_batches(_fit_batch, return_dtype=dtype, is_elementwise=True)
     tmp = f"{pspan}__sets"
     lf = lf.with_columns(fitted.alias(tmp))
     field = pl.col(tmp).struct.field
-    return lf.with_columns(
-        field("s").alias(pspan), pl.coalesce(field("r"), pl.col(rspan)).alias(rspan)
-    ).drop(tmp)
+    return lf.with_columns(field("s").alias(pspan), field("r").alias(rspan)).drop(tmp)
