@@ -42,6 +42,13 @@ CLASSES = {
     "colloquial",
     "approxword",
     "repeating",
+    "ctxafter",
+    "digitscale",
+    "vector",
+    "emptyset",
+    "textroots",
+    "setbuilder",
+    "clause",
 }
 
 

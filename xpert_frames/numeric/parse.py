@@ -69,11 +69,13 @@ from xpert_frames.numeric.grammar import (
 )
 from xpert_frames.numeric.infinity import with_infinity as _with_infinity
 from xpert_frames.numeric.rules import candidates, on_subset
+from xpert_frames.numeric.scales import SCREEN as SCALE_SCREEN
+from xpert_frames.numeric.scales import digit_scales
 from xpert_frames.numeric.values import BARE, parse_frame, parse_rows
 
 ExtractMode = MathExtract
 EXTRACT_MODES: tuple[str, ...] = ("last", "first")
-RULES: tuple[str, ...] = ("boxed", "statement", "equals", "last", "first", "none")
+RULES: tuple[str, ...] = ("boxed", "statement", "equals", "conclusion", "last", "first", "none")
 NUMBER_DTYPE = pl.Struct({"value": pl.Float64, "unit": pl.String, "rule": pl.String})
 DETAIL_DTYPE = pl.Struct(
     {"value": pl.Float64, "unit": pl.String, "rule": pl.String, "text": pl.String}
@@ -106,8 +108,6 @@ def _check_mode(mode: object) -> str:
 
 
 # --------------------------------------------------------------------------- parsing
-
-
 _FORM_TRIGGER = rf"\\frac|[0-9] [0-9]|[0-9],[0-9]|percent|pct|≈|{SCALE_TRIGGER}"
 
 
@@ -121,10 +121,10 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
         f("n").str.contains(r"[^\x00-\x7F]|[\\$]|\{,\}"),
         lambda d: d.with_columns(fold_text(f("n")).alias("n")),
     )
-    work = on_subset(
+    work = on_subset(  # with digits between Chinese scales (1万2千) in the same pass
         work,
-        f("n").str.contains_any(list(REWRITE_TRIGGERS)),
-        lambda d: d.with_columns(rewrite_text(f("n")).alias("n")),
+        f("n").str.contains_any([*REWRITE_TRIGGERS, *SCALE_SCREEN]),
+        lambda d: d.with_columns(digit_scales(rewrite_text(f("n"))).alias("n")),
     )
     work = on_subset(
         work,
@@ -264,7 +264,8 @@ def _parse_series(texts: pl.Series, *, normalize: bool, decimal_comma: str) -> p
     df = pl.DataFrame({"t": texts.unique().drop_nulls()})
     if normalize:
         n = pl.col("n")
-        df = df.with_columns(rewrite_forms(normalize_text(pl.col("t")), decimal_comma).alias("n"))
+        scaled = digit_scales(normalize_text(pl.col("t")))  # 1万2千, 3万5
+        df = df.with_columns(rewrite_forms(scaled, decimal_comma).alias("n"))
         rare = n.str.contains(RARE_TRIGGER)
         df = on_subset(df, rare, lambda d: d.with_columns(rewrite_rare_forms(n).alias("n")))
         df = df.with_columns(n.str.replace_all(*APPROX_CUT).str.strip_chars())

@@ -3,7 +3,10 @@
 
 Each rule runs only on the rows that can match it and that no earlier rule answered
 (:func:`on_subset`). A final answer statement *after* the last ``\\boxed{}`` wins over that box
-(``\\boxed{255} … The final answer is 10,455``: the box held an intermediate result). English
+(``\\boxed{255} … The final answer is 10,455``: the box held an intermediate result). Where
+only the last number would answer, a conclusion (So/Therefore/Thus/Hence …) followed only by
+sentences that carry nothing on (rule ``conclusion``: ``So John was 34. This was in 1998.``)
+gives the number instead. English
 number words are read only where a span has no number in digits.
 """
 
@@ -16,7 +19,13 @@ import polars as pl
 
 from xpert_frames.numeric.boxed import anchored_box, box_tail
 from xpert_frames.numeric.forms import ENGLISH_WORD, english_numbers
-from xpert_frames.numeric.grammar import BOX_CONTENT, CHECK, CHECK_TRIGGERS, Grammar
+from xpert_frames.numeric.grammar import (
+    BOX_CONTENT,
+    CHECK,
+    CHECK_TRIGGERS,
+    CONCLUSION,
+    Grammar,
+)
 
 
 def on_subset(
@@ -67,21 +76,23 @@ def _words_fallback(g: Grammar, df: pl.DataFrame, target: str, source: pl.Expr) 
     return on_subset(df, pl.col(target).is_null() & source.is_not_null(), fill)
 
 
-def _statement(g: Grammar, df: pl.DataFrame, through: str | None = None) -> pl.DataFrame:
-    """Add ``statement``: the last number of the clause after the last answer statement (after
-    the clause's last ``=``), else the last number of its sentence. ``through``: the text up
-    to the statement (default: the last answer statement)."""
+def _statement(
+    g: Grammar, df: pl.DataFrame, through: str | None = None, target: str = "statement"
+) -> pl.DataFrame:
+    """Add ``statement`` (or ``target``): the last number of the clause after the last answer
+    statement (after the clause's last ``=``), else the last number of its sentence.
+    ``through``: the text up to the statement (default: the last answer statement)."""
     f = pl.col
     tail = f("n").str.replace(through or g.through_marker, "").str.strip_chars_start(" \t:,，：")
     out = df.with_columns(tail.str.replace(g.sentence_end, "").alias("sentence"))
     after_eq = f("sentence").str.replace(g.clause_end, "").str.replace(r"(?s)^.*=", "")
-    out = out.with_columns(last_candidate(g, after_eq).alias("statement"))
+    out = out.with_columns(last_candidate(g, after_eq).alias(target))
     out = on_subset(
         out,
-        f("statement").is_null(),
-        lambda d: d.with_columns(last_candidate(g, f("sentence")).alias("statement")),
+        f(target).is_null(),
+        lambda d: d.with_columns(last_candidate(g, f("sentence")).alias(target)),
     )
-    out = _words_fallback(g, out, "statement", f("sentence"))
+    out = _words_fallback(g, out, target, f("sentence"))
     return out.drop("sentence")
 
 
@@ -123,8 +134,34 @@ def _no_check(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(pl.when(keep).then(f("n")).otherwise(head).alias("n"))
 
 
+#: Literal words (ASCII case aside) that every :data:`CONCLUSION` match holds.
+CONCLUSION_WORDS = ["so", "therefore", "thus", "hence"]
+#: After a conclusion's sentence, a text that carries the reasoning on (an equation or
+#: arithmetic, a step or conclusion word, an answer): the conclusion was a step.
+_ONWARD = (
+    r"[=≈]|[0-9)]\s*[-+×*/÷−]\s*[0-9(]|(?i:\b(?:so|therefore|thus|hence|then|next|now|finally"
+    r"|total|totals|altogether|in all|overall|answer|result|gives|makes|means)\b)"
+)
+#: A letter or power beside a digit: the conclusion's number may be part of an expression.
+_EXPRESSION = r"[0-9][a-zA-Z(\\^]|[a-zA-Z)}]\s*[\^_]|[a-zA-Z]\s*[-+*/×−]\s*[0-9]"
+
+
+def _conclusion(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
+    """Add ``conclusion``: the number of the last conclusion sentence (So/Therefore/Thus/Hence
+    ...) when only sentences that carry nothing on follow it (context: ``So John was 34. This
+    happened in 1998.``), else null."""
+    f = pl.col
+    through = f"(?s)^.*(?:{CONCLUSION})"
+    out = _statement(g, df, through=through, target="conclusion")
+    tail = f("n").str.replace(through, "")
+    sentence = tail.str.replace(g.sentence_end, "")
+    rest = tail.str.slice(sentence.str.len_chars())
+    stands = ~rest.str.contains(_ONWARD) & ~sentence.str.contains(_EXPRESSION)
+    return out.with_columns(pl.when(stands).then(f("conclusion")).alias("conclusion"))
+
+
 #: The rules' columns, in priority order.
-RULE_COLUMNS = ("boxed", "statement", "equals", "last")
+RULE_COLUMNS = ("boxed", "statement", "equals", "conclusion", "last")
 
 
 def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
@@ -158,6 +195,13 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     last = last_candidate(g, f("n")).alias("last")
     df = on_subset(df, rest, lambda d: d.with_columns(last), {"last": pl.String()})
     df = _words_fallback(g, df, "last", pl.when(rest).then(f("n")))
+    # A conclusion followed only by context sentences (not by a step or an answer) wins.
+    added = {"conclusion": pl.String()}
+    words = f("n").str.contains_any(CONCLUSION_WORDS, ascii_case_insensitive=True)
+    regex = functools.partial(on_subset, cond=f("n").str.contains(CONCLUSION), added=added)
+    concluded = functools.partial(regex, fn=functools.partial(_conclusion, g))
+    screened = functools.partial(on_subset, cond=words, fn=concluded, added=added)
+    df = on_subset(df, rest & f("last").is_not_null(), screened, added)
     # A statement after the last box wins over it; else the rules in order.
     won = late & f("statement").is_not_null()
     cand = pl.when(won).then(f("statement")).otherwise(pl.coalesce(RULE_COLUMNS))

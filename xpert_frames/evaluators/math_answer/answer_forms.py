@@ -68,6 +68,13 @@ ASIDE = (
     r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)(?:[,，;；]\s*|\s+)(?:(?i:which|where|when|whenever"
     r"|since|because|if|attained|achieved)(?:[^A-Za-z]|$)|此时|这时|当|因为|由于|其中|取得).*$"
 )
+#: A later clause that names another quantity with its own ``为``/``是``/``is``/``=`` (``所以体积为
+#: $4\pi$，表面积另算为 $12\pi$``, ``so the volume is $4\pi$, and the surface area is
+#: $12\pi$``), once the sentence has had maths: it is cut off (the first answer stands).
+OTHER_QUANTITY = (
+    r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)[,，;；]\s*(?:(?i:and|while|but)\s+)?(?:[\x{3400}-\x{9fff}]+"
+    r"|(?:(?i:the)\s+)?[A-Za-z]{2,}(?:\s+[A-Za-z]{2,}){0,3})\s*(?:为|是|(?i:is|equals)\s|=).*$"
+)
 #: Plain-text values joined as one answer (``x=2 或 x=3``, ``x = 1 or x = 4``) → comma-joined.
 JOINED = r"([0-9a-zA-Z})\]])(?:\s+(?:or|and)\s+|\s*(?:或者|或|和)\s*)([-0-9a-zA-Z\\(\[{])"
 #: The last sentence of a text (without its final stop).
@@ -107,11 +114,13 @@ def _top_level_split(text: str, separators: re.Pattern[str]) -> list[str]:
 
 _COMMA = re.compile(r"\s*,\s*")
 _EQUALS = re.compile(r"(?<![<>!:\\])=(?!=)")
-_OR = re.compile(r"\s*(?:,|\\text\s*\{\s*or\s*\}|\\lor|\\vee|\bor\b|或)\s*")
+_OR = re.compile(r"\s*(?:,|\\text\s*\{\s*(?:or|或者|或)\s*\}|\\lor|\\vee|\bor\b|或)\s*")
 #: A reference that is an equation or inequality keeps the prediction's equation.
 _RELATION = re.compile(r"=|[<>≤≥≠]|\\(?:le|ge|lt|gt|leq|geq|neq|ne|in|subset)(?![a-zA-Z])")
 #: A reference in interval notation: brackets around a comma, a union, or infinity.
 _INTERVAL = re.compile(r"^\s*[\[(].*,.*[\])]\s*$|\\cup|∪|\\infty|∞", re.S)
+#: :data:`_INTERVAL` for Polars.
+INTERVAL = r"(?s)^\s*[\[(].*,.*[\])]\s*$|\\cup|∪|\\infty|∞"
 
 
 def _right_side(part: str) -> str:
@@ -173,6 +182,55 @@ def _intervals(span: str) -> str | None:
     return " \\cup ".join(o for o in out if o is not None)
 
 
+#: Roots joined inside ``\\text{}`` (``x=-2 \\text{ or } x=3``, ``\\text{ 或 }``, ``\\text{and}``).
+_TEXT_JOIN = re.compile(r"\s*\\text\s*\{\s*(?:or|and|或者|或|和|,|，)\s*\}\s*", re.I)
+_COLUMN = re.compile(r"^\\begin\{([pb])matrix\}(.*)\\end\{\1matrix\}$", re.S)
+
+
+def _column(span: str) -> list[str] | None:
+    """The entries of a column vector (``\\begin{pmatrix} 2 \\\\ -1 \\end{pmatrix}``), else None."""
+    m = _COLUMN.match(span.strip())
+    if m is None or "&" in m.group(2):
+        return None
+    entries = [e.strip() for e in m.group(2).split("\\\\")]
+    entries = entries[:-1] if entries and not entries[-1] else entries
+    return entries if len(entries) >= 2 and all(entries) else None
+
+
+def _tuple(span: str) -> list[str] | None:
+    """The entries of a tuple in parentheses (``(2, -1)``), else None."""
+    s = span.strip()
+    if not (s.startswith("(") and s.endswith(")")):
+        return None
+    inner, depth = s[1:-1], 0
+    for ch in inner:
+        depth += 1 if ch in _OPEN else -1 if ch in _CLOSE else 0
+        if depth < 0:
+            return None  # ``(1, 2) \cup (3, 4)``: not one tuple
+    parts = [p.strip() for p in _top_level_split(inner, _COMMA)]
+    return parts if len(parts) >= 2 and all(parts) else None
+
+
+def _vector(span: str, reference: str) -> str | None:
+    """A column vector in the tuple form of a tuple reference, or a tuple in the column form
+    of a column-vector reference (same length), else None."""
+    column, ref_column = _column(span), _column(reference)
+    if column is not None and ref_column is None:
+        ref_tuple = _tuple(reference)
+        if ref_tuple is not None and len(ref_tuple) == len(column):
+            return "(" + ", ".join(column) + ")"
+    entries = _tuple(span) if ref_column is not None else None
+    if entries is not None and ref_column is not None and len(entries) == len(ref_column):
+        return "\\begin{pmatrix} " + " \\\\ ".join(entries) + " \\end{pmatrix}"
+    return None
+
+
+def intervals(span: str) -> str | None:
+    """A set-builder or inequalities in one variable (joined by or) in interval notation."""
+    builder = _SET_BUILDER.match(span.strip())
+    return _intervals(span) if builder or _INEQUALITY.search(span) else None
+
+
 def fit_to_reference(span: str, reference: str) -> str:
     """``span`` in the form of ``reference`` (module docs); unchanged when it does not apply."""
     related = _RELATION.search(reference) is not None
@@ -181,6 +239,20 @@ def fit_to_reference(span: str, reference: str) -> str:
         interval = _intervals(span)
         if interval is not None:
             return interval
+    if "matrix" in span or "matrix" in reference:
+        vector = _vector(_fitted(span, related), reference)
+        if vector is not None:
+            return vector
+    return _fitted(span, related)
+
+
+def _fitted(span: str, related: bool) -> str:
+    """Roots joined in ``\\text{}`` comma-joined, and the last right-hand side of each
+    equation when the reference is none."""
+    if "\\text" in span and "=" in span and not related:
+        joined = _TEXT_JOIN.sub(", ", span)
+        if joined != span and one_answer(_top_level_split(joined, _COMMA)):
+            span = joined
     if "=" in span and not related:
         parts = _top_level_split(span, _COMMA)
         return ", ".join(_right_side(p) for p in parts)
@@ -200,7 +272,7 @@ def one_answer_chunk(df: pl.DataFrame) -> pl.Series:
 
 
 #: A span that :func:`fit_to_reference` may rewrite.
-_FIT_HINT = r"[=<>≤≥∈]|\\(?:le|ge|lt|gt|in|\{)"
+_FIT_HINT = r"[=<>≤≥∈]|\\(?:le|ge|lt|gt|in|\{)|matrix"
 
 
 def fit_batch(batch: pl.Series) -> pl.Series:
@@ -208,7 +280,9 @@ def fit_batch(batch: pl.Series) -> pl.Series:
     rewritten once (:func:`fit_to_reference`)."""
     f = pl.col
     df = batch.struct.unnest().with_row_index("i")
-    todo = df.filter(f("r").is_not_null() & f("s").str.contains(_FIT_HINT).fill_null(False))
+    todo = df.filter(f("r").is_not_null() & f("s").is_not_null())
+    hint = f("s").str.contains(_FIT_HINT) | f("r").str.contains("matrix", literal=True)
+    todo = todo.filter(hint)
     if todo.height == 0:
         return df["s"].alias(batch.name)
     pairs = todo.select("s", "r").unique()

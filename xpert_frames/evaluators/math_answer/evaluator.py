@@ -2,10 +2,11 @@
 symbolic answers decided symbolically.
 
 The number is found by :func:`xpert_frames.numeric.parse.extract_number` (``\\boxed{}`` → answer
-statements → ``= n`` at the end → last number, a final answer statement after the last box
-winning over it; or the first number with ``extract="first"``, the seed's choice), in
-prediction and reference alike. Values are compared with the seed's rule: absolute error when
-``|reference| < tolerance``, else relative error, both ``<= tolerance``; two whole numbers
+statements → ``= n`` at the end → a conclusion followed only by context sentences → last
+number, a final answer statement after the last box winning over it; or the first number
+with ``extract="first"``, the seed's choice), in prediction and reference alike. Values are
+compared with the seed's rule: absolute error when ``|reference| < tolerance``, else relative
+error, both ``<= tolerance``; two whole numbers
 must be equal, at any size: at or above 2**53 (where Float64 no longer holds every integer)
 two numbers written as integers (plain, thousands, ``万``/``亿``) compare by their digits
 (:func:`integer_digits`); scientific notation keeps the tolerance. A last number that is part
@@ -43,6 +44,7 @@ from xpert_frames.core.aliases import MathExtract
 from xpert_frames.core.options import check_bool, check_choice, check_float
 from xpert_frames.core.text import to_expr
 from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.evaluators.math_answer import set_forms
 from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.numeric.boxed import box_tail
 from xpert_frames.numeric.grammar import CONCLUSION, grammar
@@ -272,6 +274,9 @@ class MathEvaluator(BaseEvaluator):
             lf = lf.with_columns(glued.alias(t("glued")))
             pspan = pl.coalesce(pspan, pl.col(t("glued")))
         lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
+        ref_known = pl.col(ref).struct.field("text") == pl.col(t("rspan"))
+        ref_known = ref_known & pl.col(ref).struct.field("value").is_not_null()
+        lf = set_forms.fit_sets(lf, p_text, t("pspan"), t("rspan"), ref_known)
         if classify:
             known = [
                 (c.struct.field("text") == pl.col(span)) & c.struct.field("value").is_not_null()

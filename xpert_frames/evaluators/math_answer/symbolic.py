@@ -129,7 +129,8 @@ def _chunk(text: pl.Expr) -> pl.Expr:
 
 def _statement_math(df: pl.DataFrame) -> pl.Series:
     f = pl.col
-    df = df.with_columns(f("s").str.replace(answer_forms.ASIDE, "${1}"))
+    cut = f("s").str.replace(answer_forms.ASIDE, "${1}")
+    df = df.with_columns(cut.str.replace(answer_forms.OTHER_QUANTITY, "${1}"))
     segments = df.filter(f("s").str.contains(r"\$|\\[(\[]"))["s"].unique()
     found = pl.Series("found", [answer_forms.joined_segments(s) for s in segments], pl.String)
     table = pl.DataFrame([segments, found])

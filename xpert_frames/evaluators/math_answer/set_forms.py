@@ -1,0 +1,98 @@
+"""Set answers written differently on the two sides, put in one form before they are compared
+(only where the reference is a set, so a rewrite cannot credit an answer that is not one):
+
+* the empty set, as a symbol (``\\emptyset``, ``\\varnothing``, ``∅``, ``\\{\\}``) or in words
+  (``no solution``, ``no real solutions``, ``无解``, ``不存在``, ``空集``): when the reference
+  is the empty set, a prediction that states it (its answer span, or without a box its last
+  sentence) has the span ``\\emptyset``, and so has the reference;
+* a set-builder reference (``\\{x|x>2\\}``, ``\\{x \\mid x<-1 或 x>3\\}``) against a prediction
+  in interval notation: the reference in interval notation (as
+  :func:`xpert_frames.evaluators.math_answer.answer_forms.fit_to_reference` does for a
+  set-builder prediction).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from xpert_frames.evaluators.math_answer import answer_forms
+
+#: The whole span is the empty set.
+_EMPTY = (
+    r"^\s*(?:\\emptyset|\\varnothing|∅|\\\{\s*\\\}|\{\s*\}|(?i:no\s+(?:real\s+)?solutions?)"
+    r"|无(?:实数)?解|不存在|空集)\s*[.。]?\s*$"
+)
+#: A sentence that states the empty set.
+_EMPTY_STATED = (
+    r"\\emptyset|\\varnothing|∅|\\\{\s*\\\}|(?i:\bno\s+(?:real\s+)?(?:solutions?|roots?)\b)"
+    r"|无(?:实数)?解|不存在|空集"
+)
+#: Literal pieces of every reference these rules rewrite (a cheap screen first).
+_SCREEN = ["emptyset", "varnothing", "∅", "{", "solution", "无", "不存在", "空集"]
+#: A set-builder reference.
+_BUILDER = r"^\s*\\\{\s*[a-zA-Z]\s*(?:\\mid|\\vert|\||:)"
+EMPTY_SPAN = "\\emptyset"
+
+
+def _intervals(refs: pl.Series) -> pl.Series:
+    """Each distinct set-builder reference in interval notation (null where it is none)."""
+    distinct = refs.drop_nulls().unique()
+    out = pl.Series("i", [answer_forms.intervals(r) for r in distinct], pl.String)
+    table = pl.DataFrame([distinct.alias("r"), out])
+    joined = pl.DataFrame({"r": refs}).join(table, on="r", how="left", maintain_order="left")
+    return joined["i"]
+
+
+def _fit(df: pl.DataFrame) -> pl.DataFrame:
+    f = pl.col
+    empty_ref = f("r").str.contains(_EMPTY)
+    boxed = f("p").str.contains_any(["\\boxed", "\\fbox"])
+    stated = f("s").str.contains(_EMPTY).fill_null(False) | (
+        ~boxed & answer_forms.last_sentence(f("p")).str.contains(_EMPTY_STATED).fill_null(False)
+    )
+    df = df.with_columns(
+        pl.when(empty_ref & stated).then(pl.lit(EMPTY_SPAN)).otherwise(f("s")).alias("s"),
+        pl.when(empty_ref).then(pl.lit(EMPTY_SPAN)).otherwise(f("r")).alias("r"),
+    )
+    interval = f("s").str.contains(answer_forms.INTERVAL) & ~f("s").str.contains(r"[=<>≤≥]")
+    builder = f("r").str.contains(_BUILDER) & interval.fill_null(False)
+    mask = df.select(builder).to_series()
+    if mask.any():
+        fitted = _intervals(df.filter(mask)["r"])
+        new = df["r"].scatter(mask.arg_true(), fitted)
+        df = df.with_columns(pl.coalesce(new, df["r"]).alias("r"))
+    return df
+
+
+def _fit_batch(batch: pl.Series) -> pl.Series:
+    f = pl.col
+    df = batch.struct.unnest()
+    out = df.select("s", "r")
+    rows = df.with_row_index("__i").filter(~f("plain") & f("p").is_not_null())
+    rows = rows.filter(f("r").str.contains_any(_SCREEN))
+    if rows.height:
+        rows = _fit(rows)
+        out = out.with_columns(
+            out["s"].scatter(rows["__i"], rows["s"]), out["r"].scatter(rows["__i"], rows["r"])
+        )
+    return out.select(pl.struct("s", "r")).to_series().alias(batch.name)
+
+
+def fit_sets(
+    lf: pl.LazyFrame, prediction: pl.Expr, pspan: str, rspan: str, plain: pl.Expr
+) -> pl.LazyFrame:
+    """The span columns ``pspan`` and ``rspan`` with set answers in one form (module docs); a
+    batch function that reads only the rows whose reference span is not one plain number
+    (``plain``) and may be a set (the others pass through uncopied)."""
+    both = pl.struct(
+        prediction.alias("p"),
+        pl.col(pspan).alias("s"),
+        pl.col(rspan).alias("r"),
+        plain.fill_null(False).alias("plain"),
+    )
+    dtype = pl.Struct({"s": pl.String, "r": pl.String})
+    fitted = both.map_batches(_fit_batch, return_dtype=dtype, is_elementwise=True)
+    tmp = f"{pspan}__sets"
+    lf = lf.with_columns(fitted.alias(tmp))
+    field = pl.col(tmp).struct.field
+    return lf.with_columns(field("s").alias(pspan), field("r").alias(rspan)).drop(tmp)
