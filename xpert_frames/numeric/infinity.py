@@ -14,7 +14,11 @@ _INFINITY = r"(?i)^\s*([+-]?)\s*(?:inf|infinity|∞)\s*$"
 def with_infinity(texts: pl.Series, parsed: pl.Series) -> pl.Series:
     """``parsed`` with ±inf where the text is exactly an infinity (the grammar has no word for
     it), so that infinite references compare as infinities."""
-    sign = texts.cast(pl.String).str.extract(_INFINITY, 1)
+    texts = texts.cast(pl.String)
+    # Every match holds one of these (a literal scan is a fraction of the regex's cost).
+    if not texts.str.contains_any(["inf", "∞"], ascii_case_insensitive=True).any():
+        return parsed
+    sign = texts.str.extract(_INFINITY, 1)
     if sign.null_count() == len(sign):
         return parsed
     value = pl.when(pl.col("sign") == "-").then(float("-inf")).otherwise(float("inf"))
