@@ -134,12 +134,24 @@ def _statement_math(df: pl.DataFrame) -> pl.Series:
     found = pl.Series("found", [answer_forms.joined_segments(s) for s in segments], pl.String)
     table = pl.DataFrame([segments, found])
     df = df.join(table, on="s", how="left", maintain_order="left")
-    bare, prose = f("found").is_null(), f("s").str.contains(_PROSE)
+    bare = f("found").is_null()
     joined = f("s").str.replace_all(answer_forms.JOINED, "${1}, ${2}")
     df = df.with_columns(
-        pl.when(bare).then(pl.when(prose).then(_chunk(f("s"))).otherwise(f("s"))).alias("chunk"),
-        pl.when(bare).then(pl.when(prose).then(_chunk(joined)).otherwise(joined)).alias("joined"),
+        pl.when(bare).then(f("s")).alias("chunk"), pl.when(bare).then(joined).alias("joined")
     )
+    # A sentence that reads as prose gives its last chunk between words: read on those rows
+    # only, and the joined form's own chunk only where joining changed the sentence.
+    prose = df.select(bare & f("s").str.contains(_PROSE)).to_series()
+    if prose.any():
+        rows = df.filter(prose)
+        chunk = rows.select(_chunk(f("s"))).to_series()
+        changed = rows.select(f("joined") != f("s")).to_series()
+        joined_chunk = chunk
+        if changed.any():
+            other = rows.filter(changed).select(_chunk(f("joined"))).to_series()
+            joined_chunk = chunk.clone().scatter(changed.arg_true(), other)
+        at = prose.arg_true()
+        df = df.with_columns(df["chunk"].scatter(at, chunk), df["joined"].scatter(at, joined_chunk))
     chunk = answer_forms.one_answer_chunk(df)
     return df.select(pl.coalesce(f("found"), chunk)).to_series()
 
@@ -295,6 +307,23 @@ def _last_box(df: pl.DataFrame) -> pl.DataFrame:
     return on_subset(df, f("s").is_null(), lambda d: d.with_columns(boxed_content(f("p"))))
 
 
+def _after_box(df: pl.DataFrame) -> pl.DataFrame:
+    """``p`` replaced by the last sentence after its last well-formed box (:data:`_AFTER_BOX`,
+    null where none; row order changes): cut after the last ``\\boxed`` and matched anchored
+    first (:mod:`xpert_frames.numeric.boxed`), the whole text only where that box is not well
+    formed."""
+    f = pl.col
+    anchored = anchored_box(_BOX_CONTENT)
+    df = df.with_columns(box_tail(f("p")).alias("__a"))
+    fits = df.select(f("__a").str.contains(anchored).fill_null(False)).to_series()
+    parts = [df.filter(fits).with_columns(f("__a").str.replace(anchored, ""))]
+    if not fits.all():
+        rest = df.filter(~fits).with_columns(f("p").str.extract(_AFTER_BOX, 1).alias("__a"))
+        parts.append(rest)
+    df = pl.concat(parts)
+    return df.with_columns(answer_forms.last_sentence(f("__a")).alias("p")).drop("__a")
+
+
 def _prediction_span(batch: pl.Series) -> pl.Series:
     """The batch behind the prediction span of :func:`answer_spans`."""
     f = pl.col
@@ -303,9 +332,7 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     boxed = f("p").str.contains_any(["\\boxed", "\\fbox"])
     # A conclusion stated after the last box (the box held a step, ``\boxed{r = 3}``) wins,
     # also where the statement rule read that conclusion.
-    end = answer_forms.last_sentence(f("p").str.extract(_AFTER_BOX, 1))
-    after = df.filter(boxed).with_columns(end)
-    after = after.filter(f("p").str.contains(answer_forms.CONCLUSION) & _SEG)
+    after = _after_box(df.filter(boxed)).filter(f("p").str.contains(answer_forms.CONCLUSION) & _SEG)
     cut = df.filter(statement).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
     cut = cut.join(after, on="i", how="anti")
     box = df.filter(~statement).filter(boxed)
