@@ -52,9 +52,9 @@ from xpert_frames.numeric.forms import (
     DECIMAL_COMMAS,
     ENGLISH_WORD,
     RARE_TRIGGER,
-    SCALE_TRIGGER,
     approx_pair,
     english_numbers,
+    form_stages,
     rewrite_forms,
     rewrite_rare_forms,
 )
@@ -68,7 +68,7 @@ from xpert_frames.numeric.grammar import (
     rewrite_text,
 )
 from xpert_frames.numeric.infinity import with_infinity as _with_infinity
-from xpert_frames.numeric.rules import candidates, on_subset
+from xpert_frames.numeric.rules import candidates, on_subset, rewrite_stages
 from xpert_frames.numeric.values import BARE, parse_frame, parse_rows
 
 ExtractMode = MathExtract
@@ -108,9 +108,6 @@ def _check_mode(mode: object) -> str:
 # --------------------------------------------------------------------------- parsing
 
 
-_FORM_TRIGGER = rf"\\frac|[0-9] [0-9]|[0-9],[0-9]|percent|pct|≈|{SCALE_TRIGGER}"
-
-
 def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFrame:
     """Normalize ``n`` (fold, rewrites, number forms) on the rows that need it, and add the
     last ``exact ≈ approximation`` pair (``exact``, ``approx``) before cutting it out."""
@@ -126,11 +123,9 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
         f("n").str.contains_any(list(REWRITE_TRIGGERS)),
         lambda d: d.with_columns(rewrite_text(f("n")).alias("n")),
     )
-    work = on_subset(
-        work,
-        f("n").str.contains(_FORM_TRIGGER),
-        lambda d: d.with_columns(rewrite_forms(f("n"), decimal_comma).alias("n")),
-    )
+    stages = form_stages(decimal_comma)
+    any_stage = f("n").str.contains("|".join(trigger for trigger, _ in stages))
+    work = on_subset(work, any_stage, functools.partial(rewrite_stages, stages))
     work = on_subset(
         work,
         f("n").str.contains(RARE_TRIGGER),

@@ -41,6 +41,23 @@ def on_subset(
     return pl.concat([hit, miss.select(hit.columns)])
 
 
+def _with(expr: pl.Expr, df: pl.DataFrame) -> pl.DataFrame:
+    return df.with_columns(expr)
+
+
+def rewrite_stages(
+    stages: list[tuple[str, list[tuple[str, str]]]], df: pl.DataFrame
+) -> pl.DataFrame:
+    """Column ``n`` through the rewrite stages ``(trigger, [(pattern, replacement), ...])`` in
+    order (:func:`xpert_frames.numeric.forms.form_stages`), each stage's rewrites only on the
+    rows that match its trigger (row order changes)."""
+    n = pl.col("n")
+    for trigger, rules in stages:
+        rewrite = functools.reduce(lambda e, r: e.str.replace_all(*r), rules, n)
+        df = on_subset(df, n.str.contains(trigger), functools.partial(_with, rewrite))
+    return df
+
+
 def last_candidate(g: Grammar, text: pl.Expr) -> pl.Expr:
     return text.str.extract_all(g.candidate).list.last()
 
