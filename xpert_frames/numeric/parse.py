@@ -155,10 +155,12 @@ def _candidates(work: pl.DataFrame, normalize: bool, mode: str) -> pl.DataFrame:
     return pl.concat([full, rest])
 
 
-def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -> pl.DataFrame:
-    """``df`` (non-null texts ``t`` and any key columns) plus ``value``, ``unit``, ``rule``,
+def _read(
+    df: pl.DataFrame, key: str, *, mode: str, normalize: bool, decimal_comma: str
+) -> pl.DataFrame:
+    """Column ``key`` of ``df`` (non-null texts ``t``) and ``value``, ``unit``, ``rule``,
     ``text`` (the number as written) and ``approx`` (an approximation written right after
-    it), in the same row order. The work frame carries only a row key and the text."""
+    it), in another row order. The work frame carries only a row key and the text."""
     g = grammar(normalize)
     f = pl.col
     work = df.select(f("t").alias("n")).with_row_index("k")
@@ -198,9 +200,8 @@ def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -
         work = work.join(values, left_on="approx", right_on="c", how="left")
     else:
         work = work.with_columns(pl.lit(None, pl.Float64).alias("approx_value"))
-    work = work.sort("k")
-    return df.hstack(
-        work.select("value", "unit", "rule", f("cand").alias("text"), f("approx_value"))
+    return work.select(
+        df[key].gather(work["k"]), "value", "unit", "rule", f("cand").alias("text"), "approx_value"
     )
 
 
@@ -241,9 +242,9 @@ def _extract_series(
     read = functools.partial(_read, mode=mode, normalize=normalize, decimal_comma=decimal_comma)
     # An estimate decides (a tenth of the cost of finding the distinct texts when they are).
     if rest.select(f("t").approx_n_unique()).item() <= DEDUP_BELOW * rest.height:
-        rest = rest.join(read(pl.DataFrame({"t": rest["t"].unique()})), on="t", how="left")
+        rest = rest.join(read(pl.DataFrame({"t": rest["t"].unique()}), "t"), on="t", how="left")
     else:
-        rest = read(rest)
+        rest = read(rest, "i")
     # Sorted back without the texts (only the results travel).
     out = pl.concat([simple, rest.select(simple.columns), missing]).sort("i")
     fields: list[str | pl.Expr] = ["value", "unit", "rule"]

@@ -177,9 +177,16 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     df = _words_fallback(g, df, "last", pl.when(rest).then(f("n")))
     # A statement after the last box wins over it; else the rules in order.
     won = late & f("statement").is_not_null()
-    cand = pl.when(won).then(f("statement")).otherwise(pl.coalesce(RULE_COLUMNS))
-    rule: pl.Expr = pl.lit("none")
-    for name in reversed(RULE_COLUMNS):
-        rule = pl.when(f(name).is_not_null()).then(pl.lit(name)).otherwise(rule)
-    rule = pl.when(won).then(pl.lit("statement")).otherwise(rule)
+    cand = pl.coalesce(pl.when(won).then(f("statement")), *RULE_COLUMNS)
+    # The rule's index in RULE_COLUMNS (then "none"), its name gathered once: cheaper than
+    # a chain of string-valued whens.
+    code = pl.coalesce(
+        pl.when(won).then(pl.lit(RULE_COLUMNS.index("statement"), pl.UInt8)),
+        *(
+            pl.when(f(name).is_not_null()).then(pl.lit(k, pl.UInt8))
+            for k, name in enumerate(RULE_COLUMNS)
+        ),
+        pl.lit(len(RULE_COLUMNS), pl.UInt8),
+    )
+    rule = pl.lit(pl.Series([*RULE_COLUMNS, "none"], dtype=pl.String)).gather(code)
     return df.with_columns(cand.alias("cand"), rule.alias("rule")).drop("late")
