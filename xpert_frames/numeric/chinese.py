@@ -49,6 +49,9 @@ def _section(tag: str) -> str:
 
 
 _INTEGER = f"^(?:{_section('y')}亿)?零?(?:{_section('w')}万)?零?{_section('a')}$"
+#: :data:`_INTEGER` for a numeral without 万 or 亿 (its 亿 and 万 sections cannot match, so
+#: the groups it has match alike): a third of the groups, several times faster.
+_SMALL_INTEGER = f"^零?零?{_section('a')}$"
 _SEQUENCE = f"^{_D}+$"
 _SPLIT = f"^(?P<int>[{INT_CHARS}]+)(?:点(?P<dec>{_D}+))?$"
 
@@ -76,26 +79,33 @@ def _section_value(tag: str) -> pl.Expr:
     ).cast(pl.Float64)
 
 
-_FIELDS = [f"{tag}{name}" for tag in "ywa" for name in "khtmu"]
+def _fields(tags: str) -> list[str]:
+    return [f"{tag}{name}" for tag in tags for name in "khtmu"]
+
+
 #: A last digit right after 百/千/万 (group 1: that unit), and the weight it then has.
 _OMITTED = f"([百千万]){_D}$"
 _OMITTED_WEIGHT = {"百": 10, "千": 100, "万": 1000}
 
 
-def chinese_integer(text: IntoExpr) -> pl.Expr:
+def chinese_integer(text: IntoExpr, *, large: bool = True) -> pl.Expr:
     """Value (Float64) of a Chinese integer such as ``一千零五十`` or ``二零二三``; else null.
 
     The anchored regex runs once per string; the sections are summed from its struct fields.
+    ``large=False``: for texts without ``万`` or ``亿`` only (the same values, faster).
     """
     expr = to_expr(text)
-    matched = pl.any_horizontal(pl.field(name).is_not_null() for name in _FIELDS)
-    total = _section_value("y") * 1e8 + _section_value("w") * 1e4 + _section_value("a")
+    tags, pattern = ("ywa", _INTEGER) if large else ("a", _SMALL_INTEGER)
+    matched = pl.any_horizontal(pl.field(name).is_not_null() for name in _fields(tags))
+    total = _section_value("a")
+    if large:
+        total = _section_value("y") * 1e8 + _section_value("w") * 1e4 + total
     weight = expr.str.extract(_OMITTED, 1).replace_strict(
         _OMITTED_WEIGHT, default=1, return_dtype=pl.Float64
     )
     total = total + _digit(pl.field("au")).fill_null(0) * (weight - 1)
     value = (
-        expr.str.extract_groups(_INTEGER)
+        expr.str.extract_groups(pattern)
         .struct.with_fields(pl.when(matched).then(total).alias("__value"))
         .struct.field("__value")
     )
@@ -103,9 +113,10 @@ def chinese_integer(text: IntoExpr) -> pl.Expr:
     return pl.when(expr.str.contains(_SEQUENCE)).then(sequence).otherwise(value)
 
 
-def _from_parts(integer: pl.Expr, decimal: pl.Expr) -> pl.Expr:
+def _from_parts(integer: pl.Expr, decimal: pl.Expr, *, large: bool = True) -> pl.Expr:
     decimals = pl.concat_str(pl.lit("0."), _digits_to_ascii(decimal))
-    return chinese_integer(integer) + decimals.cast(pl.Float64, strict=False).fill_null(0.0)
+    value = chinese_integer(integer, large=large)
+    return value + decimals.cast(pl.Float64, strict=False).fill_null(0.0)
 
 
 def chinese_number(text: IntoExpr) -> pl.Expr:
@@ -116,13 +127,21 @@ def chinese_number(text: IntoExpr) -> pl.Expr:
 
 
 @functools.cache
-def _value_of_parts() -> pl.Expr:
-    return _from_parts(pl.col("int"), pl.col("dec"))
+def _value_of_parts(large: bool) -> pl.Expr:
+    return _from_parts(pl.col("int"), pl.col("dec"), large=large)
 
 
 def chinese_numbers(strings: pl.Series) -> pl.Series:
     """:func:`chinese_number` of each string, on a series: the numeral is split once and the
     parts read as columns (an eager frame shares no sub-expressions, and the expression form
-    reads its split in four places)."""
+    reads its split in four places); numerals without ``万``/``亿`` (most) with the smaller
+    regex."""
     parts = strings.str.extract_groups(_SPLIT).struct.unnest()
-    return parts.select(_value_of_parts().alias(strings.name)).to_series()
+    large = parts.select(pl.col("int").str.contains("[万亿]").fill_null(False)).to_series()
+    if not large.any() or large.all():
+        return parts.select(_value_of_parts(large.all()).alias(strings.name)).to_series()
+    out = pl.repeat(None, len(strings), dtype=pl.Float64, eager=True).alias(strings.name)
+    for rows, big in ((large, True), (~large, False)):
+        values = parts.filter(rows).select(_value_of_parts(big)).to_series()
+        out = out.scatter(rows.arg_true(), values)
+    return out

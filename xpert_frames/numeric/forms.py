@@ -114,22 +114,29 @@ DIGIT_SCALE_RULES: list[tuple[str, str]] = [
 ]
 
 
+def form_stages(decimal_comma: str = "auto") -> list[tuple[str, list[tuple[str, str]]]]:
+    """The rewrites of :func:`rewrite_forms` in order, in stages ``(trigger, rules)``: a text
+    that does not match a stage's trigger (a regex) is left as it is by that stage's rules,
+    so a frame can run each stage on the rows that match its trigger only."""
+    decimal = {"auto": [_DECIMAL_AUTO], "always": [_DECIMAL_ALWAYS] * 2}.get(decimal_comma, [])
+    # Each pass of the thousands rule joins every other group: 2 passes reach 10^12.
+    stages = [
+        (r"\\frac", _FRAC),
+        ("[0-9] [0-9]", [_SPACE_THOUSANDS] * 2),
+        ("[0-9],[0-9]", decimal),
+        ("percent|pct", [_PERCENT]),
+        (SCALE_TRIGGER, DIGIT_SCALE_RULES),
+    ]
+    return [(trigger, rules) for trigger, rules in stages if rules]
+
+
 def rewrite_forms(text: pl.Expr, decimal_comma: str = "auto") -> pl.Expr:
     """Fraction shorthands, mixed numbers, space thousands, decimal commas, percent words,
     scale words after digits (see module docs), on folded text."""
     out = text
-    for pattern, repl in _FRAC:
-        out = out.str.replace_all(pattern, repl)
-    for _ in range(2):  # each pass joins every other group: 2 passes reach 10^12
-        out = out.str.replace_all(*_SPACE_THOUSANDS)
-    if decimal_comma == "auto":
-        out = out.str.replace_all(*_DECIMAL_AUTO)
-    elif decimal_comma == "always":
-        for _ in range(2):
-            out = out.str.replace_all(*_DECIMAL_ALWAYS)
-    out = out.str.replace_all(*_PERCENT)
-    for pattern, repl in DIGIT_SCALE_RULES:
-        out = out.str.replace_all(pattern, repl)
+    for _, rules in form_stages(decimal_comma):
+        for pattern, repl in rules:
+            out = out.str.replace_all(pattern, repl)
     return out
 
 

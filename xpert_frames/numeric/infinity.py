@@ -14,7 +14,14 @@ _INFINITY = r"(?i)^\s*([+-]?)\s*(?:inf|infinity|∞)\s*$"
 def with_infinity(texts: pl.Series, parsed: pl.Series) -> pl.Series:
     """``parsed`` with ±inf where the text is exactly an infinity (the grammar has no word for
     it), so that infinite references compare as infinities."""
-    sign = texts.cast(pl.String).str.extract(_INFINITY, 1)
+    # An infinity holds no number the grammar reads (no digit, numeral or number word): only
+    # the rows without a value are read.
+    todo = parsed.struct.field("value").is_null()
+    if not todo.any():
+        return parsed
+    texts = texts.cast(pl.String)
+    sign = pl.repeat(None, len(texts), dtype=pl.String, eager=True)
+    sign = sign.scatter(todo.arg_true(), texts.filter(todo).str.extract(_INFINITY, 1))
     if sign.null_count() == len(sign):
         return parsed
     value = pl.when(pl.col("sign") == "-").then(float("-inf")).otherwise(float("inf"))

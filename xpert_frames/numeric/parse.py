@@ -52,9 +52,9 @@ from xpert_frames.numeric.forms import (
     DECIMAL_COMMAS,
     ENGLISH_WORD,
     RARE_TRIGGER,
-    SCALE_TRIGGER,
     approx_pair,
     english_numbers,
+    form_stages,
     rewrite_forms,
     rewrite_rare_forms,
 )
@@ -68,7 +68,7 @@ from xpert_frames.numeric.grammar import (
     rewrite_text,
 )
 from xpert_frames.numeric.infinity import with_infinity as _with_infinity
-from xpert_frames.numeric.rules import candidates, on_subset
+from xpert_frames.numeric.rules import candidates, on_subset, rewrite_stages
 from xpert_frames.numeric.scales import SCREEN as SCALE_SCREEN
 from xpert_frames.numeric.scales import digit_scales
 from xpert_frames.numeric.values import BARE, parse_frame, parse_rows
@@ -108,7 +108,6 @@ def _check_mode(mode: object) -> str:
 
 
 # --------------------------------------------------------------------------- parsing
-_FORM_TRIGGER = rf"\\frac|[0-9] [0-9]|[0-9],[0-9]|percent|pct|≈|{SCALE_TRIGGER}"
 
 
 def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFrame:
@@ -126,11 +125,9 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
         f("n").str.contains_any([*REWRITE_TRIGGERS, *SCALE_SCREEN]),
         lambda d: d.with_columns(digit_scales(rewrite_text(f("n"))).alias("n")),
     )
-    work = on_subset(
-        work,
-        f("n").str.contains(_FORM_TRIGGER),
-        lambda d: d.with_columns(rewrite_forms(f("n"), decimal_comma).alias("n")),
-    )
+    stages = form_stages(decimal_comma)
+    any_stage = f("n").str.contains("|".join(trigger for trigger, _ in stages))
+    work = on_subset(work, any_stage, functools.partial(rewrite_stages, stages))
     work = on_subset(
         work,
         f("n").str.contains(RARE_TRIGGER),
@@ -160,10 +157,12 @@ def _candidates(work: pl.DataFrame, normalize: bool, mode: str) -> pl.DataFrame:
     return pl.concat([full, rest])
 
 
-def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -> pl.DataFrame:
-    """``df`` (non-null texts ``t`` and any key columns) plus ``value``, ``unit``, ``rule``,
+def _read(
+    df: pl.DataFrame, key: str, *, mode: str, normalize: bool, decimal_comma: str
+) -> pl.DataFrame:
+    """Column ``key`` of ``df`` (non-null texts ``t``) and ``value``, ``unit``, ``rule``,
     ``text`` (the number as written) and ``approx`` (an approximation written right after
-    it), in the same row order. The work frame carries only a row key and the text."""
+    it), in another row order. The work frame carries only a row key and the text."""
     g = grammar(normalize)
     f = pl.col
     work = df.select(f("t").alias("n")).with_row_index("k")
@@ -203,9 +202,8 @@ def _read(df: pl.DataFrame, *, mode: str, normalize: bool, decimal_comma: str) -
         work = work.join(values, left_on="approx", right_on="c", how="left")
     else:
         work = work.with_columns(pl.lit(None, pl.Float64).alias("approx_value"))
-    work = work.sort("k")
-    return df.hstack(
-        work.select("value", "unit", "rule", f("cand").alias("text"), f("approx_value"))
+    return work.select(
+        df[key].gather(work["k"]), "value", "unit", "rule", f("cand").alias("text"), "approx_value"
     )
 
 
@@ -246,9 +244,9 @@ def _extract_series(
     read = functools.partial(_read, mode=mode, normalize=normalize, decimal_comma=decimal_comma)
     # An estimate decides (a tenth of the cost of finding the distinct texts when they are).
     if rest.select(f("t").approx_n_unique()).item() <= DEDUP_BELOW * rest.height:
-        rest = rest.join(read(pl.DataFrame({"t": rest["t"].unique()})), on="t", how="left")
+        rest = rest.join(read(pl.DataFrame({"t": rest["t"].unique()}), "t"), on="t", how="left")
     else:
-        rest = read(rest)
+        rest = read(rest, "i")
     # Sorted back without the texts (only the results travel).
     out = pl.concat([simple, rest.select(simple.columns), missing]).sort("i")
     fields: list[str | pl.Expr] = ["value", "unit", "rule"]

@@ -50,6 +50,23 @@ def on_subset(
     return pl.concat([hit, miss.select(hit.columns)])
 
 
+def _with(expr: pl.Expr, df: pl.DataFrame) -> pl.DataFrame:
+    return df.with_columns(expr)
+
+
+def rewrite_stages(
+    stages: list[tuple[str, list[tuple[str, str]]]], df: pl.DataFrame
+) -> pl.DataFrame:
+    """Column ``n`` through the rewrite stages ``(trigger, [(pattern, replacement), ...])`` in
+    order (:func:`xpert_frames.numeric.forms.form_stages`), each stage's rewrites only on the
+    rows that match its trigger (row order changes)."""
+    n = pl.col("n")
+    for trigger, rules in stages:
+        rewrite = functools.reduce(lambda e, r: e.str.replace_all(*r), rules, n)
+        df = on_subset(df, n.str.contains(trigger), functools.partial(_with, rewrite))
+    return df
+
+
 def last_candidate(g: Grammar, text: pl.Expr) -> pl.Expr:
     return text.str.extract_all(g.candidate).list.last()
 
@@ -204,9 +221,16 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     df = on_subset(df, rest & f("last").is_not_null(), screened, added)
     # A statement after the last box wins over it; else the rules in order.
     won = late & f("statement").is_not_null()
-    cand = pl.when(won).then(f("statement")).otherwise(pl.coalesce(RULE_COLUMNS))
-    rule: pl.Expr = pl.lit("none")
-    for name in reversed(RULE_COLUMNS):
-        rule = pl.when(f(name).is_not_null()).then(pl.lit(name)).otherwise(rule)
-    rule = pl.when(won).then(pl.lit("statement")).otherwise(rule)
+    cand = pl.coalesce(pl.when(won).then(f("statement")), *RULE_COLUMNS)
+    # The rule's index in RULE_COLUMNS (then "none"), its name gathered once: cheaper than
+    # a chain of string-valued whens.
+    code = pl.coalesce(
+        pl.when(won).then(pl.lit(RULE_COLUMNS.index("statement"), pl.UInt8)),
+        *(
+            pl.when(f(name).is_not_null()).then(pl.lit(k, pl.UInt8))
+            for k, name in enumerate(RULE_COLUMNS)
+        ),
+        pl.lit(len(RULE_COLUMNS), pl.UInt8),
+    )
+    rule = pl.lit(pl.Series([*RULE_COLUMNS, "none"], dtype=pl.String)).gather(code)
     return df.with_columns(cand.alias("cand"), rule.alias("rule")).drop("late")

@@ -80,21 +80,39 @@ _ASCII_FRACTION = (
 )
 
 
+#: A text holding one of these may match a fraction form of ``number_groups`` (or a percent
+#: word); without, only the plain number form (``Grammar.plain_groups``) can match.
+_FRACTION_MARKS = ["\\frac", "/", "分之"]
+
+
 def _groups(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     """``df`` plus the named groups of ``g.number_groups`` read from ``num`` (row order
     changes). ASCII fractions (most of the rows here) are read with a regex of their forms
-    only, which is faster than the whole grammar's."""
+    only, and texts that can hold no fraction with the plain number form only (both faster
+    than the whole grammar's regex, and the same groups)."""
     f = pl.col
-    mask = df.select(f("num").str.contains(_ASCII_FRACTION)).to_series()
-    full = df.filter(~mask).with_columns(f("num").str.extract_groups(g.number_groups).alias("p"))
-    full = full.unnest("p")
-    if not mask.any():
-        return full
-    fast = df.filter(mask).with_columns(f("num").str.extract_groups(_ASCII_FRACTION).alias("p"))
-    fast = fast.unnest("p")
-    names = [n for n in full.columns if n not in fast.columns]
-    fast = fast.with_columns(pl.lit(None, pl.String).alias(n) for n in names)
-    return pl.concat([full, fast.select(full.columns)])
+    num = f("num")
+    kind = (
+        pl.when(num.str.contains(_ASCII_FRACTION))
+        .then(pl.lit(1, pl.Int8))
+        .when(num.str.contains_any(_FRACTION_MARKS))
+        .then(pl.lit(0, pl.Int8))
+        .otherwise(pl.lit(2, pl.Int8))
+    )
+    df = df.with_columns(kind.alias("__kind"))
+    parts = [
+        df.filter(f("__kind") == k)
+        .drop("__kind")
+        .with_columns(num.str.extract_groups(pattern).alias("p"))
+        .unnest("p")
+        for k, pattern in enumerate([g.number_groups, _ASCII_FRACTION, g.plain_groups])
+    ]
+    full = parts[0]
+    for part in parts[1:]:
+        names = [n for n in full.columns if n not in part.columns]
+        part = part.with_columns(pl.lit(None, pl.String).alias(n) for n in names)
+        full = pl.concat([full, part.select(full.columns)])
+    return full
 
 
 @functools.cache

@@ -265,6 +265,8 @@ def one_answer_chunk(df: pl.DataFrame) -> pl.Series:
     (:func:`one_answer`, once per distinct value), else ``chunk``."""
     f = pl.col
     several = df.filter(f("joined") != f("chunk"))["joined"].unique()
+    if several.len() == 0:  # nothing was joined
+        return df["chunk"]
     one = pl.Series("one", [one_answer(j.split(",")) for j in several], pl.Boolean)
     df = df.join(pl.DataFrame([several, one]), on="joined", how="left", maintain_order="left")
     chosen = pl.when(f("one").fill_null(False)).then(f("joined")).otherwise(f("chunk"))

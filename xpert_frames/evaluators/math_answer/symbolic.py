@@ -39,21 +39,17 @@ from xpert_frames.evaluators.math_answer.answer_forms import (
     sqrt_latex,
     strip_delimiters,
 )
-from xpert_frames.numeric.boxed import anchored_box, box_tail, plain_box
+from xpert_frames.evaluators.math_answer.boxes import after_box, last_box
 from xpert_frames.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
 from xpert_frames.numeric.parse import parse_number
 from xpert_frames.numeric.rules import on_subset
 from xpert_frames.numeric.units import unit_table
 
 SYMBOLIC_MODES: tuple[str, ...] = ("auto", "math_verify", "latex")
-#: A box's content: four levels of nested braces.
-_BOX_CONTENT = r"(?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"
-_BOXED = plain_box(_BOX_CONTENT)
 _MARKERS = "|".join(
     m.replace("答案:", "答案[:：]").replace("答:", "答[:：]") for m in STATEMENT_MARKERS
 )
 _THROUGH_MARKER = f"(?s)^.*(?:{_MARKERS})"
-_AFTER_BOX = rf"(?s)^.*\\(?:boxed|fbox)\s*\{{{_BOX_CONTENT}\}}(.*)$"
 _SEG = pl.col("p").str.contains(r"\$|\\[(\[]")
 _SENTENCE_END = r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$"
 _SPACE = " \t\n\r$"
@@ -78,11 +74,6 @@ _WEAK = (
     r"|[0-9a-zA-Z)}]\s*[-+*/×−]\s*[0-9a-zA-Z(\\{]"
 )
 _PROSE = r"[\x{3400}-\x{9fff}]|(?:^|[^a-zA-Z\\])[a-zA-Z]{3,}"
-
-
-def boxed_content(text: pl.Expr) -> pl.Expr:
-    """The content of the last ``\\boxed{}`` (three levels of nested braces), else null."""
-    return text.str.extract(_BOXED, 1)
 
 
 def _sentence(prediction: pl.Expr) -> pl.Expr:
@@ -133,14 +124,29 @@ def _statement_math(df: pl.DataFrame) -> pl.Series:
     df = df.with_columns(cut.str.replace(answer_forms.OTHER_QUANTITY, "${1}"))
     segments = df.filter(f("s").str.contains(r"\$|\\[(\[]"))["s"].unique()
     found = pl.Series("found", [answer_forms.joined_segments(s) for s in segments], pl.String)
-    table = pl.DataFrame([segments, found])
-    df = df.join(table, on="s", how="left", maintain_order="left")
-    bare, prose = f("found").is_null(), f("s").str.contains(_PROSE)
+    if found.null_count() == len(found):  # no segment read (no join needed)
+        df = df.with_columns(pl.lit(None, pl.String).alias("found"))
+    else:
+        table = pl.DataFrame([segments, found])
+        df = df.join(table, on="s", how="left", maintain_order="left")
+    bare = f("found").is_null()
     joined = f("s").str.replace_all(answer_forms.JOINED, "${1}, ${2}")
     df = df.with_columns(
-        pl.when(bare).then(pl.when(prose).then(_chunk(f("s"))).otherwise(f("s"))).alias("chunk"),
-        pl.when(bare).then(pl.when(prose).then(_chunk(joined)).otherwise(joined)).alias("joined"),
+        pl.when(bare).then(f("s")).alias("chunk"), pl.when(bare).then(joined).alias("joined")
     )
+    # A sentence that reads as prose gives its last chunk between words: read on those rows
+    # only, and the joined form's own chunk only where joining changed the sentence.
+    prose = df.select(bare & f("s").str.contains(_PROSE)).to_series()
+    if prose.any():
+        rows = df.filter(prose)
+        chunk = rows.select(_chunk(f("s"))).to_series()
+        changed = rows.select(f("joined") != f("s")).to_series()
+        joined_chunk = chunk
+        if changed.any():
+            other = rows.filter(changed).select(_chunk(f("joined"))).to_series()
+            joined_chunk = chunk.clone().scatter(changed.arg_true(), other)
+        at = prose.arg_true()
+        df = df.with_columns(df["chunk"].scatter(at, chunk), df["joined"].scatter(at, joined_chunk))
     chunk = answer_forms.one_answer_chunk(df)
     return df.select(pl.coalesce(f("found"), chunk)).to_series()
 
@@ -288,37 +294,30 @@ def answer_spans(
     ), rspan
 
 
-def _last_box(df: pl.DataFrame) -> pl.DataFrame:
-    """``s``: the content of the last box of ``p`` (:func:`boxed_content`), read after the
-    last ``\\boxed`` first, the whole text only where that box is not well formed."""
-    f = pl.col
-    df = df.with_columns(box_tail(f("p")).str.extract(anchored_box(_BOX_CONTENT), 1).alias("s"))
-    return on_subset(df, f("s").is_null(), lambda d: d.with_columns(boxed_content(f("p"))))
-
-
 def _prediction_span(batch: pl.Series) -> pl.Series:
     """The batch behind the prediction span of :func:`answer_spans`."""
     f = pl.col
     df = batch.struct.unnest().with_row_index("i")
-    statement = df.select("statement").to_series()
-    boxed = f("p").str.contains_any(["\\boxed", "\\fbox"])
+    # Each mask and subset once (eager frames share no sub-expressions).
+    df = df.with_columns(f("p").str.contains_any(["\\boxed", "\\fbox"]).alias("__box"))
+    boxed = f("__box")
     # A conclusion stated after the last box (the box held a step, ``\boxed{r = 3}``) wins,
     # also where the statement rule read that conclusion.
-    end = answer_forms.last_sentence(f("p").str.extract(_AFTER_BOX, 1))
-    after = df.filter(boxed).with_columns(end)
+    after = after_box(df.filter(boxed))
     after = after.filter(f("p").str.contains(answer_forms.CONCLUSION) & _SEG)
-    cut = df.filter(statement).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
+    cut = df.filter(f("statement")).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
     cut = cut.join(after, on="i", how="anti")
-    box = df.filter(~statement).filter(boxed)
+    other = df.filter(~f("statement"))
+    box = other.filter(boxed)
     end = answer_forms.last_sentence(f("p"))
-    last = df.filter(~statement).filter(~boxed & f("p").str.contains(_STRONG_CHAR))
+    last = other.filter(~boxed & f("p").str.contains(_STRONG_CHAR))
     maths = _SEG | f("p").str.contains(answer_forms.JOINED)
     last = last.with_columns(end).filter(f("p").str.contains(_STRONG_CHAR) & maths)
     spans = pl.concat(
         [
             cut.select("i", statement_math(_sentence(f("p"))).alias("s")),
             after.select("i", statement_math(f("p")).alias("s")).drop_nulls(),
-            _last_box(box.join(after, on="i", how="anti")).select("i", "s"),
+            last_box(box.join(after, on="i", how="anti")).select("i", "s"),
             last.select("i", statement_math(f("p")).alias("s")),
         ]
     )
@@ -335,7 +334,7 @@ def _reference_span(batch: pl.Series) -> pl.Series:
     df = df.with_columns(plain.alias("plain"))
     other = df.filter(~f("plain")).select("i", f("r").alias("p"))
     box = other.filter(f("p").str.contains_any(["\\boxed", "\\fbox"]))
-    other = other.join(_last_box(box).select("i", "s"), on="i", how="left")
+    other = other.join(last_box(box).select("i", "s"), on="i", how="left")
     other = other.select("i", pl.coalesce("s", "p").alias("s"))
     fence = f("s").str.contains(r"^[\s$\\]|[$)\]。.\s]$")
     other = on_subset(other, fence, lambda d: d.with_columns(strip_delimiters(f("s"))))
