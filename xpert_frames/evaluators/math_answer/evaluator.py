@@ -46,6 +46,7 @@ from xpert_frames.core.text import to_expr
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.math_answer import set_forms
 from xpert_frames.evaluators.math_answer import symbolic as sym
+from xpert_frames.evaluators.math_answer.parts import in_parts
 from xpert_frames.numeric.boxed import box_tail
 from xpert_frames.numeric.grammar import CONCLUSION, grammar
 from xpert_frames.numeric.parse import (
@@ -231,7 +232,50 @@ class MathEvaluator(BaseEvaluator):
     def prepare(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         """Read both numbers (and canonical units) once into temporary columns, find the
         symbolic rows and verify them (once per distinct pair); :meth:`outputs` compares with
-        pure expressions over the temporary columns."""
+        pure expressions over the temporary columns.
+
+        The reading (:meth:`_read`) runs as one batch over the whole column, in one part per
+        core read side by side (:func:`~xpert_frames.evaluators.math_answer.parts.in_parts`)."""
+        t = self.temp
+        schema = lf.collect_schema()
+        inputs = {c: schema[c] for c in (frames.PRED, frames.ANSWER, frames.VALID)}
+        empty = self._read(pl.LazyFrame(schema=inputs)).collect_schema()
+        added = [c for c in empty.names() if c not in inputs]
+        dtype = pl.Struct({c: empty[c] for c in added})
+
+        def read(part: pl.DataFrame) -> pl.DataFrame:
+            return self._read(part.lazy()).select(added).collect(engine="in-memory")
+
+        def batch(column: pl.Series) -> pl.Series:
+            out = in_parts(read, column.struct.unnest())
+            return out.select(pl.struct(added).alias(column.name)).to_series()
+
+        packed = pl.struct(*(pl.col(c) for c in inputs))
+        lf = lf.with_columns(packed.map_batches(batch, return_dtype=dtype).alias(t("read")))
+        lf = lf.unnest(t("read"))
+        # Only symbolic rows are compared: the others are nulls, which every step skips.
+        on = pl.col(t("sym"))
+        span = pl.when(on).then(pl.col(t("pspan")))
+        p_text = pl.col(frames.PRED)
+        compared = pl.coalesce(pl.lit("$") + span + pl.lit("$"), pl.when(on).then(p_text))
+        outcome = sym.symbolic_outcome(
+            compared,
+            pl.when(on).then(pl.col(t("rspan"))),
+            pl.col(t("sym")),
+            mode=self.symbolic,
+            timeout=self.symbolic_timeout,
+        )
+        lf = lf.with_columns(outcome.alias(t("outcome")))
+        if self.normalize:
+            pred, ref = pl.col(t("pred")), pl.col(t("ref"))
+            lf = lf.with_columns(
+                unit_info(pred.struct.field("unit")).alias(t("pc")),
+                unit_info(ref.struct.field("unit")).alias(t("rc")),
+            )
+        return lf
+
+    def _read(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """Both numbers, the answer spans and which rows are symbolic, as temporary columns."""
         t = self.temp
         pred, ref = t("pred"), t("ref")
         if self.strict_format:
@@ -286,25 +330,7 @@ class MathEvaluator(BaseEvaluator):
             symbolic = symbolic | pl.col(t("glued")).is_not_null()
         else:
             symbolic = pl.lit(False)
-        lf = lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("sym")))
-        # Only symbolic rows are compared: the others are nulls, which every step skips.
-        on = pl.col(t("sym"))
-        span = pl.when(on).then(pl.col(t("pspan")))
-        compared = pl.coalesce(pl.lit("$") + span + pl.lit("$"), pl.when(on).then(p_text))
-        outcome = sym.symbolic_outcome(
-            compared,
-            pl.when(on).then(pl.col(t("rspan"))),
-            pl.col(t("sym")),
-            mode=self.symbolic,
-            timeout=self.symbolic_timeout,
-        )
-        lf = lf.with_columns(outcome.alias(t("outcome")))
-        if self.normalize:
-            lf = lf.with_columns(
-                unit_info(pl.col(pred).struct.field("unit")).alias(t("pc")),
-                unit_info(pl.col(ref).struct.field("unit")).alias(t("rc")),
-            )
-        return lf
+        return lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("sym")))
 
     def outputs(self) -> dict[str, pl.Expr]:
         """Expressions over the temporary columns that :meth:`prepare` adds."""
