@@ -37,7 +37,14 @@ def forms(s: str, decimal_comma: str = "auto") -> str:
     s = re.sub(r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|\Z)", r"\1%\2", s)
     words = r"(?i:approximately|approx\.?|about|roughly)|约等于|约为|大约是|大约为|大约|约"
     approx_word = rf"([0-9}}])\s*[,，]?\s*[(（]?\s*(?:{words})\s*(?:[:：=]\s*)?([-+]?[0-9])"
-    return repeating(re.sub(approx_word, r"\1 ≈ \2", digit_scales(s)))
+    return repeating(mixed_you(re.sub(approx_word, r"\1 ≈ \2", digit_scales(s))))
+
+
+def mixed_you(s: str) -> str:
+    """``1又1/2``, ``2 又 \\frac{3}{4}`` → ``1 1/2``; 又 before a whole number stays."""
+    s = re.sub(r"([0-9])\s*又\s*([0-9]+)\s*/\s*([0-9]+)", r"\1 \2/\3", s)
+    frac = r"\\frac\s*\{\s*([0-9]+)\s*\}\s*\{\s*([0-9]+)\s*\}"
+    return re.sub(r"([0-9])\s*又\s*" + frac, r"\1 \2/\3", s)
 
 
 def repeating(s: str) -> str:

@@ -17,10 +17,12 @@ import polars as pl
 
 from xpert_frames.evaluators.math_answer import answer_forms
 
-#: The whole span is the empty set.
+#: The empty set in words.
+_EMPTY_WORDS = r"(?:(?i:no\s+(?:real\s+)?solutions?)|无(?:实数)?解|不存在|空集)"
+#: The whole span is the empty set (the words may stand in ``\\text{}``).
 _EMPTY = (
-    r"^\s*(?:\\emptyset|\\varnothing|∅|\\\{\s*\\\}|\{\s*\}|(?i:no\s+(?:real\s+)?solutions?)"
-    r"|无(?:实数)?解|不存在|空集)\s*[.。]?\s*$"
+    r"^\s*(?:\\emptyset|\\varnothing|∅|\\\{\s*\\\}|\{\s*\}|"
+    rf"{_EMPTY_WORDS}|\\text\s*\{{\s*{_EMPTY_WORDS}\s*[.。]?\s*\}})\s*[.。]?\s*$"
 )
 #: A sentence that states the empty set.
 _EMPTY_STATED = (
