@@ -261,8 +261,8 @@ def _fitted(span: str, related: bool) -> str:
 
 
 #: Inequalities joined by or (``$x < -1$ or $x > 3$``): a last sentence with a span even
-#: without a strong character (an alternative appended to that character class).
-OR_INEQ = r"|[<>][^<>]*(?:\bor\b|或)[^<>]*[<>]"
+#: without a strong character.
+OR_INEQ = r"[<>][^<>]*(?:\bor\b|或)[^<>]*[<>]"
 #: A reference span that may list roots (``x=2或x=3``, ``x_1=2, x_2=3``, ``x=1 or x=4``).
 ROOTS_HINT = r"=.*(?:,|，|或|\bor\b|\\lor|\\vee|\\text)"
 _ROOT = re.compile(r"^\s*[a-zA-Z](?:_\{?[0-9a-zA-Z]+\}?)?\s*=\s*([^=]+)$")

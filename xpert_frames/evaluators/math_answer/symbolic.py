@@ -310,9 +310,9 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     other = df.filter(~f("statement"))
     box = other.filter(boxed)
     end = answer_forms.last_sentence(f("p"))
-    strong = f("p").str.contains(_STRONG_CHAR + answer_forms.OR_INEQ)
-    last = other.filter(~boxed & strong)
+    last = other.filter(~boxed & f("p").str.contains(_STRONG_CHAR[:-1] + "<>]"))  # or < >
     maths = _SEG | f("p").str.contains(answer_forms.JOINED)
+    strong = f("p").str.contains(_STRONG_CHAR) | f("p").str.contains(answer_forms.OR_INEQ)
     last = last.with_columns(end).filter(strong & maths)
     spans = pl.concat(
         [
