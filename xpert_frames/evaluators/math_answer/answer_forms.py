@@ -7,6 +7,8 @@ rows that reach the symbolic span, never per row of a frame):
   right-hand side of an equation or chain when the reference is no equation (``A\\cap B=\\{2\\}``
   → ``\\{2\\}``, ``x_1=2, x_2=3`` → ``2, 3``), and a one-variable inequality or set-builder in
   interval notation when the reference is an interval (``1 \\le x < 3`` → ``[1, 3)``).
+* :func:`roots_reference`: a reference span that lists roots of one unknown (``x=2或x=3``,
+  ``x_1=2, x_2=3``) → their values (``2, 3``), so predictions are fitted as to a list.
 
 Anything that does not read cleanly is left as it is: Math-Verify then decides the span as
 written, so a rewrite can only help a right answer, never credit a wrong one.
