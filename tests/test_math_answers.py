@@ -49,6 +49,10 @@ CLASSES = {
     "textroots",
     "setbuilder",
     "clause",
+    "mixed_you",
+    "empty_text",
+    "ineq_or",
+    "roots_gold",
 }
 
 

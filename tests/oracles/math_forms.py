@@ -37,7 +37,14 @@ def forms(s: str, decimal_comma: str = "auto") -> str:
     s = re.sub(r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|\Z)", r"\1%\2", s)
     words = r"(?i:approximately|approx\.?|about|roughly)|约等于|约为|大约是|大约为|大约|约"
     approx_word = rf"([0-9}}])\s*[,，]?\s*[(（]?\s*(?:{words})\s*(?:[:：=]\s*)?([-+]?[0-9])"
-    return repeating(re.sub(approx_word, r"\1 ≈ \2", digit_scales(s)))
+    return repeating(mixed_you(re.sub(approx_word, r"\1 ≈ \2", digit_scales(s))))
+
+
+def mixed_you(s: str) -> str:
+    """``1又1/2``, ``2 又 \\frac{3}{4}`` → ``1 1/2``; 又 before a whole number stays."""
+    s = re.sub(r"([0-9])\s*又\s*([0-9]+)\s*/\s*([0-9]+)", r"\1 \2/\3", s)
+    frac = r"\\frac\s*\{\s*([0-9]+)\s*\}\s*\{\s*([0-9]+)\s*\}"
+    return re.sub(r"([0-9])\s*又\s*" + frac, r"\1 \2/\3", s)
 
 
 def repeating(s: str) -> str:
@@ -160,7 +167,18 @@ def boxed(text: str) -> str | None:
 
 def reference_span(ref: str) -> str:
     b = boxed(ref)
-    return strip_delims(ref if b is None else b)
+    span = strip_delims(ref if b is None else b)
+    return listed_roots(span) or span
+
+
+def listed_roots(span: str) -> str | None:
+    """Roots of one unknown listed with or/或/commas (``x=2或x=3``) → ``2, 3``."""
+    sep = r"\s*(?:,|，|\\text\s*\{\s*(?:or|或者|或)\s*\}|\\lor|\\vee|\bor\b|或)\s*"
+    parts = [p for p in split_top(span, sep) if p.strip()]
+    if len(parts) < 2 or not same_unknown(parts):
+        return None
+    values = [re.fullmatch(r"\s*[a-zA-Z](?:_\{?[0-9a-zA-Z]+\}?)?\s*=\s*([^=]+)", p) for p in parts]
+    return ", ".join(m[1].strip() for m in values if m) if all(values) else None
 
 
 def prediction_span(pred: str, rule: str | None) -> str | None:
@@ -184,7 +202,10 @@ def prediction_span(pred: str, rule: str | None) -> str | None:
     # No statement, no box: the last sentence when it holds maths segments or joined values.
     strong = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
     last = re.split(r"[。；;！!？?\n]|\.\s", pred.rstrip(" \t\n\r.。"))[-1]
-    if not re.search(strong, last) or not (re.search(r"\$|\\[(\[]", last) or JOINED.search(last)):
+    or_inequalities = r"[<>][^<>]*(?:\bor\b|或)[^<>]*[<>]"
+    if not re.search(strong + "|" + or_inequalities, last) or not (
+        re.search(r"\$|\\[(\[]", last) or JOINED.search(last)
+    ):
         return None
     return strip_delims(statement_math(last))
 

@@ -36,11 +36,17 @@ def _as_intervals(ref: str) -> str | None:
     return " \\cup ".join(p for p in parts if p is not None)
 
 
+def _unwrapped(span: str) -> str:
+    """The words of ``\\text{...}`` (``\\text{no solution}`` → ``no solution``)."""
+    m = re.fullmatch(r"\s*\\text\s*\{([^{}]*)\}\s*[.。]?\s*", span)
+    return m[1] if m else span
+
+
 def fit_sets(prediction: str, pspan: str | None, rspan: str) -> tuple[str | None, str]:
     """(prediction span, reference span) with set answers in one form."""
-    if EMPTY.fullmatch(rspan):
+    if EMPTY.fullmatch(_unwrapped(rspan)):
         boxed = "\\boxed" in prediction or "\\fbox" in prediction
-        stated = (pspan is not None and EMPTY.fullmatch(pspan) is not None) or (
+        stated = (pspan is not None and EMPTY.fullmatch(_unwrapped(pspan)) is not None) or (
             not boxed and STATED.search(_last_sentence(prediction)) is not None
         )
         return ("\\emptyset" if stated else pspan), "\\emptyset"

@@ -83,16 +83,24 @@ REPEATING_DECIMALS: list[tuple[str, str]] = [
 ]
 #: A text holds a repeating decimal only if it matches this.
 REPEATING_TRIGGER = r"\\overline|\\dot|[0-9]\.[0-9]*\([0-9]|[0-9](?:\.\.\.|…|\\[lc]?dots)"
+#: A mixed number joined by 又 to an ASCII or LaTeX fraction (``1又1/2``, ``2 又 \\frac{3}{4}``)
+#: → ``1 1/2`` (read as a mixed number); 又 before a whole number stays a conjunction.
+_YOU_FRACTION = r"([0-9])\s*又\s*"
+MIXED_YOU: list[tuple[str, str]] = [
+    (_YOU_FRACTION + r"([0-9]+)\s*/\s*([0-9]+)", "${1} ${2}/${3}"),
+    (_YOU_FRACTION + r"\\frac\s*\{\s*([0-9]+)\s*\}\s*\{\s*([0-9]+)\s*\}", "${1} ${2}/${3}"),
+]
 #: A text needs :func:`rewrite_rare_forms` only if it matches this.
-RARE_TRIGGER = rf"[0-9}}][\s,，(（]*(?:{APPROX_WORDS})|{REPEATING_TRIGGER}"
+RARE_TRIGGER = rf"[0-9}}][\s,，(（]*(?:{APPROX_WORDS})|{REPEATING_TRIGGER}|[0-9]\s*又"
 
 
 def rewrite_rare_forms(text: pl.Expr) -> pl.Expr:
-    """An approximation in words after an exact value → ``≈``, and repeating decimals
-    written out (module docs); after :func:`rewrite_forms`, on the rows that match
-    :data:`RARE_TRIGGER` (rare forms: their six regexes stay off the other rows)."""
+    """An approximation in words after an exact value → ``≈``, mixed numbers with 又
+    (:data:`MIXED_YOU`) and repeating decimals written out (module docs); after
+    :func:`rewrite_forms`, on the rows that match :data:`RARE_TRIGGER` (rare forms: their
+    regexes stay off the other rows)."""
     out = text.str.replace_all(*_APPROX_WORD)
-    for pattern, repl in REPEATING_DECIMALS:
+    for pattern, repl in [*MIXED_YOU, *REPEATING_DECIMALS]:
         out = out.str.replace_all(pattern, repl)
     return out
 

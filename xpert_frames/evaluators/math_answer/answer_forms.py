@@ -7,6 +7,8 @@ rows that reach the symbolic span, never per row of a frame):
   right-hand side of an equation or chain when the reference is no equation (``A\\cap B=\\{2\\}``
   → ``\\{2\\}``, ``x_1=2, x_2=3`` → ``2, 3``), and a one-variable inequality or set-builder in
   interval notation when the reference is an interval (``1 \\le x < 3`` → ``[1, 3)``).
+* :func:`roots_reference`: a reference span that lists roots of one unknown (``x=2或x=3``,
+  ``x_1=2, x_2=3``) → their values (``2, 3``), so predictions are fitted as to a list.
 
 Anything that does not read cleanly is left as it is: Math-Verify then decides the span as
 written, so a rewrite can only help a right answer, never credit a wrong one.
@@ -19,6 +21,7 @@ import re
 import polars as pl
 
 from xpert_frames.numeric.grammar import fold_text, rewrite_text
+from xpert_frames.numeric.rules import on_subset
 
 #: A maths segment: ``$$…$$``, ``$…$``, ``\\(…\\)`` or ``\\[…\\]``.
 _SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$([^$]+)\$|\\\((.*?)\\\)|\\\[(.*?)\\\]", re.S)
@@ -257,6 +260,38 @@ def _fitted(span: str, related: bool) -> str:
         parts = _top_level_split(span, _COMMA)
         return ", ".join(_right_side(p) for p in parts)
     return span
+
+
+#: Inequalities joined by or (``$x < -1$ or $x > 3$``): a last sentence with a span even
+#: without a strong character.
+OR_INEQ = r"[<>][^<>]*(?:\bor\b|或)[^<>]*[<>]"
+#: A reference span that may list roots (``x=2或x=3``, ``x_1=2, x_2=3``, ``x=1 or x=4``).
+ROOTS_HINT = r"=.*(?:,|，|或|\bor\b|\\lor|\\vee|\\text)"
+_ROOT = re.compile(r"^\s*[a-zA-Z](?:_\{?[0-9a-zA-Z]+\}?)?\s*=\s*([^=]+)$")
+
+
+def _roots(span: str) -> str | None:
+    """Roots of one unknown listed with ``or``/``或``/commas → their values comma-joined
+    (``x=2或x=3`` → ``2, 3``), else ``None``."""
+    parts = [p for p in _top_level_split(span.replace("，", ","), _OR) if p.strip()]
+    values = [_ROOT.match(p) for p in parts]
+    if len(parts) < 2 or not one_answer(parts):
+        return None
+    return ", ".join(m.group(1).strip() for m in values if m) if all(values) else None
+
+
+def roots_reference(df: pl.DataFrame) -> pl.DataFrame:
+    """Column ``s`` (reference spans) with listed roots as their values (:func:`_roots`),
+    once per distinct span that may list them (:data:`ROOTS_HINT`); others unchanged."""
+    return on_subset(df, pl.col("s").str.contains(ROOTS_HINT), _roots_of)
+
+
+def _roots_of(df: pl.DataFrame) -> pl.DataFrame:
+    distinct = df["s"].unique()
+    roots = pl.Series("roots", [_roots(s) for s in distinct], pl.String)
+    table = pl.DataFrame([distinct, roots])
+    out = df.join(table, on="s", how="left", maintain_order="left")
+    return out.with_columns(pl.coalesce("roots", "s").alias("s")).drop("roots")
 
 
 def one_answer_chunk(df: pl.DataFrame) -> pl.Series:

@@ -2,9 +2,10 @@
 (only where the reference is a set, so a rewrite cannot credit an answer that is not one):
 
 * the empty set, as a symbol (``\\emptyset``, ``\\varnothing``, ``∅``, ``\\{\\}``) or in words
-  (``no solution``, ``no real solutions``, ``无解``, ``不存在``, ``空集``): when the reference
-  is the empty set, a prediction that states it (its answer span, or without a box its last
-  sentence) has the span ``\\emptyset``, and so has the reference;
+  (``no solution``, ``no real solutions``, ``无解``, ``不存在``, ``空集``, also inside
+  ``\\text{}``): when the reference is the empty set, a prediction that states it (its answer
+  span, or without a box its last sentence) has the span ``\\emptyset``, and so has the
+  reference;
 * a set-builder reference (``\\{x|x>2\\}``, ``\\{x \\mid x<-1 或 x>3\\}``) against a prediction
   in interval notation: the reference in interval notation (as
   :func:`xpert_frames.evaluators.math_answer.answer_forms.fit_to_reference` does for a
@@ -17,10 +18,12 @@ import polars as pl
 
 from xpert_frames.evaluators.math_answer import answer_forms
 
-#: The whole span is the empty set.
+#: The empty set in words.
+_EMPTY_WORDS = r"(?:(?i:no\s+(?:real\s+)?solutions?)|无(?:实数)?解|不存在|空集)"
+#: The whole span is the empty set (the words may stand in ``\\text{}``).
 _EMPTY = (
-    r"^\s*(?:\\emptyset|\\varnothing|∅|\\\{\s*\\\}|\{\s*\}|(?i:no\s+(?:real\s+)?solutions?)"
-    r"|无(?:实数)?解|不存在|空集)\s*[.。]?\s*$"
+    r"^\s*(?:\\emptyset|\\varnothing|∅|\\\{\s*\\\}|\{\s*\}|"
+    rf"{_EMPTY_WORDS}|\\text\s*\{{\s*{_EMPTY_WORDS}\s*[.。]?\s*\}})\s*[.。]?\s*$"
 )
 #: A sentence that states the empty set.
 _EMPTY_STATED = (

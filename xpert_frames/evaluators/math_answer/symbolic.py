@@ -310,9 +310,10 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     other = df.filter(~f("statement"))
     box = other.filter(boxed)
     end = answer_forms.last_sentence(f("p"))
-    last = other.filter(~boxed & f("p").str.contains(_STRONG_CHAR))
+    last = other.filter(~boxed & f("p").str.contains(_STRONG_CHAR[:-1] + "<>]"))  # or < >
     maths = _SEG | f("p").str.contains(answer_forms.JOINED)
-    last = last.with_columns(end).filter(f("p").str.contains(_STRONG_CHAR) & maths)
+    strong = f("p").str.contains(_STRONG_CHAR) | f("p").str.contains(answer_forms.OR_INEQ)
+    last = last.with_columns(end).filter(strong & maths)
     spans = pl.concat(
         [
             cut.select("i", statement_math(_sentence(f("p"))).alias("s")),
@@ -338,6 +339,7 @@ def _reference_span(batch: pl.Series) -> pl.Series:
     other = other.select("i", pl.coalesce("s", "p").alias("s"))
     fence = f("s").str.contains(r"^[\s$\\]|[$)\]。.\s]$")
     other = on_subset(other, fence, lambda d: d.with_columns(strip_delimiters(f("s"))))
+    other = answer_forms.roots_reference(other)  # listed roots (``x=2或x=3``): their values
     spans = pl.concat([df.filter(f("plain")).select("i", f("stripped").alias("s")), other])
     return answer_forms.scatter_spans(batch.name, len(batch), spans)
 
