@@ -47,7 +47,7 @@ def run_value(run: str) -> int | None:
                 return None
             small, rank = small + int(digits) * _SMALL[scale], _SMALL[scale]
         else:
-            if digits and small:  # 2千3万: a scale inside a section
+            if digits and rank < 10**9:  # 2千3万, 0千1亿: a scale inside a section
                 return None
             if scale == "万":
                 if section or len(digits) > 4:
@@ -61,8 +61,7 @@ def run_value(run: str) -> int | None:
                 return None
             small, rank = 0, 10**9
         prev = scale
-    value = done + section + small
-    return value if value > 0 else None
+    return done + section + small
 
 
 def _rewrite(text: str) -> str:
