@@ -9,7 +9,10 @@ setup(
         Extension(
             "xpert_frames.evaluators.fuzzy._levenshtein",
             sources=["xpert_frames/evaluators/fuzzy/_levenshtein.c"],
-            depends=["xpert_frames/evaluators/fuzzy/_levenshtein_distance.h"],
+            depends=[
+                "xpert_frames/evaluators/_arrow_strings.h",
+                "xpert_frames/evaluators/fuzzy/_levenshtein_distance.h",
+            ],
             extra_compile_args=["-O3", "-std=c11", "-pthread"],
             extra_link_args=["-pthread"],
             optional=False,  # no silent fallback: a failed build fails the install
@@ -17,6 +20,7 @@ setup(
         Extension(
             "xpert_frames.evaluators.tcm._terms",
             sources=["xpert_frames/evaluators/tcm/_terms.c"],
+            depends=["xpert_frames/evaluators/_arrow_strings.h"],
             extra_compile_args=["-O3", "-std=c11"],
             optional=False,
         ),

@@ -25,19 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../_arrow_strings.h"
 #include "_levenshtein_distance.h"
 
 #define ROWS_PER_TASK 2048
 #define MAX_THREADS 256
 
-typedef struct {
-    const uint8_t *offsets;
-    const uint8_t *data;
-    const uint8_t *validity; /* NULL: all valid */
-    Py_ssize_t start;
-    Py_ssize_t data_len;
-    int width;
-} Side;
+typedef ArrowStrings Side;
 
 typedef struct {
     Side a, b;
@@ -49,35 +43,6 @@ typedef struct {
 } Job;
 
 /* ------------------------------------------------------------------ rows and threads */
-static inline int is_valid(const Side *s, Py_ssize_t i) {
-    if (!s->validity) return 1;
-    Py_ssize_t bit = s->start + i;
-    return (s->validity[bit >> 3] >> (bit & 7)) & 1;
-}
-
-static inline int64_t offset_at(const Side *s, Py_ssize_t i) {
-    Py_ssize_t k = s->start + i;
-    if (s->width == 8) {
-        int64_t v;
-        memcpy(&v, s->offsets + 8 * k, 8);
-        return v;
-    }
-    int32_t v;
-    memcpy(&v, s->offsets + 4 * k, 4);
-    return v;
-}
-
-/* The string of row i: its bytes, or NULL with *err set if the offsets are inconsistent. */
-static const uint8_t *row_bytes(const Side *s, Py_ssize_t i, size_t *len, int *err) {
-    int64_t lo = offset_at(s, i), hi = offset_at(s, i + 1);
-    if (lo < 0 || hi < lo || hi > s->data_len) {
-        *err = ERR_OFFSETS;
-        return NULL;
-    }
-    *len = (size_t)(hi - lo);
-    return s->data + lo;
-}
-
 static int reserve_u32(uint32_t **buf, size_t *cap, size_t need) {
     if (need <= *cap) return OK;
     size_t cap2 = need < 2 * *cap ? 2 * *cap : need;
@@ -89,15 +54,14 @@ static int reserve_u32(uint32_t **buf, size_t *cap, size_t need) {
 }
 
 static int score_row(Job *job, Work *w, Py_ssize_t i) {
-    if (!is_valid(&job->a, i) || !is_valid(&job->b, i)) {
+    if (!arrow_is_valid(&job->a, i) || !arrow_is_valid(&job->b, i)) {
         job->out[i] = NAN;
         return OK;
     }
-    int err = OK;
     size_t na = 0, nb = 0;
-    const uint8_t *pa = row_bytes(&job->a, i, &na, &err);
-    const uint8_t *pb = row_bytes(&job->b, i, &nb, &err);
-    if (err) return err;
+    const uint8_t *pa = arrow_row(&job->a, i, &na);
+    const uint8_t *pb = arrow_row(&job->b, i, &nb);
+    if (!pa || !pb) return ERR_OFFSETS;
     if (reserve_u32(&w->s1, &w->cap1, na) || reserve_u32(&w->s2, &w->cap2, nb)) return ERR_NOMEM;
     Py_ssize_t la = decode_utf8(pa, na, w->s1);
     if (la < 0) return ERR_UTF8;
@@ -137,41 +101,6 @@ static void *worker(void *arg) {
 }
 
 /* ------------------------------------------------------------------ Python glue */
-static int side_from(Side *s, Py_buffer *off, Py_buffer *data, PyObject *validity,
-                     Py_buffer *vbuf, Py_ssize_t start, int width, Py_ssize_t n,
-                     const char *name) {
-    if (width != 4 && width != 8) {
-        PyErr_Format(PyExc_ValueError, "%s: offset width must be 4 or 8, got %d", name, width);
-        return -1;
-    }
-    if (start < 0 || off->len < (start + n + 1) * width) {
-        PyErr_Format(PyExc_ValueError,
-                     "%s: offsets buffer holds %zd bytes, expected at least %zd for %zd rows "
-                     "from %zd",
-                     name, off->len, (start + n + 1) * width, n, start);
-        return -1;
-    }
-    s->offsets = off->buf;
-    s->data = data->buf;
-    s->data_len = data->len;
-    s->start = start;
-    s->width = width;
-    s->validity = NULL;
-    if (validity != Py_None) {
-        if (PyObject_GetBuffer(validity, vbuf, PyBUF_SIMPLE) < 0) return -1;
-        if (vbuf->len < (start + n + 7) / 8) {
-            PyErr_Format(PyExc_ValueError,
-                         "%s: validity bitmap holds %zd bytes, expected at least %zd", name,
-                         vbuf->len, (start + n + 7) / 8);
-            PyBuffer_Release(vbuf);
-            vbuf->obj = NULL;
-            return -1;
-        }
-        s->validity = vbuf->buf;
-    }
-    return 0;
-}
-
 static PyObject *similarity(PyObject *self, PyObject *args) {
     Py_buffer a_off, a_data, b_off, b_data, out;
     Py_buffer a_valid = {0}, b_valid = {0};
@@ -193,9 +122,9 @@ static PyObject *similarity(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "out must be a float64 buffer");
         goto done;
     }
-    if (side_from(&job.a, &a_off, &a_data, a_validity, &a_valid, a_start, a_width, job.n, "a") <
+    if (arrow_strings_from(&job.a, &a_off, &a_data, a_validity, &a_valid, a_start, a_width, job.n, "a") <
             0 ||
-        side_from(&job.b, &b_off, &b_data, b_validity, &b_valid, b_start, b_width, job.n, "b") <
+        arrow_strings_from(&job.b, &b_off, &b_data, b_validity, &b_valid, b_start, b_width, job.n, "b") <
             0)
         goto done;
     if (threads < 1) threads = 1;

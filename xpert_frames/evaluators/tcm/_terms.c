@@ -24,10 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../_arrow_strings.h"
+
 typedef struct {
-    const uint8_t *offsets, *data, *validity;
-    Py_ssize_t start, data_len, n;
-    int width;
+    ArrowStrings text;
+    Py_ssize_t n;
     /* dictionary */
     const int64_t *pat_off;
     const uint8_t *pat_data;
@@ -38,24 +39,6 @@ typedef struct {
 } Scan;
 
 #define SLOTS 65536
-
-static inline int64_t offset_at(const Scan *s, Py_ssize_t i) {
-    Py_ssize_t k = s->start + i;
-    if (s->width == 8) {
-        int64_t v;
-        memcpy(&v, s->offsets + 8 * k, 8);
-        return v;
-    }
-    int32_t v;
-    memcpy(&v, s->offsets + 4 * k, 4);
-    return v;
-}
-
-static inline int is_valid(const Scan *s, Py_ssize_t i) {
-    if (!s->validity) return 1;
-    Py_ssize_t bit = s->start + i;
-    return (s->validity[bit >> 3] >> (bit & 7)) & 1;
-}
 
 static inline Py_ssize_t pat_len(const Scan *s, uint32_t p) {
     return (Py_ssize_t)(s->pat_off[p + 1] - s->pat_off[p]);
@@ -147,14 +130,14 @@ static int push(Out *o, uint32_t v) {
 static int scan_rows(const Scan *s, int64_t *row_off, Out *out, uint32_t *seen, Py_ssize_t *bad) {
     row_off[0] = 0;
     for (Py_ssize_t r = 0; r < s->n; r++) {
-        if (is_valid(s, r)) {
-            int64_t lo = offset_at(s, r), hi = offset_at(s, r + 1);
-            if (lo < 0 || hi < lo || hi > s->data_len) {
+        if (arrow_is_valid(&s->text, r)) {
+            size_t bytes = 0;
+            const uint8_t *t = arrow_row(&s->text, r, &bytes);
+            if (!t) {
                 *bad = r;
                 return -2;
             }
-            const uint8_t *t = s->data + lo;
-            Py_ssize_t len = (Py_ssize_t)(hi - lo), i = 0;
+            Py_ssize_t len = (Py_ssize_t)bytes, i = 0;
             uint32_t stamp = (uint32_t)(r + 1);
             while (i < len) {
                 int64_t p = match_at(s, t, i, len);
@@ -187,23 +170,15 @@ static PyObject *find_terms(PyObject *Py_UNUSED(self), PyObject *args) {
     int64_t *row_off = NULL;
     uint32_t *seen = NULL;
     Out out = {0};
-    if (width != 4 && width != 8) {
-        PyErr_Format(PyExc_ValueError, "offset width must be 4 or 8, got %d", width);
+    s.n = width == 4 || width == 8 ? off.len / width - 1 - start : 0;
+    if (arrow_strings_from(&s.text, &off, &data, validity, &vbuf, start, width, s.n, "text") < 0)
         goto done;
-    }
-    s.n = start >= 0 ? off.len / width - 1 - start : -1;
     s.n_pat = pat_off.len / 8 - 1;
-    if (s.n < 0 || s.n_pat < 0 || pat_ids.len != s.n_pat * 4 || n_ids < 0 ||
-        n_ids > UINT32_MAX - 1) {
+    if (s.n_pat < 0 || pat_ids.len != s.n_pat * 4 || n_ids < 0 || n_ids > UINT32_MAX - 1) {
         PyErr_SetString(PyExc_ValueError,
-                        "inconsistent buffers: offsets, start, pattern offsets or pattern ids");
+                        "inconsistent buffers: pattern offsets or pattern ids");
         goto done;
     }
-    s.offsets = off.buf;
-    s.data = data.buf;
-    s.data_len = data.len;
-    s.start = start;
-    s.width = width;
     s.pat_off = pat_off.buf;
     s.pat_data = pat_data.buf;
     s.pat_ids = pat_ids.buf;
@@ -214,14 +189,6 @@ static PyObject *find_terms(PyObject *Py_UNUSED(self), PyObject *args) {
                          p);
             goto done;
         }
-    }
-    if (validity != Py_None) {
-        if (PyObject_GetBuffer(validity, &vbuf, PyBUF_SIMPLE) < 0) goto done;
-        if (vbuf.len < (start + s.n + 7) / 8) {
-            PyErr_SetString(PyExc_ValueError, "validity bitmap shorter than the rows");
-            goto done;
-        }
-        s.validity = vbuf.buf;
     }
     row_off = malloc((size_t)(s.n + 1) * sizeof(int64_t));
     seen = calloc((size_t)(n_ids ? n_ids : 1), sizeof(uint32_t));
