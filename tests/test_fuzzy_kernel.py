@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
 from tests.oracles import fuzzy as oracle
+from xpert_frames.core.arrow import arrow_strings
 from xpert_frames.evaluators.fuzzy import _levenshtein
-from xpert_frames.evaluators.fuzzy.kernel import arrow_strings, levenshtein_similarity
+from xpert_frames.evaluators.fuzzy.kernel import levenshtein_similarity
 
 # Small alphabets make long strings share many code points (distances neither 0 nor maximal):
 # ASCII, CJK, astral emoji, combining marks, Latin-1 (< 256: the kernel's direct table) and NUL.

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../_arrow_strings.h"
+#include "../../core/_arrow_strings.h"
 #include "_levenshtein_distance.h"
 
 #define ROWS_PER_TASK 2048

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
 
 import polars as pl
 
+from xpert_frames.core.arrow import arrow_strings
 from xpert_frames.evaluators.fuzzy._levenshtein import similarity as _similarity
 
 
@@ -50,24 +50,6 @@ def _ray_cpus() -> int | None:
     except AttributeError:  # an older Ray without these attributes: no allotment known
         return None
     return None if cpus is None else max(1, int(cpus))
-
-
-def arrow_strings(series: pl.Series) -> tuple[Any, Any, Any, int, int]:
-    """``(offsets, data, validity or None, start, offset width)`` of a string Series' Arrow
-    array, as the C kernel reads them (``large_string``: Polars' oldest compatibility level,
-    one contiguous array whatever the Series' chunks and string views)."""
-    import pyarrow as pa
-
-    array = series.cast(pl.String).to_arrow(compat_level=pl.CompatLevel.oldest())
-    if not pa.types.is_large_string(array.type):  # a Polars that exports otherwise
-        raise TypeError(
-            f"expected Polars to export a String Series as Arrow large_string, got {array.type}; "
-            "hint: report the Polars version, the fuzzy kernel reads Arrow buffers directly"
-        )
-    validity, offsets, data = array.buffers()
-    if array.null_count == 0:
-        validity = None
-    return offsets, b"" if data is None else data, validity, array.offset, 8
 
 
 def levenshtein_similarity(a: pl.Series, b: pl.Series, *, workers: int | None = None) -> pl.Series:

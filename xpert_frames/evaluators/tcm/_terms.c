@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../_arrow_strings.h"
+#include "../../core/_arrow_strings.h"
 
 typedef struct {
     ArrowStrings text;

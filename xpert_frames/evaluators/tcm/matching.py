@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from xpert_frames.evaluators.fuzzy.kernel import arrow_strings
+from xpert_frames.core.arrow import arrow_strings
 from xpert_frames.evaluators.tcm._terms import find_terms
 
 _LIST = pl.List(pl.String)
