@@ -1,6 +1,6 @@
 """The compiled part of the package (C, no extra dependencies): the fuzzy evaluator's
-Levenshtein kernel and the TCM evaluator's term matcher. Everything else is declared in
-pyproject.toml."""
+Levenshtein kernel, the TCM evaluator's term matcher and the number reader's pattern screen.
+Everything else is declared in pyproject.toml."""
 
 from setuptools import Extension, setup
 
@@ -10,7 +10,7 @@ setup(
             "xpert_frames.evaluators.fuzzy._levenshtein",
             sources=["xpert_frames/evaluators/fuzzy/_levenshtein.c"],
             depends=[
-                "xpert_frames/evaluators/_arrow_strings.h",
+                "xpert_frames/core/_arrow_strings.h",
                 "xpert_frames/evaluators/fuzzy/_levenshtein_distance.h",
             ],
             extra_compile_args=["-O3", "-std=c11", "-pthread"],
@@ -20,7 +20,14 @@ setup(
         Extension(
             "xpert_frames.evaluators.tcm._terms",
             sources=["xpert_frames/evaluators/tcm/_terms.c"],
-            depends=["xpert_frames/evaluators/_arrow_strings.h"],
+            depends=["xpert_frames/core/_arrow_strings.h"],
+            extra_compile_args=["-O3", "-std=c11"],
+            optional=False,
+        ),
+        Extension(
+            "xpert_frames.numeric._screen",
+            sources=["xpert_frames/numeric/_screen.c"],
+            depends=["xpert_frames/core/_arrow_strings.h"],
             extra_compile_args=["-O3", "-std=c11"],
             optional=False,
         ),

@@ -175,6 +175,8 @@ CHECK = (
 CHECK_TRIGGERS = ["check", "verif", "验证", "检验", "验算", "检查"]
 #: A conclusion: So/Therefore/Thus/Hence at a sentence or clause start.
 CONCLUSION = r"(?:[.!?。:\n]\s*|,\s*)(?:[Ss]o|[Tt]herefore|[Tt]hus|[Hh]ence)\b"
+#: Literal words (ASCII case aside) that every :data:`CONCLUSION` match holds.
+CONCLUSION_WORDS = ["so", "therefore", "thus", "hence"]
 
 #: The content of a ``\\boxed{}`` (three levels of nested braces).
 BOX_CONTENT = r"(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*"

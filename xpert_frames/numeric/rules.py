@@ -17,12 +17,12 @@ from collections.abc import Callable, Mapping
 
 import polars as pl
 
+from xpert_frames.numeric import screens
 from xpert_frames.numeric.boxed import anchored_box, box_tail
 from xpert_frames.numeric.forms import ENGLISH_WORD, english_numbers
 from xpert_frames.numeric.grammar import (
     BOX_CONTENT,
     CHECK,
-    CHECK_TRIGGERS,
     CONCLUSION,
     Grammar,
 )
@@ -30,15 +30,18 @@ from xpert_frames.numeric.grammar import (
 
 def on_subset(
     df: pl.DataFrame,
-    cond: pl.Expr,
+    cond: pl.Expr | pl.Series,
     fn: Callable[[pl.DataFrame], pl.DataFrame],
     added: Mapping[str, pl.DataType] | None = None,
 ) -> pl.DataFrame:
-    """``fn`` on the rows where ``cond`` holds; the other rows get null ``added`` columns.
-    Row order changes (callers join or sort afterwards). ``fn`` keeps the columns it is given
-    in place and appends ``added`` in that order (so that no row needs no call: a call on an
-    empty frame would still compile every regex)."""
-    mask = df.select(cond.fill_null(False)).to_series()
+    """``fn`` on the rows where ``cond`` (an expression, or a Boolean mask) holds; the other
+    rows get null ``added`` columns. Row order changes (callers join or sort afterwards). ``fn``
+    keeps the columns it is given in place and appends ``added`` in that order (so that no row
+    needs no call: a call on an empty frame would still compile every regex)."""
+    if isinstance(cond, pl.Series):
+        mask = cond.fill_null(False)
+    else:
+        mask = df.select(cond.fill_null(False)).to_series()
     nulls = [pl.lit(None, dt).alias(k) for k, dt in (added or {}).items()]
     hits = mask.sum()
     if hits == df.height:  # no copy when all or no rows match
@@ -151,8 +154,6 @@ def _no_check(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(pl.when(keep).then(f("n")).otherwise(head).alias("n"))
 
 
-#: Literal words (ASCII case aside) that every :data:`CONCLUSION` match holds.
-CONCLUSION_WORDS = ["so", "therefore", "thus", "hence"]
 #: After a conclusion's sentence, a text that carries the reasoning on (an equation or
 #: arithmetic, a step or conclusion word, an answer): the conclusion was a step.
 _ONWARD = (
@@ -182,31 +183,32 @@ RULE_COLUMNS = ("boxed", "statement", "equals", "conclusion", "last")
 
 
 def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
-    """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column ``n``).
+    """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column ``n``, and
+    its screen ``g`` unless ``mode`` is ``first``).
 
     Text is cut with ``contains``/``replace`` (no capture groups: Rust's fast engines), and
     each rule runs only on the rows that can match it and that no earlier rule answered."""
     f = pl.col
-    if mode == "first":
+    if mode == "first":  # no rules: no gates
         df = df.with_columns(f("n").str.extract_all(g.candidate).list.first().alias("cand"))
         first = pl.when(f("cand").is_not_null()).then(pl.lit("first")).otherwise(pl.lit("none"))
         return df.with_columns(first.alias("rule"))
-    has_check = f("n").str.contains_any(CHECK_TRIGGERS, ascii_case_insensitive=True)
-    df = on_subset(df, has_check, functools.partial(_no_check, g))
-    has_box = f("n").str.contains_any(["boxed", "fbox"])
+    # Gates are bits of the texts' screen (g; xpert_frames.numeric.screens).
+    df = on_subset(df, screens.has(screens.CHECK), screens.after(functools.partial(_no_check, g)))
     df = on_subset(
-        df, has_box, functools.partial(_boxed, g), {"boxed": pl.String(), "late": pl.Boolean()}
+        df,
+        screens.has(screens.BOX),
+        functools.partial(_boxed, g),
+        {"boxed": pl.String(), "late": pl.Boolean()},
     )
     late = f("late").fill_null(False)
     # After the last box, a conclusion (So/Therefore/Thus/Hence ...) is a statement too.
     stmt = functools.partial(_statement, g, through=g.through_late)
     df = on_subset(df, late, stmt, {"statement": pl.String()})
-    has_marker = f("boxed").is_null() & f("n").str.contains(g.marker)
+    has_marker = screens.matches(df, screens.MARKER, g.marker, where=f("boxed").is_null())
     df = on_subset(df, has_marker, functools.partial(_statement, g))
     equals = f("n").str.extract(g.equals, 1).alias("equals")
-    has_eq = pl.all_horizontal(f("boxed", "statement").is_null()) & f("n").str.contains(
-        "=", literal=True
-    )
+    has_eq = pl.all_horizontal(f("boxed", "statement").is_null()) & screens.has(screens.EQUALS)
     df = on_subset(df, has_eq, lambda d: d.with_columns(equals), {"equals": pl.String()})
     rest = pl.all_horizontal(f("boxed", "statement", "equals").is_null())
     last = last_candidate(g, f("n")).alias("last")
@@ -214,7 +216,7 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     df = _words_fallback(g, df, "last", pl.when(rest).then(f("n")))
     # A conclusion followed only by context sentences (not by a step or an answer) wins.
     added = {"conclusion": pl.String()}
-    words = f("n").str.contains_any(CONCLUSION_WORDS, ascii_case_insensitive=True)
+    words = screens.has(screens.CONCLUSION)  # CONCLUSION_WORDS
     regex = functools.partial(on_subset, cond=f("n").str.contains(CONCLUSION), added=added)
     concluded = functools.partial(regex, fn=functools.partial(_conclusion, g))
     screened = functools.partial(on_subset, cond=words, fn=concluded, added=added)

@@ -1,0 +1,234 @@
+/* Which of a set of short patterns occur in each row of an Arrow string array: one pass over
+ * the bytes, a uint32 of bits per row.
+ *
+ * screen(offsets, data, validity, start, width, n, pat_offsets, pat_data, pat_kinds, pat_bits)
+ *     -> bytes of uint32[n]
+ *
+ * The text array is an Arrow ``string`` (width 4) or ``large_string`` (width 8) array of ``n``
+ * rows given by its buffers and slice offset. Pattern ``p`` is the bytes ``pat_data[pat_offsets[p] :
+ * pat_offsets[p + 1]]`` (int64 offsets, non-empty), each byte read by its kind in ``pat_kinds``
+ * (one byte per pattern byte):
+ *
+ *   0  this byte exactly;
+ *   1  any ASCII digit (the byte itself is ignored);
+ *   2  this ASCII letter, stored lowercase, in either case (as Polars' ``contains_any(...,
+ *      ascii_case_insensitive=True)`` compares);
+ *   3  any byte >= 0x80 (any non-ASCII character starts with one).
+ *
+ * Row ``i`` of the result is the OR of ``pat_bits[p]`` (uint32) over the patterns that occur
+ * anywhere in the row's bytes; 0 for a null row. Patterns are tried at a byte offset only when
+ * some pattern accepts the byte there and the next one (a 64K-bit table; one-byte patterns by
+ * a 256-entry one), those starting with that byte in turn; a pattern whose bits the row already
+ * has is skipped. A one-byte ``H`` pattern is a flag set by any byte >= 0x80. The GIL is
+ * released during the scan.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/_arrow_strings.h"
+
+enum { EXACT = 0, DIGIT = 1, LETTER = 2, HIGH = 3 };
+
+typedef struct {
+    const int64_t *pat_off;
+    const uint8_t *pat_data;
+    const uint8_t *pat_kinds;
+    const uint32_t *pat_bits;
+    Py_ssize_t n_pat;
+    int32_t first[257]; /* patterns whose first byte accepts b: list[first[b] : first[b + 1]] */
+    int32_t *list;
+    uint32_t high_bits;   /* the bits of the one-byte patterns ``H``: set by any byte >= 0x80 */
+    uint8_t single[256];  /* some other one-byte pattern accepts b */
+    uint8_t pair[8192];   /* bit b0 * 256 + b1: some pattern may start with b0 then b1 */
+} Patterns;
+
+static int accepts(uint8_t kind, uint8_t want, uint8_t c) {
+    switch (kind) {
+    case DIGIT:
+        return c >= '0' && c <= '9';
+    case LETTER:
+        return (uint8_t)(c | 0x20) == want;
+    case HIGH:
+        return c >= 0x80;
+    default:
+        return c == want;
+    }
+}
+
+static int high_only(const Patterns *p, Py_ssize_t k) {
+    int64_t at = p->pat_off[k];
+    return p->pat_off[k + 1] - at == 1 && p->pat_kinds[at] == HIGH;
+}
+
+/* The first-byte table and the one- and two-byte filters; -1 when out of memory. */
+static int build(Patterns *p) {
+    int32_t count[256] = {0};
+    for (Py_ssize_t k = 0; k < p->n_pat; k++) {
+        int64_t at = p->pat_off[k];
+        if (high_only(p, k)) {
+            p->high_bits |= p->pat_bits[k];
+            continue;
+        }
+        int two = p->pat_off[k + 1] - at >= 2;
+        for (int b = 0; b < 256; b++) {
+            if (!accepts(p->pat_kinds[at], p->pat_data[at], (uint8_t)b)) continue;
+            count[b]++;
+            if (!two) {  /* it may start before any byte */
+                p->single[b] = 1;
+                memset(p->pair + (b << 5), 0xFF, 32);
+                continue;
+            }
+            for (int c = 0; c < 256; c++)
+                if (accepts(p->pat_kinds[at + 1], p->pat_data[at + 1], (uint8_t)c))
+                    p->pair[(b << 5) | (c >> 3)] |= (uint8_t)(1u << (c & 7));
+        }
+    }
+    p->first[0] = 0;
+    for (int b = 0; b < 256; b++) p->first[b + 1] = p->first[b] + count[b];
+    p->list = malloc(sizeof(int32_t) * (size_t)(p->first[256] ? p->first[256] : 1));
+    if (!p->list) return -1;
+    int32_t fill[256];
+    memcpy(fill, p->first, sizeof(fill));
+    for (Py_ssize_t k = 0; k < p->n_pat; k++) {
+        int64_t at = p->pat_off[k];
+        if (high_only(p, k)) continue;
+        for (int b = 0; b < 256; b++)
+            if (accepts(p->pat_kinds[at], p->pat_data[at], (uint8_t)b))
+                p->list[fill[b]++] = (int32_t)k;
+    }
+    return 0;
+}
+
+/* The patterns tried at row[i] (some pattern may start there). */
+static uint32_t try_at(const Patterns *p, const uint8_t *row, size_t len, size_t i,
+                       uint32_t found) {
+    uint8_t c = row[i];
+    for (int32_t j = p->first[c], hi = p->first[c + 1]; j < hi; j++) {
+        int32_t k = p->list[j];
+        uint32_t bits = p->pat_bits[k];
+        if ((found & bits) == bits) continue;
+        int64_t at = p->pat_off[k], n = p->pat_off[k + 1] - at;
+        if ((int64_t)(len - i) < n) continue;
+        int64_t m = 1;
+        while (m < n && accepts(p->pat_kinds[at + m], p->pat_data[at + m], row[i + m])) m++;
+        if (m == n) found |= bits;
+    }
+    return found;
+}
+
+static uint32_t scan_row(const Patterns *p, const uint8_t *row, size_t len) {
+    const uint8_t *pair = p->pair;
+    uint32_t found = 0;
+    uint8_t high = 0;
+    size_t i = 0;
+    for (; i + 1 < len; i++) {
+        uint8_t c = row[i], d = row[i + 1];
+        high |= c;
+        if ((pair[(c << 5) | (d >> 3)] >> (d & 7)) & 1) found = try_at(p, row, len, i, found);
+    }
+    if (i < len) {
+        high |= row[i];
+        if (p->single[row[i]]) found = try_at(p, row, len, i, found);
+    }
+    return high & 0x80 ? found | p->high_bits : found;
+}
+
+static PyObject *screen(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer off, data, pat_off, pat_data, pat_kinds, pat_bits, vbuf = {0};
+    PyObject *validity, *result = NULL;
+    Py_ssize_t start, n;
+    int width;
+    if (!PyArg_ParseTuple(args, "y*y*Oniny*y*y*y*", &off, &data, &validity, &start, &width, &n,
+                          &pat_off, &pat_data, &pat_kinds, &pat_bits))
+        return NULL;
+    Patterns p = {0};
+    ArrowStrings text;
+    uint32_t *out = NULL;
+    if (arrow_strings_from(&text, &off, &data, validity, &vbuf, start, width, n, "text") < 0)
+        goto done;
+    p.n_pat = pat_off.len / 8 - 1;
+    if (p.n_pat < 0 || pat_bits.len != p.n_pat * 4 || pat_kinds.len != pat_data.len) {
+        PyErr_SetString(PyExc_ValueError,
+                        "inconsistent buffers: pattern offsets, kinds or bits");
+        goto done;
+    }
+    p.pat_off = pat_off.buf;
+    p.pat_data = pat_data.buf;
+    p.pat_kinds = pat_kinds.buf;
+    p.pat_bits = pat_bits.buf;
+    for (Py_ssize_t k = 0; k < p.n_pat; k++) {
+        if (p.pat_off[k] < 0 || p.pat_off[k + 1] <= p.pat_off[k] ||
+            p.pat_off[k + 1] > pat_data.len) {
+            PyErr_Format(PyExc_ValueError, "pattern %zd: empty or out of its buffer", k);
+            goto done;
+        }
+    }
+    for (Py_ssize_t b = 0; b < pat_kinds.len; b++) {
+        uint8_t kind = ((const uint8_t *)pat_kinds.buf)[b], c = p.pat_data[b];
+        if (kind > HIGH || (kind == LETTER && (c < 'a' || c > 'z'))) {
+            PyErr_Format(PyExc_ValueError,
+                         "pattern byte %zd: kind %d (expected 0-3; kind 2 needs a lowercase "
+                         "ASCII letter)",
+                         b, (int)kind);
+            goto done;
+        }
+    }
+    out = malloc(sizeof(uint32_t) * (size_t)(n ? n : 1));
+    if (!out || build(&p) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t bad = -1;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        size_t len;
+        const uint8_t *row;
+        if (!arrow_is_valid(&text, i)) {
+            out[i] = 0;
+            continue;
+        }
+        row = arrow_row(&text, i, &len);
+        if (!row) {
+            bad = i;
+            break;
+        }
+        out[i] = scan_row(&p, row, len);
+    }
+    Py_END_ALLOW_THREADS
+    if (bad >= 0) {
+        PyErr_Format(PyExc_ValueError, "row %zd: string offsets outside the data buffer", bad);
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)(n * 4));
+done:
+    free(p.list);
+    free(out);
+    if (vbuf.obj) PyBuffer_Release(&vbuf);
+    PyBuffer_Release(&off);
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&pat_off);
+    PyBuffer_Release(&pat_data);
+    PyBuffer_Release(&pat_kinds);
+    PyBuffer_Release(&pat_bits);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"screen", screen, METH_VARARGS,
+     "screen(offsets, data, validity, start, width, n, pat_offsets, pat_data, pat_kinds, "
+     "pat_bits) -> uint32 bytes: per row, the OR of the bits of the patterns that occur in it."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_screen",
+    "Which of a set of short patterns occur in each row of an Arrow string array (GIL "
+    "released).",
+    -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__screen(void) { return PyModule_Create(&module); }
