@@ -270,6 +270,12 @@ _TERM_HINT = (
 )
 
 
+#: The characters that a strong marker (:data:`_STRONG`) needs, in a span or in what folds
+#: into one (full-width forms and letters, ℃/℉): a sentence without any of them gives no
+#: strongly symbolic span, however it is cut or rewritten.
+_CAN_BE_STRONG = _STRONG_CHAR[:-1] + "a-zA-Zａ-ｚＡ-Ｚ℃℉]"
+
+
 def answer_spans(
     prediction: pl.Expr, reference: pl.Expr, rule: pl.Expr, reference_number: pl.Expr
 ) -> tuple[pl.Expr, pl.Expr]:
@@ -285,8 +291,13 @@ def answer_spans(
     rspan = pl.struct(
         reference.alias("r"), number.field("text").alias("text"), number.field("value")
     ).map_batches(_reference_span, return_dtype=pl.String, is_elementwise=True)
+    plain = (number.field("text") == reference.str.strip_chars(_SPACE)) & number.field(
+        "value"
+    ).is_not_null()
     pspan = pl.struct(
-        prediction.alias("p"), (rule == "statement").fill_null(False).alias("statement")
+        prediction.alias("p"),
+        (rule == "statement").fill_null(False).alias("statement"),
+        plain.fill_null(False).alias("plain"),
     ).map_batches(_prediction_span, return_dtype=pl.String, is_elementwise=True)
     pair = pl.struct(pspan.alias("s"), rspan.alias("r"))
     return pair.map_batches(
@@ -306,7 +317,11 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     after = after_box(df.filter(boxed))
     after = after.filter(f("p").str.contains(answer_forms.CONCLUSION) & _SEG)
     cut = df.filter(f("statement")).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
-    cut = cut.join(after, on="i", how="anti")
+    cut = cut.join(after, on="i", how="anti").with_columns(_sentence(f("p")).alias("sentence"))
+    # Against a plain-number reference a span only decides whether the row is symbolic; a
+    # statement's span is so only by a strong marker, which its sentence cannot give without
+    # one of _CAN_BE_STRONG: those rows have no span (the same outcome, without the reading).
+    cut = cut.filter(~f("plain") | f("sentence").str.contains(_CAN_BE_STRONG))
     other = df.filter(~f("statement"))
     box = other.filter(boxed)
     end = answer_forms.last_sentence(f("p"))
@@ -316,7 +331,7 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     last = last.with_columns(end).filter(strong & maths)
     spans = pl.concat(
         [
-            cut.select("i", statement_math(_sentence(f("p"))).alias("s")),
+            cut.select("i", statement_math(f("sentence")).alias("s")),
             after.select("i", statement_math(f("p")).alias("s")).drop_nulls(),
             last_box(box.join(after, on="i", how="anti")).select("i", "s"),
             last.select("i", statement_math(f("p")).alias("s")),
