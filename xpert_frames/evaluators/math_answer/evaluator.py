@@ -244,7 +244,8 @@ class MathEvaluator(BaseEvaluator):
         dtype = pl.Struct({c: empty[c] for c in added})
 
         def read(part: pl.DataFrame) -> pl.DataFrame:
-            return self._read(part.lazy()).select(added).collect(engine="in-memory")
+            # One chunk: an elementwise batch function runs once per chunk of its input.
+            return self._read(part.rechunk().lazy()).select(added).collect(engine="in-memory")
 
         def batch(column: pl.Series) -> pl.Series:
             out = in_parts(read, column.struct.unnest())
@@ -265,17 +266,11 @@ class MathEvaluator(BaseEvaluator):
             mode=self.symbolic,
             timeout=self.symbolic_timeout,
         )
-        lf = lf.with_columns(outcome.alias(t("outcome")))
-        if self.normalize:
-            pred, ref = pl.col(t("pred")), pl.col(t("ref"))
-            lf = lf.with_columns(
-                unit_info(pred.struct.field("unit")).alias(t("pc")),
-                unit_info(ref.struct.field("unit")).alias(t("rc")),
-            )
-        return lf
+        return lf.with_columns(outcome.alias(t("outcome")))
 
     def _read(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        """Both numbers, the answer spans and which rows are symbolic, as temporary columns."""
+        """Both numbers, the answer spans, which rows are symbolic and (``normalize``) the
+        canonical units, as temporary columns."""
         t = self.temp
         pred, ref = t("pred"), t("ref")
         if self.strict_format:
@@ -330,7 +325,14 @@ class MathEvaluator(BaseEvaluator):
             symbolic = symbolic | pl.col(t("glued")).is_not_null()
         else:
             symbolic = pl.lit(False)
-        return lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("sym")))
+        lf = lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("sym")))
+        if self.normalize:  # canonical units, looked up here: inside the parts read side by side
+            pred, ref = pl.col(t("pred")), pl.col(t("ref"))
+            lf = lf.with_columns(
+                unit_info(pred.struct.field("unit")).alias(t("pc")),
+                unit_info(ref.struct.field("unit")).alias(t("rc")),
+            )
+        return lf
 
     def outputs(self) -> dict[str, pl.Expr]:
         """Expressions over the temporary columns that :meth:`prepare` adds."""
