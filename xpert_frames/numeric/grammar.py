@@ -112,11 +112,15 @@ def _escape(text: str) -> str:
 REWRITE_TRIGGERS: tuple[str, ...] = ("\\", "×", "第", "-")
 
 
+#: What :func:`fold_text` replaces, and by what.
+FOLDS: dict[str, str] = _WIDTH | _LATEX | LATEX_FORMS | _WORDS
+
+
 def fold_text(text: pl.Expr) -> pl.Expr:
-    """Full-width forms, LaTeX spellings and non-numeric words, in one Aho-Corasick pass."""
-    table = _WIDTH | _LATEX | LATEX_FORMS | _WORDS
-    keys = sorted(table, key=len, reverse=True)
-    return text.str.replace_many(keys, [table[k] for k in keys], leftmost=True)
+    """Full-width forms, LaTeX spellings and non-numeric words, in one Aho-Corasick pass (a
+    text without any key of :data:`FOLDS` is left as it is)."""
+    keys = sorted(FOLDS, key=len, reverse=True)
+    return text.str.replace_many(keys, [FOLDS[k] for k in keys], leftmost=True)
 
 
 def rewrite_text(text: pl.Expr) -> pl.Expr:

@@ -112,16 +112,12 @@ def _check_mode(mode: object) -> str:
 def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFrame:
     """Normalize ``n`` (fold, rewrites, number forms) on the rows that need it, and add the
     last ``exact ≈ approximation`` pair (``exact``, ``approx``) before cutting it out. The
-    folded texts are screened once (``g``, :mod:`xpert_frames.numeric.screens`); each later
-    gate is a bit test, and each step that rewrites a text screens it again."""
+    texts are screened once (``g``, :mod:`xpert_frames.numeric.screens`); each gate is a bit
+    test, and each step that rewrites a text screens it again."""
     f = pl.col
-    # Plain ASCII without LaTeX has nothing to fold.
-    work = on_subset(
-        work,
-        f("n").str.contains(r"[^\x00-\x7F]|[\\$]|\{,\}"),
-        lambda d: d.with_columns(fold_text(f("n")).alias("n")),
-    )
     work = screens.rescreen(work)
+    fold = screens.after(lambda d: d.with_columns(fold_text(f("n")).alias("n")))
+    work = on_subset(work, screens.has(screens.FOLD), fold)  # the others have nothing to fold
     work = on_subset(  # with digits between Chinese scales (1万2千) in the same pass
         work,
         screens.has(screens.REWRITE),

@@ -24,9 +24,16 @@ import polars as pl
 
 from xpert_frames.core.arrow import arrow_strings
 from xpert_frames.numeric._screen import screen as _screen
-from xpert_frames.numeric.grammar import CHECK_TRIGGERS, CONCLUSION_WORDS, REWRITE_TRIGGERS
+from xpert_frames.numeric.grammar import (
+    CHECK_TRIGGERS,
+    CONCLUSION_WORDS,
+    FOLDS,
+    REWRITE_TRIGGERS,
+)
 from xpert_frames.numeric.scales import SCREEN as SCALE_SCREEN
 
+#: Exact: ``contains_any`` of the keys of the fold table (``grammar.FOLDS``).
+FOLD = 1 << 11
 #: Exact: ``contains_any`` of the rewrite triggers and Chinese scales (``\\ × 第 - 万 亿 千 百``).
 REWRITE = 1 << 0
 #: Screen of the number-form stages' triggers (:func:`~xpert_frames.numeric.forms.form_stages`).
@@ -73,6 +80,7 @@ _PATTERNS: tuple[tuple[int, str, bool], ...] = (
     *((MARKER, p, True) for p in ("answer", "anſwer")),
     (EQUALS, "=", False),
     *((CONCLUSION, p, True) for p in CONCLUSION_WORDS),
+    *((FOLD, p, False) for p in FOLDS),
 )
 
 _EXACT, _DIGIT, _LETTER, _HIGH = 0, 1, 2, 3

@@ -327,10 +327,9 @@ class MathEvaluator(BaseEvaluator):
             symbolic = pl.lit(False)
         lf = lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("sym")))
         if self.normalize:  # canonical units, looked up here: inside the parts read side by side
-            pred, ref = pl.col(t("pred")), pl.col(t("ref"))
             lf = lf.with_columns(
-                unit_info(pred.struct.field("unit")).alias(t("pc")),
-                unit_info(ref.struct.field("unit")).alias(t("rc")),
+                unit_info(pl.col(pred).struct.field("unit")).alias(t("pc")),
+                unit_info(pl.col(ref).struct.field("unit")).alias(t("rc")),
             )
         return lf
 
