@@ -20,6 +20,7 @@ from xpert_frames.numeric.forms import RARE_TRIGGER, form_stages
 from xpert_frames.numeric.grammar import (
     CHECK_TRIGGERS,
     CONCLUSION_WORDS,
+    FOLDS,
     MIXED_TRIGGER,
     REWRITE_TRIGGERS,
     grammar,
@@ -155,6 +156,18 @@ WORDS = [
     "hence",
     "答案是",
     "最终答案",
+    # keys of the fold table, and their neighbours
+    "一共",
+    "一",
+    "\\dfrac",
+    "\\left(",
+    "{,}",
+    "℃",
+    "＝",
+    "，",
+    "（",
+    "\u3000",
+    "ｆｒａｃ",
 ]
 TEXTS = st.lists(st.sampled_from(WORDS) | st.text(TEXT_ALPHABET, max_size=6), max_size=10).map(
     "".join
@@ -187,6 +200,7 @@ def exact_gates() -> dict[int, pl.Expr]:
         screens.EQUALS: n.str.contains("=", literal=True),
         screens.CONCLUSION: n.str.contains_any(CONCLUSION_WORDS, ascii_case_insensitive=True),
         screens.DIGIT_SPACE: n.str.contains("[0-9] "),
+        screens.FOLD: n.str.contains_any(list(FOLDS)),
     }
 
 
