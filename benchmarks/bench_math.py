@@ -97,6 +97,11 @@ def labelled_counts() -> tuple[int, int, int]:
     return df.height, ours, seed_right
 
 
+#: Rounds of the timed contenders, one run of each per round in turn (best of each counts):
+#: the machine's speed drifts by tens of percent over seconds, and both sides see the same drift.
+ROUNDS = 3
+
+
 def run(quick: bool) -> list[Row]:
     from tests.oracles import math as oracle
     from tests.oracles.math_seed import SeedMathEvaluator
@@ -110,25 +115,37 @@ def run(quick: bool) -> list[Row]:
     total, ours_right, seed_right = labelled_counts()
     rows: list[Row] = []
 
-    # 1. The seed's per-row logic (as printed), on a subset of prebuilt lists; the rate scales.
-    seed = SeedMathEvaluator()
+    # The seed's per-row logic (as printed, on a subset of prebuilt lists; the rate scales),
+    # xpert_frames end to end (Arrow table in, four columns out) and the same through the
+    # streaming engine, in turn, ROUNDS times; each contender's best run counts.
+    seed, ev = SeedMathEvaluator(), MathEvaluator()
     sp, sa = preds[:seed_n], answers[:seed_n]
-    t, cpu, seed_scores = cpu_timed(lambda: seed.score_rows(sp, sa))
+    contenders: dict[str, Callable[[], Any]] = {
+        "seed": lambda: seed.score_rows(sp, sa),
+        "arrow": lambda: xf.score(table, [ev]),
+        "streaming": lambda: xf.score(df.lazy(), [ev]).collect(engine="streaming"),
+    }
+    best: dict[str, tuple[float, float, Any]] = {}
+    for _ in range(runs(ROUNDS)):
+        for name, fn in contenders.items():
+            timing = cpu_timed(fn)
+            if name not in best or timing[0] < best[name][0]:
+                best[name] = timing
+    t, cpu, seed_scores = best["seed"]
     note = (
         f"subset of {seed_n:,}, lists prebuilt; {seed_n / cpu:,.0f} rows per CPU-s; "
-        f"labelled set {seed_right}/{total}"
+        f"labelled set {seed_right}/{total}; best of {runs(ROUNDS)}, runs alternating with "
+        "xpert_frames'"
     )
     rows.append(Row(BENCH, "seed per-row MathEvaluator logic", seed_n, t, note))
 
-    # 2. A per-row Python oracle of our rules (tests/oracles/math.py), on a smaller subset.
+    # A per-row Python oracle of our rules (tests/oracles/math.py), on a smaller subset.
     op, oa = preds[:oracle_n], answers[:oracle_n]
     t, _, oracle_rows = cpu_timed(lambda: [oracle.score(p, r) for p, r in zip(op, oa, strict=True)])
     note = f"subset of {oracle_n:,}; same rules as xpert_frames; labelled set {ours_right}/{total}"
     rows.append(Row(BENCH, "per-row oracle of our rules", oracle_n, t, note))
 
-    # 3. xpert_frames end to end: Arrow table in, four columns out.
-    ev = MathEvaluator()
-    t, cpu, out = cpu_timed(lambda: xf.score(table, [ev]), repeat=2)
+    t, cpu, out = best["arrow"]
     got = pl.from_arrow(out)
     assert isinstance(got, pl.DataFrame)
     scores = got["math_score"]
@@ -140,16 +157,15 @@ def run(quick: bool) -> list[Row]:
         f"end to end; {n / cpu:,.0f} rows per CPU-s; labelled set {ours_right}/{total}; "
         f"accuracy on these rows "
         f"{scores.mean():.3f} (seed {np.mean(seed_scores):.3f}); agrees with the oracle on "
-        f"{agree}/{oracle_n}; peak RSS {peak_rss_mb():.0f} MiB"
+        f"{agree}/{oracle_n}; peak RSS {peak_rss_mb():.0f} MiB; best of {runs(ROUNDS)}"
     )
     rows.append(Row(BENCH, "xpert_frames (Arrow in, scores out)", n, t, note))
 
-    # 4. The same through the streaming engine.
-    t, cpu, _ = cpu_timed(lambda: xf.score(df.lazy(), [ev]).collect(engine="streaming"), 2)
-    note = f"end to end; {n / cpu:,.0f} rows per CPU-s"
+    t, cpu, _ = best["streaming"]
+    note = f"end to end; {n / cpu:,.0f} rows per CPU-s; best of {runs(ROUNDS)}"
     rows.append(Row(BENCH, "xpert_frames streaming engine", n, t, note))
 
-    # 5. The MATH-style symbolic slice, side by side with Math-Verify per row (own table).
+    # The MATH-style symbolic slice, side by side with Math-Verify per row (own table).
     from benchmarks import math_symbolic
 
     return rows + math_symbolic.run(quick)
