@@ -217,16 +217,16 @@ _BARE_TEXT = r"^\s*[-+]?[0-9]+(?:\.[0-9]+)?\s*$"
 def representatives(texts: pl.Series) -> pl.Series | None:
     """For each text (non-null), the position of its first occurrence, or ``None`` when more
     than :data:`DEDUP_BELOW` of the texts are distinct. Texts are grouped by a 64-bit hash
-    (no string join), then each compared with its representative: a collision keeps the
-    row on its own (read separately), so the result is exact."""
-    hashed = pl.DataFrame({"h": texts.hash(_HASH_SEED)})
-    distinct = hashed.select(pl.col("h").is_first_distinct().sum()).item()
-    if distinct > DEDUP_BELOW * len(texts):
+    (no string join), then each repeated one compared with its representative: a collision
+    keeps the row on its own (read separately), so the result is exact."""
+    hashes = texts.hash(_HASH_SEED)
+    if hashes.n_unique() > DEDUP_BELOW * len(texts):
         return None
-    hashed = hashed.with_row_index("p")  # a column: a range inside over() runs per group
+    hashed = hashes.to_frame("h").with_row_index("p")  # a column: a range in over() is per group
     first = hashed.select(pl.col("p").first().over("h")).to_series()
-    same = pl.DataFrame({"first": first, "same": texts == texts.gather(first)})
-    return same.select(pl.when("same").then("first").otherwise(hashed["p"])).to_series()
+    repeated = (first != hashed["p"]).arg_true()  # only these need their text compared
+    same = texts.gather(repeated) == texts.gather(first.gather(repeated))
+    return first.scatter(repeated.filter(~same), repeated.filter(~same))
 
 
 _HASH_SEED = 0x5EED
