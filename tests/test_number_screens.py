@@ -87,6 +87,56 @@ def test_kernel_equals_the_plain_scan(
     assert got == [naive(t, patterns) for t in texts]
 
 
+# Without "any high byte" kinds the kernel starts each walk from a two-byte table; with them it
+# walks from the root (both ways against the plain scan; digits give nodes of ten children).
+EXACT_PATTERN = st.tuples(
+    st.lists(KIND_BYTES.filter(lambda kb: kb[0] != 3), min_size=1, max_size=5),
+    st.sampled_from([1, 2, 4, 1 << 31, 6]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    patterns=st.lists(EXACT_PATTERN, max_size=12),
+    texts=st.lists(st.none() | st.text(ALPHABET, max_size=32), min_size=1, max_size=16),
+)
+def test_kernel_without_high_kinds_equals_the_plain_scan(
+    patterns: list[tuple[list[tuple[int, int]], int]], texts: list[str | None]
+) -> None:
+    series = pl.Series("t", texts, dtype=pl.String)
+    out = _screen.screen(*arrow_strings(series), len(series), *buffers(patterns))
+    got = np.frombuffer(out, dtype=np.uint32).tolist()
+    assert got == [naive(t, patterns) for t in texts]
+
+
+def test_kernel_on_the_number_reader_patterns() -> None:
+    """The real pattern set (two-byte starts, wide nodes: full-width forms) on texts that hold
+    each pattern once, at the start, the end and inside another text."""
+    patterns = [
+        ([(k, w) for k, w in zip(kinds, data, strict=True)], bit)
+        for (bit, pattern, ci), kinds, data in _real_patterns()
+    ]
+    texts = [
+        f"{side}{text}{other}"
+        for (_, text, _) in screens._PATTERNS
+        for side, other in [("", ""), ("x ", " 1"), ("答案", "")]
+    ]
+    texts = [t.replace(screens._D, "7") for t in texts] + ["", "7", "7 ", "ｘ"]
+    series = pl.Series("t", texts, dtype=pl.String)
+    out = _screen.screen(*arrow_strings(series), len(series), *screens._buffers())
+    got = np.frombuffer(out, dtype=np.uint32).tolist()
+    assert got == [naive(t, patterns) for t in texts]
+
+
+def _real_patterns() -> list[tuple[tuple[int, str, bool], list[int], list[int]]]:
+    ends, data, kinds, _ = (bytes(b) for b in screens._buffers())
+    offsets = np.frombuffer(ends, dtype=np.int64).tolist()
+    return [
+        (p, list(kinds[offsets[k] : offsets[k + 1]]), list(data[offsets[k] : offsets[k + 1]]))
+        for k, p in enumerate(screens._PATTERNS)
+    ]
+
+
 def test_kernel_reads_slices_and_32_bit_offsets() -> None:
     patterns = [([(0, ord("="))], 1), ([(1, 0), (0, ord(" "))], 2), ([(3, 0)], 4)]
     texts = ["x", "1 =", None, "é", "2", "a = 3 "]
