@@ -26,6 +26,7 @@ from xpert_frames.numeric.grammar import (
     CONCLUSION,
     Grammar,
 )
+from xpert_frames.numeric.values import BARE
 
 
 def on_subset(
@@ -106,7 +107,13 @@ def _statement(
     tail = f("n").str.replace(through or g.through_marker, "").str.strip_chars_start(" \t:,，：")
     out = df.with_columns(tail.str.replace(g.sentence_end, "").alias("sentence"))
     after_eq = f("sentence").str.replace(g.clause_end, "").str.replace(r"(?s)^.*=", "")
-    out = out.with_columns(last_candidate(g, after_eq).alias(target))
+    out = out.with_columns(after_eq.alias("__eq"))
+    # A clause that is one bare number (``The answer is 42.``, ``#### 42``) is its own last
+    # candidate (every other form needs a character it lacks): no search on those rows.
+    bare = out.select(f("__eq").str.contains(BARE).fill_null(False)).to_series()
+    out = out.with_columns(pl.when(bare).then(f("__eq")).alias(target))
+    last = functools.partial(_with, last_candidate(g, f("__eq")).alias(target))
+    out = on_subset(out, ~bare, last).drop("__eq")
     out = on_subset(
         out,
         f(target).is_null(),
