@@ -317,10 +317,13 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     after = after_box(df.filter(boxed))
     after = after.filter(f("p").str.contains(answer_forms.CONCLUSION) & _SEG)
     cut = df.filter(f("statement")).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
-    cut = cut.join(after, on="i", how="anti").with_columns(_sentence(f("p")).alias("sentence"))
     # Against a plain-number reference a span only decides whether the row is symbolic; a
     # statement's span is so only by a strong marker, which its sentence cannot give without
     # one of _CAN_BE_STRONG: those rows have no span (the same outcome, without the reading).
+    # The sentence is a part of the prediction: a prediction without one has none either.
+    can_be_strong = ~f("plain") | f("p").str.contains(_CAN_BE_STRONG)
+    cut = cut.filter(can_be_strong).join(after, on="i", how="anti")
+    cut = cut.with_columns(_sentence(f("p")).alias("sentence"))
     cut = cut.filter(~f("plain") | f("sentence").str.contains(_CAN_BE_STRONG))
     other = df.filter(~f("statement"))
     box = other.filter(boxed)
