@@ -15,6 +15,7 @@ from pathlib import Path
 
 import benchmarks
 from benchmarks.common import Row, machine, markdown
+from xpert_frames.core.allocator import ENV, prefer_throughput
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,7 +26,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--only", nargs="*", default=None, help="benchmark module names")
     parser.add_argument("--write", type=Path, default=None, help="write the Markdown here")
+    parser.add_argument(
+        "--allocator",
+        choices=["throughput", "polars"],
+        default="throughput",
+        help="Polars' allocator as the console script sets it (throughput, default) or as "
+        "Polars sets it on import (polars); see xpert_frames.core.allocator",
+    )
     args = parser.parse_args(argv)
+    # Before any benchmark module imports Polars (its allocator reads the setting once).
+    allocator = args.allocator
+    if (allocator == "throughput" and not prefer_throughput()) or (
+        allocator == "polars" and ENV in os.environ
+    ):
+        allocator = f"as found ({ENV}={os.environ.get(ENV)!r})"
     if args.smoke:
         os.environ["XF_BENCH_SMOKE"] = "1"
         args.quick = True
@@ -34,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.only:
         names = [n for n in names if n in args.only or n.removeprefix("bench_") in args.only]
-    sections = [f"Machine: {machine()}", ""]
+    sections = [f"Machine: {machine()}; Polars allocator: {allocator}", ""]
     for name in names:
         module = importlib.import_module(f"benchmarks.{name}")
         rows: list[Row] = module.run(quick=args.quick)

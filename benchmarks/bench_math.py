@@ -99,7 +99,7 @@ def labelled_counts() -> tuple[int, int, int]:
 
 #: Rounds of the timed contenders, one run of each per round in turn (best of each counts):
 #: the machine's speed drifts by tens of percent over seconds, and both sides see the same drift.
-ROUNDS = 3
+ROUNDS = 5
 
 
 def run(quick: bool) -> list[Row]:
