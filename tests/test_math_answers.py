@@ -28,6 +28,7 @@ from xpert_frames.numeric.parse import extract_number, parse_number
 
 ANSWERS = Path(__file__).parent / "data" / "math_labelled_answers.jsonl"
 CLASSES = {
+    "angle",
     "bigint",
     "span",
     "words",

@@ -168,7 +168,18 @@ def boxed(text: str) -> str | None:
 def reference_span(ref: str) -> str:
     b = boxed(ref)
     span = strip_delims(ref if b is None else b)
-    return listed_roots(span) or span
+    return angle_as_tuple(listed_roots(span) or span)
+
+
+def angle_as_tuple(span: str) -> str:
+    """``\\langle 1, 2 \\rangle`` (with ``\\left``/``\\right``) → ``(1, 2)``."""
+    m = re.fullmatch(
+        r"\s*(?:\\left\s*)?\\langle(?![a-zA-Z])(.*?)(?:\\right\s*)?\\rangle\s*", span, re.S
+    )
+    if m is None or "\\langle" in m[1]:
+        return span
+    parts = [p.strip() for p in split_top(m[1], r"\s*,\s*")]
+    return "(" + ", ".join(parts) + ")" if len(parts) >= 2 and all(parts) else span
 
 
 def listed_roots(span: str) -> str | None:
@@ -381,6 +392,7 @@ def as_interval(part: str) -> str | None:
 
 def fit_to_reference(span: str | None, ref: str) -> str | None:
     hint = r"[=<>≤≥∈]|\\(?:le|ge|lt|gt|in|\{)|matrix"
+    span = None if span is None else angle_as_tuple(span)
     if span is None or not (re.search(hint, span) or "matrix" in ref):
         return span
     relation = r"=|[<>≤≥≠]|\\(?:le|ge|lt|gt|leq|geq|neq|ne|in|subset)(?![a-zA-Z])"
@@ -405,4 +417,4 @@ def fit_to_reference(span: str | None, ref: str) -> str | None:
             rhs = split_top(part, r"(?<![<>!:\\])=(?!=)")
             sides.append(rhs[-1].strip() if len(rhs) > 1 and rhs[-1].strip() else part.strip())
         span = ", ".join(sides)
-    return vector(span, ref) or span
+    return angle_as_tuple(vector(span, ref) or span)

@@ -8,7 +8,9 @@ rows that reach the symbolic span, never per row of a frame):
   → ``\\{2\\}``, ``x_1=2, x_2=3`` → ``2, 3``), and a one-variable inequality or set-builder in
   interval notation when the reference is an interval (``1 \\le x < 3`` → ``[1, 3)``).
 * :func:`roots_reference`: a reference span that lists roots of one unknown (``x=2或x=3``,
-  ``x_1=2, x_2=3``) → their values (``2, 3``), so predictions are fitted as to a list.
+  ``x_1=2, x_2=3``) → their values (``2, 3``), so predictions are fitted as to a list;
+* :func:`angle_tuple`: a vector in angle brackets (``\\langle 1, 2 \\rangle``) → the tuple
+  ``(1, 2)``, in prediction and reference spans alike (Math-Verify reads tuples).
 
 Anything that does not read cleanly is left as it is: Math-Verify then decides the span as
 written, so a rewrite can only help a right answer, never credit a wrong one.
@@ -214,6 +216,34 @@ def _tuple(span: str) -> list[str] | None:
     return parts if len(parts) >= 2 and all(parts) else None
 
 
+_ANGLE = re.compile(r"^(?:\\left\s*)?\\langle(?![a-zA-Z])(.*?)(?:\\right\s*)?\\rangle$", re.S)
+
+
+def angle_tuple(span: str) -> str:
+    """A vector in angle brackets (``\\langle 1, 2 \\rangle``, ``\\left\\langle …
+    \\right\\rangle``) as the tuple of its entries, else ``span`` unchanged."""
+    m = _ANGLE.match(span.strip())
+    if m is None:
+        return span
+    entries = [p.strip() for p in _top_level_split(m.group(1), _COMMA)]
+    if len(entries) < 2 or not all(entries) or "\\langle" in m.group(1):
+        return span
+    return "(" + ", ".join(entries) + ")"
+
+
+def angle_reference(df: pl.DataFrame) -> pl.DataFrame:
+    """Column ``s`` (reference spans) with angle-bracket vectors as tuples
+    (:func:`angle_tuple`), once per distinct span that holds ``\\langle``."""
+
+    def rewrite(d: pl.DataFrame) -> pl.DataFrame:
+        distinct = d["s"].unique()
+        table = pl.DataFrame([distinct, pl.Series("t", [angle_tuple(x) for x in distinct])])
+        out = d.join(table, on="s", how="left", maintain_order="left")
+        return out.with_columns(pl.col("t").alias("s")).drop("t")
+
+    return on_subset(df, pl.col("s").str.contains("\\langle", literal=True), rewrite)
+
+
 def _vector(span: str, reference: str) -> str | None:
     """A column vector in the tuple form of a tuple reference, or a tuple in the column form
     of a column-vector reference (same length), else None."""
@@ -235,7 +265,12 @@ def intervals(span: str) -> str | None:
 
 
 def fit_to_reference(span: str, reference: str) -> str:
-    """``span`` in the form of ``reference`` (module docs); unchanged when it does not apply."""
+    """``span`` in the form of ``reference`` (module docs); unchanged when it does not apply.
+    Angle-bracket vectors are tuples, before and after (``\\vec v = \\langle 2, 1 \\rangle``)."""
+    return angle_tuple(_fit(angle_tuple(span), reference))
+
+
+def _fit(span: str, reference: str) -> str:
     related = _RELATION.search(reference) is not None
     inequality = _INEQUALITY.search(span) or _SET_BUILDER.match(span.strip()) or _IN.match(span)
     if _INTERVAL.search(reference) and not related and inequality:
@@ -309,7 +344,7 @@ def one_answer_chunk(df: pl.DataFrame) -> pl.Series:
 
 
 #: A span that :func:`fit_to_reference` may rewrite.
-_FIT_HINT = r"[=<>≤≥∈]|\\(?:le|ge|lt|gt|in|\{)|matrix"
+_FIT_HINT = r"[=<>≤≥∈]|\\(?:le|ge|lt|gt|in|\{|langle)|matrix"
 
 
 def fit_batch(batch: pl.Series) -> pl.Series:
