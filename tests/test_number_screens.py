@@ -81,6 +81,12 @@ def buffers(patterns: list[tuple[list[tuple[int, int]], int]]) -> tuple[bytes, .
 def test_kernel_equals_the_plain_scan(
     patterns: list[tuple[list[tuple[int, int]], int]], texts: list[str | None]
 ) -> None:
+    assert_kernel_equals_the_plain_scan(patterns, texts)
+
+
+def assert_kernel_equals_the_plain_scan(
+    patterns: list[tuple[list[tuple[int, int]], int]], texts: list[str | None]
+) -> None:
     series = pl.Series("t", texts, dtype=pl.String)
     out = _screen.screen(*arrow_strings(series), len(series), *buffers(patterns))
     got = np.frombuffer(out, dtype=np.uint32).tolist()
@@ -103,10 +109,7 @@ EXACT_PATTERN = st.tuples(
 def test_kernel_without_high_kinds_equals_the_plain_scan(
     patterns: list[tuple[list[tuple[int, int]], int]], texts: list[str | None]
 ) -> None:
-    series = pl.Series("t", texts, dtype=pl.String)
-    out = _screen.screen(*arrow_strings(series), len(series), *buffers(patterns))
-    got = np.frombuffer(out, dtype=np.uint32).tolist()
-    assert got == [naive(t, patterns) for t in texts]
+    assert_kernel_equals_the_plain_scan(patterns, texts)
 
 
 def test_kernel_on_the_number_reader_patterns() -> None:
