@@ -307,3 +307,9 @@ def test_empty_and_null_texts() -> None:
     assert screens.screen(pl.Series("n", [], dtype=pl.String)).to_list() == []
     got = screens.screen(pl.Series("n", [None, "", "x = 1"], dtype=pl.String)).to_list()
     assert got == [0, 0, screens.EQUALS]
+
+
+def test_kernel_refuses_patterns_that_expand_too_far() -> None:
+    # Seven digit positions are 10**7 paths: more trie nodes than the kernel builds per call.
+    with pytest.raises(ValueError, match="trie nodes"):
+        _screen.screen(*arrow_strings(pl.Series(["1"])), 1, *buffers([([(1, 0)] * 7, 1)]))

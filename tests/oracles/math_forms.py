@@ -168,7 +168,7 @@ def boxed(text: str) -> str | None:
 def reference_span(ref: str) -> str:
     b = boxed(ref)
     span = strip_delims(ref if b is None else b)
-    return angle_as_tuple(listed_roots(span) or span)
+    return listed_roots(span) or span
 
 
 def angle_as_tuple(span: str) -> str:
@@ -176,7 +176,7 @@ def angle_as_tuple(span: str) -> str:
     m = re.fullmatch(
         r"\s*(?:\\left\s*)?\\langle(?![a-zA-Z])(.*?)(?:\\right\s*)?\\rangle\s*", span, re.S
     )
-    if m is None or "\\langle" in m[1]:
+    if m is None or "\\langle" in m[1] or re.search(r"[0-9],[0-9]{3}(?![0-9])", m[1]):
         return span
     parts = [p.strip() for p in split_top(m[1], r"\s*,\s*")]
     return "(" + ", ".join(parts) + ")" if len(parts) >= 2 and all(parts) else span

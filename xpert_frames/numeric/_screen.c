@@ -41,6 +41,10 @@ enum { EXACT = 0, DIGIT = 1, LETTER = 2, HIGH = 3 };
 /* Children of a node with more than this many exact edges are found by a 256-entry table. */
 enum { DENSE_FROM = 8 };
 
+/* Patterns whose expansions (ten digits, two cases per position) need more trie nodes than this
+ * are refused (ValueError): the trie is built on every call. */
+enum { MAX_NODES = 1 << 20 };
+
 typedef struct {
     int32_t lo, n;   /* exact edges: bytes cbyte[lo : lo + n] (sorted), nodes cnode[...] */
     int32_t high;    /* the node after any byte >= 0x80, or -1 */
@@ -61,6 +65,7 @@ typedef struct {
     int32_t *cnode;
     int32_t *dense;
     uint32_t all_bits;
+    int too_big; /* MAX_NODES reached */
     /* Without "any high byte" edges at the root or below its children (general = 0), the
      * walk from offset i starts at pair_node[row[i] * 256 + row[i + 1]]: the node two exact
      * bytes down (>= 0), none (-2; the first byte may still end a pattern: first_bits), or
@@ -71,6 +76,10 @@ typedef struct {
 } Trie;
 
 static int32_t new_node(Trie *t) {
+    if (t->n_nodes >= MAX_NODES) {
+        t->too_big = 1;
+        return -1;
+    }
     if (t->n_nodes == t->cap) {
         Py_ssize_t cap = t->cap ? 2 * t->cap : 256;
         Node *nodes = realloc(t->nodes, sizeof(Node) * (size_t)cap);
@@ -329,6 +338,13 @@ static PyObject *screen(PyObject *Py_UNUSED(self), PyObject *args) {
         int64_t at = offsets[k];
         failed = insert(&t, 0, bytes + at, kinds + at, 0, offsets[k + 1] - at, bits[k]) < 0;
         t.all_bits |= bits[k];
+    }
+    if (t.too_big) {
+        PyErr_Format(PyExc_ValueError,
+                     "the patterns expand to more than %d trie nodes (each digit position is "
+                     "ten edges, each letter two); use shorter patterns",
+                     (int)MAX_NODES);
+        goto done;
     }
     if (failed || freeze(&t) < 0) {
         PyErr_NoMemory();

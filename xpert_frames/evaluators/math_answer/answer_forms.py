@@ -9,8 +9,9 @@ rows that reach the symbolic span, never per row of a frame):
   interval notation when the reference is an interval (``1 \\le x < 3`` → ``[1, 3)``).
 * :func:`roots_reference`: a reference span that lists roots of one unknown (``x=2或x=3``,
   ``x_1=2, x_2=3``) → their values (``2, 3``), so predictions are fitted as to a list;
-* :func:`angle_tuple`: a vector in angle brackets (``\\langle 1, 2 \\rangle``) → the tuple
-  ``(1, 2)``, in prediction and reference spans alike (Math-Verify reads tuples).
+* :func:`angle_tuple`: a vector in angle brackets (``\\langle 1, 2 \\rangle``) in a prediction
+  span → the tuple ``(1, 2)`` (Math-Verify reads tuples); a reference is left as written (an
+  interval ``(2, 3)`` must not equal the vector ``\\langle 2, 3 \\rangle``).
 
 Anything that does not read cleanly is left as it is: Math-Verify then decides the span as
 written, so a rewrite can only help a right answer, never credit a wrong one.
@@ -219,6 +220,9 @@ def _tuple(span: str) -> list[str] | None:
 _ANGLE = re.compile(r"^(?:\\left\s*)?\\langle(?![a-zA-Z])(.*?)(?:\\right\s*)?\\rangle$", re.S)
 
 
+_THOUSANDS = re.compile(r"[0-9],[0-9]{3}(?![0-9])")
+
+
 def angle_tuple(span: str) -> str:
     """A vector in angle brackets (``\\langle 1, 2 \\rangle``, ``\\left\\langle …
     \\right\\rangle``) as the tuple of its entries, else ``span`` unchanged."""
@@ -228,20 +232,9 @@ def angle_tuple(span: str) -> str:
     entries = [p.strip() for p in _top_level_split(m.group(1), _COMMA)]
     if len(entries) < 2 or not all(entries) or "\\langle" in m.group(1):
         return span
+    if _THOUSANDS.search(m.group(1)):  # ``1,000``: entries or a thousands separator?
+        return span
     return "(" + ", ".join(entries) + ")"
-
-
-def angle_reference(df: pl.DataFrame) -> pl.DataFrame:
-    """Column ``s`` (reference spans) with angle-bracket vectors as tuples
-    (:func:`angle_tuple`), once per distinct span that holds ``\\langle``."""
-
-    def rewrite(d: pl.DataFrame) -> pl.DataFrame:
-        distinct = d["s"].unique()
-        table = pl.DataFrame([distinct, pl.Series("t", [angle_tuple(x) for x in distinct])])
-        out = d.join(table, on="s", how="left", maintain_order="left")
-        return out.with_columns(pl.col("t").alias("s")).drop("t")
-
-    return on_subset(df, pl.col("s").str.contains("\\langle", literal=True), rewrite)
 
 
 def _vector(span: str, reference: str) -> str | None:

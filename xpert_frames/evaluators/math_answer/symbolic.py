@@ -358,7 +358,6 @@ def _reference_span(batch: pl.Series) -> pl.Series:
     fence = f("s").str.contains(r"^[\s$\\]|[$)\]。.\s]$")
     other = on_subset(other, fence, lambda d: d.with_columns(strip_delimiters(f("s"))))
     other = answer_forms.roots_reference(other)  # listed roots (``x=2或x=3``): their values
-    other = answer_forms.angle_reference(other)  # ``\\langle 1, 2 \\rangle``: a tuple
     spans = pl.concat([df.filter(f("plain")).select("i", f("stripped").alias("s")), other])
     return answer_forms.scatter_spans(batch.name, len(batch), spans)
 
