@@ -4,12 +4,12 @@ Polars' wheels allocate with jemalloc and set it, when ``polars`` is first impor
 freed pages after half a second (``dirty_decay_ms:500,muzzy_decay_ms:1000``: a notebook keeps
 little memory it no longer uses). Scoring allocates and frees the same few hundred megabytes
 again and again (every string step of the number reader makes a new column), so with that
-setting a large share of its time goes to the kernel zeroing pages it has just given back.
-:func:`prefer_throughput` asks for jemalloc's own default instead (freed pages kept ten
-seconds, reused by the next step); the peak memory is the same, it is only held a little
-longer. It can only take effect before Polars is imported (jemalloc reads it once, at start):
-the console script calls it first thing; in your own program, set the variable yourself before
-``import polars``.
+setting about a tenth of its CPU time goes to the kernel zeroing pages it has just given
+back. :func:`prefer_throughput` asks for ten seconds instead (jemalloc's default for dirty
+pages; muzzy pages likewise), so freed pages are reused by the next step; freed memory is held
+up to ten seconds longer, so the resident size can stay higher. It can only take effect before
+Polars is imported (jemalloc reads it once, at start): the console script calls it first
+thing; in your own program, set the variable yourself before ``import polars``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
-#: What :func:`prefer_throughput` sets (jemalloc's defaults; appended after Polars' own).
+#: What :func:`prefer_throughput` sets (appended after Polars' own; later options win).
 THROUGHPUT_CONF = "dirty_decay_ms:10000,muzzy_decay_ms:10000"
 #: The environment variable Polars' jemalloc reads its options from.
 ENV = "_RJEM_MALLOC_CONF"
