@@ -35,13 +35,13 @@ def test_tool_is_clean(command: tuple[str, ...]) -> None:
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
 
 
-def test_readme_example_evaluator_registers_and_runs(clean_registry: None) -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("### Adding an evaluator") :]
+def test_documented_example_evaluator_registers_and_runs(clean_registry: None) -> None:
+    text = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    section = text[text.index("## Adding an evaluator") :]
     block = re.search(r"```python\n(.*?)```", section, re.S)
     assert block is not None
-    namespace: dict[str, object] = {"__name__": "readme_example"}
-    exec(compile(block.group(1), "README.md", "exec"), namespace)
+    namespace: dict[str, object] = {"__name__": "docs_example"}
+    exec(compile(block.group(1), "development.md", "exec"), namespace)
     from xpert_frames import registry
 
     assert registry.get_record("exact").metric == "exact_match"

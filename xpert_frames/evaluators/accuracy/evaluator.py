@@ -116,7 +116,28 @@ def _choice_outcome(found: pl.Expr, ref: pl.Expr) -> pl.Expr:
 # --------------------------------------------------------------------------- evaluator
 class AccuracyEvaluator(BaseEvaluator):
     """Accuracy of choice, text, label, true/false and number answers, with auditable answer
-    extraction."""
+    extraction.
+
+    Parameters
+    ----------
+    exact_match : bool, default True
+        Text answers must equal the reference (after normalization); ``False`` with
+        ``allow_partial=True`` accepts the reference inside the answer or the answer inside
+        the reference. ``exact_match=False`` with ``allow_partial=False`` is rejected (every
+        text row would score 0).
+    case_sensitive : bool, default False
+        Compare text answers with their case.
+    allow_partial : bool, default False
+        Accept partial text matches (the rule then reads ``<rule>:partial``).
+    numeric_tolerance : float, default 0.0001
+        Absolute tolerance for ``number`` rows.
+    extract_text : bool, default True
+        Compare the stated answer of a text row; ``False`` compares the whole prediction (the
+        seed's behaviour).
+    name : str, optional
+        The prefix of the output columns (default ``accuracy``), so that one table can hold
+        two configurations.
+    """
 
     key: ClassVar[str] = "accuracy"
     metric: ClassVar[str] = "accuracy"

@@ -90,7 +90,22 @@ def bleu_signature(
 
 
 class BLEUEvaluator(BaseEvaluator):
-    """Sentence BLEU of prediction against one or several references (NLTK-identical)."""
+    """Sentence BLEU of prediction against one or several references (NLTK-identical).
+
+    Parameters
+    ----------
+    n_gram : int, default 4
+        The highest n-gram order.
+    weights : sequence of float, optional
+        One weight per order (uniform by default); length, sign and finiteness are checked.
+    smoothing : bool, default True
+        NLTK's ``method1`` smoothing; ``False`` means none.
+    language : {"auto", "en", "zh"}, default "auto"
+        The tokenizer: NLTK's word tokenizer for English, jieba for Chinese; ``"auto"`` picks
+        Chinese when CJK characters are more than 20% of the prediction.
+    name : str, optional
+        The prefix of the output columns (default ``bleu``).
+    """
 
     key: ClassVar[str] = "bleu"
     metric: ClassVar[str] = "bleu"

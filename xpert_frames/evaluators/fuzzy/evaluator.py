@@ -94,7 +94,20 @@ def _check_aliases(aliases: Any) -> dict[str, str]:
 
 # --------------------------------------------------------------------------- evaluator
 class FuzzyEvaluator(BaseEvaluator):
-    """Normalized Levenshtein similarity of prediction and reference, with a match threshold."""
+    """Normalized Levenshtein similarity of prediction and reference, with a match threshold.
+
+    Parameters
+    ----------
+    threshold : float, default 0.6
+        ``<name>_match`` is true where the similarity is at least this.
+    normalize : sequence of {"case", "width", "whitespace", "punctuation"} or bool, default ()
+        Normalizations applied to both sides first (none by default; ``True`` means all).
+    aliases : mapping of str to str, optional
+        Equivalences edit distance cannot see, e.g. ``{"人工智能": "AI"}``, replaced
+        leftmost-longest on both sides.
+    name : str, optional
+        The prefix of the output columns (default ``fuzzy``).
+    """
 
     key: ClassVar[str] = "fuzzy"
     metric: ClassVar[str] = "fuzzy"

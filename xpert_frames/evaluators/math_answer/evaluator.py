@@ -158,7 +158,34 @@ def values_close(
 
 class MathEvaluator(BaseEvaluator):
     """Numeric answers (numbers, fractions, percentages, Chinese numerals, units) and symbolic
-    answers (through Math-Verify when installed)."""
+    answers (through Math-Verify when installed).
+
+    Parameters
+    ----------
+    tolerance : float, default 1e-6
+        Absolute error allowed when ``|reference| < tolerance``, relative error otherwise;
+        two whole numbers always compare exactly.
+    normalize : bool, default True
+        Full-width folding, Chinese numerals, LaTeX clean-up, unit aliases and conversion;
+        ``False`` turns all of them off.
+    require_units : bool, default False
+        Also fail a row whose units differ and cannot be converted, or where only one side
+        has a unit.
+    strict_format : bool, default False
+        The whole prediction must be one number (rule ``strict``).
+    extract : {"last", "first"}, default "last"
+        Where the answer is taken from; ``"first"`` keeps the seed's first-number choice.
+    decimal_comma : {"auto", "always", "never"}, default "auto"
+        Whether ``2,74`` is a decimal comma: where unambiguous, always, or never.
+    symbolic : {"auto", "math_verify", "latex"}, default "auto"
+        How non-numeric answers are decided: Math-Verify when installed (the ``symbolic``
+        extra), else exact comparison of normalized LaTeX.
+    symbolic_timeout : float, default 5.0
+        Seconds allowed per (prediction, reference) pair on the symbolic path; a slower pair
+        scores 0 with rule ``…:symbolic-timeout``.
+    name : str, optional
+        The prefix of the output columns (default ``math``).
+    """
 
     key: ClassVar[str] = "math"
     metric: ClassVar[str] = "math_accuracy"

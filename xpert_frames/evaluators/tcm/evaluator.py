@@ -176,7 +176,30 @@ def disease_text(value: IntoExpr, *, strip_suffix: bool = True) -> pl.Expr:
 
 # --------------------------------------------------------------------------- evaluator
 class TcmDiagnosisEvaluator(BaseEvaluator):
-    """TCM diagnosis: syndrome sets, disease names and treatment keywords against a reference."""
+    """TCM diagnosis: syndrome sets, disease names and treatment keywords against a reference.
+
+    Parameters
+    ----------
+    match_threshold : float, default 0.7
+        The fuzzy similarity a disease name (or a syndrome reference with no known term) needs
+        to count.
+    exact_match : bool, default False
+        Syndrome and treatment sets must be equal.
+    partial_credit : bool, default True
+        Score sets by ``w·F1 + (1−w)·Jaccard`` (``w`` = ``keywords_weight``) and disease names
+        by their similarity; ``False`` scores sets by Jaccard and names all or nothing.
+    keywords_weight : float, default 0.6
+        The weight ``w`` of F1 in the partial-credit set score.
+    normalize_tcm_terms : bool, default True
+        Map synonyms to canonical terms before comparing.
+    terms : {"default", "seed"}, path, DataFrame or dict, default "default"
+        The synonym table: ``"default"`` (91 syndromes and 15 treatment principles),
+        ``"seed"`` (XpertEval's 9 terms), a CSV/Parquet path, a DataFrame or a dict.
+    extra_terms : same as ``terms``, optional
+        Entries added to ``terms``; a synonym mapped to two canonical terms is an error.
+    name : str, optional
+        The prefix of the output columns (default ``tcm_diagnosis``).
+    """
 
     key: ClassVar[str] = "tcm_diagnosis"
     metric: ClassVar[str] = "tcm_diagnosis"
