@@ -9,6 +9,7 @@ included); a control page proves that the log is read.
 
 from __future__ import annotations
 
+import re
 import shutil
 import struct
 import subprocess
@@ -119,3 +120,35 @@ def test_report_opens_offline_without_errors_and_shows_charts(tmp_path: Path) ->
     color = tuple(int(COLORS[0][i : i + 2], 16) for i in (1, 3, 5))
     # the first chart (accuracy by model, dots and interval lines) is in the first screenful
     assert pixels_of(shot.read_bytes(), color, stop=200) >= 200  # type: ignore[arg-type]
+
+
+#: Appended to a copy of the report (without its no-script policy): every folded section opened,
+#: then each box that scrolls sideways (the page itself, or an element that clips or scrolls
+#: its overflow) written into the body's ``data-overflow`` attribute.
+PROBE = """<script>
+document.querySelectorAll("details").forEach((d) => { d.open = true; });
+const boxes = [document.documentElement, ...document.body.querySelectorAll("*")];
+const over = boxes.filter((e) =>
+  (e === document.documentElement || getComputedStyle(e).overflowX !== "visible")
+  && e.scrollWidth > e.clientWidth + 1);
+const seen = over.map((e) => `${e.tagName}.${e.className}:${e.scrollWidth}>${e.clientWidth}`);
+document.body.dataset.overflow = seen.join(" ") || "none";
+</script>"""
+
+
+def overflow(page: str, width: int, tmp_path: Path) -> str:
+    probe = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
+    path = tmp_path / f"probe_{width}.html"
+    path.write_text(probe.replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    dom = chromium(path, tmp_path, f"--window-size={width},900", "--dump-dom")
+    found = re.search(r'data-overflow="([^"]*)"', dom.stdout)
+    assert found is not None, dom.stderr[-2000:]
+    return found.group(1)
+
+
+def test_report_fits_1280_pixels_without_sideways_scrolling(tmp_path: Path) -> None:
+    evaluators = ["accuracy", "math", "bleu", "tcm_diagnosis", "fuzzy"]
+    page = html_report(xf.score(xf.load_sample(), evaluators), by="model")
+    assert overflow(page, 1280, tmp_path) == "none"
+    # The probe sees sideways scrolling where there is some: a window narrower than a table.
+    assert "DIV.wide" in overflow(page, 560, tmp_path)

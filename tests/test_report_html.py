@@ -125,3 +125,28 @@ def test_unknown_baseline_is_a_clear_error(tmp_path: Path, scored: pl.DataFrame)
     assert not page.exists()
     proc = run("report", str(out), "--baseline", "glm-4-9b-chat")
     assert proc.returncode == 2 and "--baseline is for HTML reports" in proc.stderr
+
+
+def test_distribution_charts_have_a_count_axis(page: str, scored: pl.DataFrame) -> None:
+    section = page[page.index('<h2 id="dist">') : page.index('<h2 id="compare">')]
+    charts = section.split("<svg")[1:]
+    assert len(charts) == 5
+    for chart in charts:
+        ticks = [
+            int(t.replace(",", "")) for t in re.findall(r'class="tick count">([\d,]+)<', chart)
+        ]
+        bars = [int(n) for n in re.findall(r"\): (\d+)</title></rect>", chart)]
+        assert ticks[0] == 0 and max(bars) <= ticks[-1] < 3 * max(bars)
+        assert ">rows</text>" in chart and ">score</text>" in chart
+    fuzzy = charts[-1]
+    bars = [int(n) for n in re.findall(r"\): (\d+)</title></rect>", fuzzy)]
+    assert sum(bars) == scored["fuzzy_score"].drop_nulls().len()
+
+
+def test_report_tables_stay_narrow(page: str) -> None:
+    section = page[
+        page.index('<h2 id="table">') : page.index("<details>", page.index('id="table"'))
+    ]
+    heads = [table.count("<th>") for table in section.split("<table>")[1:]]
+    metrics = sum(h - 1 for h in heads)  # each table has its group column
+    assert len(heads) >= 2 and max(heads) - 1 <= 7 and metrics >= 14

@@ -24,6 +24,8 @@ from xpert_frames.reporting.svg import COLORS, dot_chart, esc, histogram
 
 TITLE = "xpert-frames report"
 BINS = 10
+#: Metric columns per table of the report section: seven fit 1,280 pixels.
+TABLE_METRICS = 7
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;
 max-width:1100px;padding:0 1em;color:#1a202c}
@@ -36,7 +38,8 @@ td.t{max-width:380px;white-space:pre-wrap;word-break:break-word}
 .tick,.label{font-size:11px;fill:#4a5568}.ctitle{font-size:13px;font-weight:600}
 .charts{display:flex;flex-wrap:wrap;gap:1em}.note{color:#718096;font-size:.9em}
 details{margin:.3em 0}summary{cursor:pointer}code{font-size:.85em}
-.ci{color:#718096;font-size:.85em}td.g{white-space:nowrap}.wide{overflow-x:auto}
+.ci{color:#718096;font-size:.8em;white-space:nowrap}td.g{white-space:nowrap}
+.wide{overflow-x:auto}.wide table{margin-bottom:1em}
 """
 
 
@@ -83,7 +86,7 @@ def html_report(
         '<a href="#compare">Comparison</a> · <a href="#wrong">Wrong answers</a> · '
         '<a href="#config">Evaluators</a></nav>',
         _group_section(rep, group, evs),
-        _table_section(rep, group),
+        _table_section(lf, schema, rep, group, evs),
         _subtype_section(lf, schema, rep, group, evs),
         _distribution_section(lf, schema, evs),
         _compare_section(lf, schema, evs, model, baseline, on),
@@ -154,35 +157,74 @@ def _chart_rows(rep: pl.DataFrame, metric: str, group: list[str]) -> list[tuple]
 
 
 # --------------------------------------------------------------------------- sections
-def _table_section(rep: pl.DataFrame, group: list[str]) -> str:
-    """Groups × metrics, each cell the score and its 95% interval; then every report row."""
-    metrics = list(dict.fromkeys(rep["metric"].to_list()))
+def _table_section(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    rep: pl.DataFrame,
+    group: list[str],
+    evs: Sequence[BaseEvaluator],
+) -> str:
+    """Groups × metrics, one table per evaluator (so that no table is wider than a screen),
+    each cell the score and its 95% interval; then every report row."""
     cells: dict[str, dict[str, str]] = {}
     for r in rep.iter_rows(named=True):  # report rows, not data rows
         tip = f"{r['count']} scored, {r['skipped']} skipped, {r['not_applicable']} not applicable"
         text = "–" if r["score"] is None else f"{r['score']:.3f}"
         if r["ci_low"] is not None and r["ci_high"] is not None:
-            text += f' <span class="ci">[{r["ci_low"]:.3f}, {r["ci_high"]:.3f}]</span>'
+            text += f'<br><span class="ci">[{r["ci_low"]:.3f}, {r["ci_high"]:.3f}]</span>'
         cells.setdefault(_label(r, group), {})[r["metric"]] = (
             f'<td class="n" title="{esc(tip)}">{text}</td>'
         )
-    head = f"<th>{esc(' / '.join(group) or 'rows')}</th>" + "".join(
-        f"<th>{esc(m)}</th>" for m in metrics
-    )
-    body = "".join(
-        f'<tr><td class="g">{esc(label)}</td>'
-        + "".join(row.get(m, "<td></td>") for m in metrics)
-        + "</tr>"
-        for label, row in cells.items()
-    )
+    tables = []
+    for metrics in _metric_tables(lf, schema, rep, evs):
+        head = f"<th>{esc(' / '.join(group) or 'rows')}</th>" + "".join(
+            f"<th>{esc(m)}</th>" for m in metrics
+        )
+        body = "".join(
+            f'<tr><td class="g">{esc(label)}</td>'
+            + "".join(row.get(m, "<td></td>") for m in metrics)
+            + "</tr>"
+            for label, row in cells.items()
+        )
+        tables.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
     keep = [*group, "metric", "score", "ci_low", "ci_high", "count", "skipped", "not_applicable"]
     full = _html_table(rep.select(c for c in keep if c in rep.columns))
     return (
         '<h2 id="table">Report</h2><p class="note">Score and 95% interval per group and '
         "metric (hover for counts).</p>"
-        f'<div class="wide"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-        f"</div><details><summary>Every report row</summary>{full}</details>"
+        f'<div class="wide">{"".join(tables)}</div>'
+        f"<details><summary>Every report row</summary>{full}</details>"
     )
+
+
+def _metric_tables(
+    lf: pl.LazyFrame, schema: pl.Schema, rep: pl.DataFrame, evs: Sequence[BaseEvaluator]
+) -> list[list[str]]:
+    """The report's metrics in tables of at most :data:`TABLE_METRICS` columns, in the
+    report's order, an evaluator's overall and sub-type metrics in one table where they fit."""
+    present = list(dict.fromkeys(rep["metric"].to_list()))
+    owned: list[list[str]] = []
+    for ev in evs:
+        names = []
+        for m in ev.report_metrics():
+            split = getattr(m, "split", None)
+            if split is None:
+                names.append(m.metric)
+            elif split in schema:
+                values = lf.select(pl.col(split).drop_nulls().unique()).collect()[split]
+                names += [m.metric.replace("{}", str(v)) for v in values.to_list()]
+        owned.append([name for name in present if name in set(names)])
+    claimed = {name for names in owned for name in names}
+    owned.append([name for name in present if name not in claimed])
+    tables: list[list[str]] = []
+    for names in owned:  # an evaluator's metrics stay together where they fit in one table
+        for i in range(0, len(names), TABLE_METRICS):
+            part = names[i : i + TABLE_METRICS]
+            if tables and len(tables[-1]) + len(part) <= TABLE_METRICS:
+                tables[-1] += part
+            else:
+                tables.append(part)
+    return tables
 
 
 def _group_section(rep: pl.DataFrame, group: list[str], evs: Sequence[BaseEvaluator]) -> str:

@@ -96,21 +96,34 @@ def histogram(
     domain: tuple[float, float] = (0.0, 1.0),
     color: str = COLORS[0],
 ) -> str:
-    """Bars of ``counts`` over equal bins of ``domain``."""
+    """Bars of ``counts`` over equal bins of ``domain``, with a count axis (rows) on the left
+    and the score axis below."""
     lo, hi = domain
-    height, bottom = 150, 120
-    top = max(max(counts, default=0), 1)
+    height, bottom, top_y = 170, 130, 30
+    ticks = count_ticks(max(counts, default=0))
+    top = ticks[-1]
     width = (WIDTH - LABEL - 20) / max(len(counts), 1)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{WIDTH}" '
         f'height="{height}" viewBox="0 0 {WIDTH} {height}" class="chart">',
         f"<title>{esc(title)}</title>",
         f'<text x="4" y="16" class="ctitle">{esc(title)}</text>',
-        f'<text x="{LABEL - 8}" y="{bottom}" text-anchor="end" class="label">rows</text>',
-        *_axis(lo, hi, 24, bottom),
+        *_axis(lo, hi, top_y, bottom),
+        f'<text x="{LABEL - 40}" y="{(top_y + bottom) / 2:.1f}" text-anchor="middle" '
+        f'class="label" transform="rotate(-90 {LABEL - 40} {(top_y + bottom) / 2:.1f})">'
+        "rows</text>",
+        f'<text x="{(LABEL + WIDTH - 20) / 2:.1f}" y="{height - 4}" text-anchor="middle" '
+        'class="label">score</text>',
     ]
+    for tick in ticks:
+        y = bottom - (bottom - top_y) * tick / top
+        parts.append(
+            f'<line x1="{LABEL}" y1="{y:.1f}" x2="{WIDTH - 20}" y2="{y:.1f}" class="grid"/>'
+            f'<text x="{LABEL - 6}" y="{y + 4:.1f}" text-anchor="end" class="tick count">'
+            f"{tick:,}</text>"
+        )
     for i, count in enumerate(counts):
-        h = (bottom - 30) * count / top
+        h = (bottom - top_y) * count / top
         x = LABEL + i * width
         a, b = lo + (hi - lo) * i / len(counts), lo + (hi - lo) * (i + 1) / len(counts)
         parts.append(
@@ -120,6 +133,23 @@ def histogram(
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def count_ticks(largest: int, most: int = 5) -> list[int]:
+    """Ticks of a count axis from 0: a step of 1, 2 or 5 times a power of ten, at most
+    ``most`` ticks, the last at or above ``largest``.
+
+    >>> count_ticks(0), count_ticks(7), count_ticks(49), count_ticks(1234)
+    ([0, 1], [0, 2, 4, 6, 8], [0, 20, 40, 60], [0, 500, 1000, 1500])
+    """
+    largest = max(int(largest), 1)
+    power = 1
+    while True:
+        for step in (power, 2 * power, 5 * power):
+            n = -(-largest // step)  # ticks above 0
+            if n + 1 <= most:
+                return [step * i for i in range(n + 1)]
+        power *= 10
 
 
 def _finite(value: float | None) -> bool:
