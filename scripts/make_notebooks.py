@@ -98,9 +98,10 @@ xf.report(
     by=["difficulty", "language"],
     evaluators=[xf.get_evaluator("accuracy")],
 ).filter(pl.col("metric") == "accuracy")""",
-    """md:## Plots (Polars `.plot` is Altair; images are saved offline with vl-convert)""",
+    """md:## Plots (Polars `.plot` is Altair; shown inline as SVG and saved as PNG, both drawn offline by vl-convert)""",
     """import altair as alt
 
+alt.renderers.enable("svg")  # inline SVG drawn by vl-convert: nothing loads from the network
 acc = by_model.filter(pl.col("metric") == "accuracy")
 bars = acc.plot.bar(x=alt.X("model:N", sort="-y"), y=alt.Y("score:Q", title="accuracy"))
 rules = (
@@ -147,50 +148,111 @@ chart = (
     + alt.Chart(cmp).mark_rule().encode(x="ci_low:Q", x2="ci_high:Q", y=model)
 ).properties(title="Accuracy difference vs llama-3.1-8b-instruct (paired)", width=360)
 chart.save(OUT / "compare.png")
-cmp""",
+chart""",
+    """cmp""",
 ]
 
 scale = [
     """md:# Scoring millions of rows lazily
 
-Generate a multi-million-row Parquet file, score it with a streaming plan
-(`scan_parquet` → score → `sink_parquet`), and watch time and memory. Set `XF_SCALE_ROWS` to change
-the size (the test suite runs this notebook with a small size).""",
-    """import os
-import resource
+Generate a multi-million-row Parquet file, score growing slices of it with a streaming plan
+(`scan_parquet` → score → `sink_parquet`), each in a fresh process, and plot rows per second and
+peak memory against rows. Set `XF_SCALE_ROWS` to change the largest size (the test suite runs
+this notebook with a small size). Everything is written to a temporary directory that the last
+cell removes.""",
+    """import json
+import os
+import subprocess
+import sys
 import tempfile
-import time
 from pathlib import Path
 
+import altair as alt
 import numpy as np
 import polars as pl
 
 import xpert_frames as xf
 
+alt.renderers.enable("svg")  # inline SVG drawn by vl-convert: nothing loads from the network
 ROWS = int(os.environ.get("XF_SCALE_ROWS", "3000000"))
-tmp = Path(tempfile.mkdtemp())
+OUT = Path(os.environ.get("XF_NOTEBOOK_OUT", "notebook_output"))
+OUT.mkdir(parents=True, exist_ok=True)
+workdir = tempfile.TemporaryDirectory(prefix="xf-scale-")
+tmp = Path(workdir.name)
 sample = xf.load_sample().select("model", "task", "answer_type", "answer", "choices", "prediction")
 idx = np.random.default_rng(0).integers(0, sample.height, ROWS)
-sample[idx].with_row_index("row").write_parquet(tmp / "answers.parquet", row_group_size=250_000)
-print(f"{ROWS:,} rows, {(tmp / 'answers.parquet').stat().st_size / 1e6:.1f} MB on disk")""",
-    """def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+answers = sample[idx].with_row_index("row")
+sizes = [ROWS // 8, ROWS // 4, ROWS // 2, ROWS]
+for n in sizes:
+    answers.head(n).write_parquet(tmp / f"answers_{n}.parquet", row_group_size=250_000)
+print(f"{ROWS:,} rows, {(tmp / f'answers_{ROWS}.parquet').stat().st_size / 1e6:.1f} MB on disk")""",
+    """md:## Rows per second and memory against rows
 
+Each size is scored in its own Python process, so that its peak resident memory (`ru_maxrss`) is
+its own; `startup_mib` is the process's peak after imports and a warm-up on two rows (jieba, NLTK,
+the term tables), before the scoring.""",
+    '''RUN = """
+import json, resource, sys, time
+import polars as pl
+import xpert_frames as xf
 
-before = peak_mb()
+source, target = sys.argv[1], sys.argv[2]
+evaluators = ["accuracy", "fuzzy", "math"]
+xf.score(pl.scan_parquet(source).head(2), evaluators).collect()  # warm-up: tokenizers, tables
+startup = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 start = time.perf_counter()
-plan = xf.score(pl.scan_parquet(tmp / "answers.parquet"), ["accuracy", "fuzzy", "math"])
-plan.sink_parquet(tmp / "scored.parquet")
+xf.score(pl.scan_parquet(source), evaluators).sink_parquet(target)
 seconds = time.perf_counter() - start
-print(
-    f"scored {ROWS:,} rows in {seconds:.1f} s ({ROWS / seconds:,.0f} rows/s); "
-    f"peak RSS {peak_mb():,.0f} MiB (before: {before:,.0f} MiB)"
-)""",
-    """report = xf.report(pl.scan_parquet(tmp / "scored.parquet"), by="model")
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": seconds, "startup_mib": startup, "peak_mib": peak}))
+"""
+
+
+def run(n: int) -> dict:
+    source, target = tmp / f"answers_{n}.parquet", tmp / f"scored_{n}.parquet"
+    proc = subprocess.run(
+        [sys.executable, "-c", RUN, str(source), str(target)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return {"rows": n, **json.loads(proc.stdout.strip().splitlines()[-1])}
+
+
+runs = pl.DataFrame([run(n) for n in sizes]).with_columns(
+    rows_per_s=pl.col("rows") / pl.col("seconds")
+)
+runs''',
+    """rate = (
+    alt.Chart(runs)
+    .mark_line(point=True)
+    .encode(x=alt.X("rows:Q", title="rows"), y=alt.Y("rows_per_s:Q", title="rows per second"))
+    .properties(title="Throughput", width=300, height=220)
+)
+memory = (
+    alt.Chart(runs.unpivot(index="rows", on=["peak_mib", "startup_mib"], variable_name="measure"))
+    .mark_line(point=True)
+    .encode(
+        x=alt.X("rows:Q", title="rows"),
+        y=alt.Y("value:Q", title="resident memory (MiB)"),
+        color=alt.Color("measure:N", title=None),
+    )
+    .properties(title="Peak memory", width=300, height=220)
+)
+chart = alt.hconcat(rate, memory)
+chart.save(OUT / "scale.png")
+chart""",
+    """scored = pl.scan_parquet(tmp / f"scored_{ROWS}.parquet")
+report = xf.report(scored, by="model")
 report.filter(pl.col("metric").is_in(["accuracy", "math_accuracy", "fuzzy"]))""",
-    """out = pl.scan_parquet(tmp / "scored.parquet")
-assert out.select(pl.len()).collect().item() == ROWS
-assert out.select((pl.col("row").diff().fill_null(1) == 1).all()).collect().item()  # order kept""",
+    """assert scored.select(pl.len()).collect().item() == ROWS
+assert scored.select((pl.col("row").diff().fill_null(1) == 1).all()).collect().item()  # order kept""",
+    """md:## Clean up
+
+The generated and scored files are removed (the chart stays in `OUT`).""",
+    """del scored, report  # nothing holds the files open
+workdir.cleanup()
+assert not tmp.exists()""",
 ]
 nbf.write(nb(quick), "notebooks/quickstart.ipynb")
 nbf.write(nb(scale), "notebooks/scale.ipynb")

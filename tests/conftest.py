@@ -1,12 +1,47 @@
-"""Fixtures shared by several test modules."""
+"""Fixtures shared by several test modules, and a suite that leaves nothing in the temporary
+directory: every test writes under its ``tmp_path`` (removed at the end of a passing session,
+``tmp_path_retention_policy`` in pyproject.toml), Ray's session files go to a private directory
+removed at the end, and jieba's dictionary cache (the oracles call ``jieba.lcut``) goes to the
+package's per-user cache directory instead of the temporary directory."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from xpert_frames import registry
+
+#: Ray writes sessions, sockets and logs under ``$RAY_TMPDIR/ray`` (default ``/tmp/ray``): the
+#: suite's own short directory (socket paths must stay under 107 bytes), inherited by the CLI
+#: subprocesses that run ``--engine ray``.
+_RAY_TMP = tempfile.mkdtemp(prefix="xf-ray-")
+os.environ.setdefault("RAY_TMPDIR", _RAY_TMP)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    import jieba
+
+    from xpert_frames.tokens.zh import cache_dir
+
+    jieba.dt.tmp_dir = str(cache_dir())  # not jieba's default, the temporary directory
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    shutil.rmtree(_RAY_TMP, ignore_errors=True)
+    # pytest's own root (pytest-of-<user>) stays behind empty once its numbered directories
+    # are removed; it is removed too when nothing else (another session) is in it.
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    base = getattr(factory, "_basetemp", None)
+    if base is not None and not Path(base).exists():
+        with contextlib.suppress(OSError):
+            Path(base).parent.rmdir()
 
 
 @pytest.fixture
