@@ -22,7 +22,7 @@ import polars as pl
 
 from xpert_frames.core.aliases import Frame
 from xpert_frames.core.atomic import write_atomic
-from xpert_frames.core.exceptions import ConfigurationError
+from xpert_frames.core.exceptions import ConfigurationError, OptionTypeError
 from xpert_frames.evaluators.base import BaseEvaluator
 
 METADATA_KEY = "xpert_frames.evaluators"
@@ -46,7 +46,7 @@ def _encode(value: Any) -> Any:
         if value.source in BUILTIN:
             return value.source
         return {_TYPE: "TermTable", "rows": [list(r) for r in value.rows]}
-    raise TypeError(f"cannot record option value {value!r} ({type(value).__name__})")
+    raise OptionTypeError(f"cannot record option value {value!r} ({type(value).__name__})")
 
 
 def _decode(value: Any) -> Any:
@@ -128,7 +128,7 @@ def _entries(raw: str | bytes, where: str) -> list[dict[str, Any]]:
     try:
         entries = json.loads(raw)
         if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-            raise ValueError("expected a JSON list of objects")
+            raise ConfigurationError("expected a JSON list of objects")
     except ValueError as exc:
         raise ConfigurationError(
             f"{where}: unreadable scoring configuration under {METADATA_KEY!r}: {exc}"

@@ -28,6 +28,7 @@ import pyarrow as pa
 from xpert_frames import provenance
 from xpert_frames.api import BatchScorer, EvaluatorLike, refuse_unknown_options
 from xpert_frames.core import frames
+from xpert_frames.core.exceptions import ConfigurationError, EmptyInputError, OptionTypeError
 from xpert_frames.core.options import check_int
 from xpert_frames.registry import detect_evaluators, resolve_evaluators
 from xpert_frames.reporting import intervals
@@ -116,7 +117,7 @@ def _pool(actors: Actors) -> ray.data.ActorPoolStrategy:
         return ray.data.ActorPoolStrategy(min_size=low, max_size=high)
     if isinstance(actors, int) and not isinstance(actors, bool):
         return ray.data.ActorPoolStrategy(size=check_int("actors", actors, low=1))
-    raise TypeError(f"actors must be an int, a (min, max) tuple or None, got {actors!r}")
+    raise OptionTypeError(f"actors must be an int, a (min, max) tuple or None, got {actors!r}")
 
 
 def _known_schema(ds: ray.data.Dataset) -> pa.Schema | None:
@@ -218,14 +219,14 @@ def _driver_metrics(
         raise RuntimeError("a partial report came back without its batch schema (Ray bug?)")
     names = {m[_METRICS_KEY] for m in meta}
     if len(names) > 1:
-        raise ValueError(
+        raise ConfigurationError(
             "batches of the dataset have different score columns, so their reports cannot be "
             f"merged: {sorted(n.decode() for n in names)}"
         )
     arrow = pa.ipc.read_schema(pa.py_buffer(base64.b64decode(meta[0][_SCHEMA_KEY])))
     metrics = _plan(_polars_schema(arrow), by, evaluators, arrow.metadata)
     if json.dumps([m.metric for m in metrics]).encode() not in names:
-        raise ValueError(
+        raise ConfigurationError(
             "the Ray workers found different evaluators for the score columns than this process "
             "(an evaluator registered at runtime?); pass evaluators=[...] to report_dataset"
         )
@@ -237,7 +238,7 @@ def _empty_report(
 ) -> pl.DataFrame:
     schema = arrow_schema(ds.schema())
     if schema is None:
-        raise ValueError("cannot report on an empty dataset whose schema Ray does not know")
+        raise EmptyInputError("cannot report on an empty dataset whose schema Ray does not know")
     empty = schema.empty_table()
     metrics = _plan(frames.schema_of(empty), by, evs, schema.metadata)
     return finalize(partials(empty, by, metrics), metrics, n_boot=n_boot)

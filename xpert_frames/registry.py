@@ -23,6 +23,8 @@ import polars as pl
 from xpert_frames.core.exceptions import (
     DuplicateColumnError,
     DuplicateEvaluatorError,
+    EmptyInputError,
+    EvaluatorTypeError,
     OptionTypeError,
     UnknownEvaluatorError,
     did_you_mean,
@@ -46,7 +48,7 @@ def load_class(target: str) -> type[BaseEvaluator]:
     module, _, attr = target.partition(":")
     cls = getattr(importlib.import_module(module), attr)
     if not (isinstance(cls, type) and issubclass(cls, BaseEvaluator)):
-        raise TypeError(f"{target!r} is not a BaseEvaluator subclass, got {cls!r}")
+        raise EvaluatorTypeError(f"{target!r} is not a BaseEvaluator subclass, got {cls!r}")
     return cls
 
 
@@ -122,9 +124,11 @@ def register_evaluator(
     ``overwrite=True``.
     """
     if not (isinstance(evaluator_class, type) and issubclass(evaluator_class, BaseEvaluator)):
-        raise TypeError(f"evaluator class must derive from BaseEvaluator, got {evaluator_class!r}")
+        raise EvaluatorTypeError(
+            f"evaluator class must derive from BaseEvaluator, got {evaluator_class!r}"
+        )
     if not isinstance(name, str) or not name:
-        raise TypeError(f"evaluator name must be a non-empty string, got {name!r}")
+        raise EvaluatorTypeError(f"evaluator name must be a non-empty string, got {name!r}")
     if name in _REGISTRY and not overwrite and _REGISTRY[name].cls is not evaluator_class:
         raise DuplicateEvaluatorError(
             f"an evaluator is already registered as {name!r} ({_REGISTRY[name].cls.__name__}); "
@@ -235,7 +239,7 @@ def resolve_evaluators(
     """Names (looked up with default options) or instances, as instances with distinct names."""
     items = [evaluators] if isinstance(evaluators, str | BaseEvaluator) else list(evaluators)
     if not items:
-        raise ValueError("no evaluators given; pass names such as ['fuzzy'] or instances")
+        raise EmptyInputError("no evaluators given; pass names such as ['fuzzy'] or instances")
     out: list[BaseEvaluator] = []
     for item in items:
         if isinstance(item, BaseEvaluator):
@@ -243,7 +247,7 @@ def resolve_evaluators(
         elif isinstance(item, str):
             out.append(get_evaluator(item))
         else:
-            raise TypeError(
+            raise EvaluatorTypeError(
                 f"expected an evaluator name or BaseEvaluator instance, got {type(item).__name__}"
             )
     names = [ev.name for ev in out]

@@ -10,7 +10,12 @@ import polars as pl
 from xpert_frames import provenance
 from xpert_frames.core import frames
 from xpert_frames.core.aliases import FrameT
-from xpert_frames.core.exceptions import ColumnTypeError, DuplicateColumnError
+from xpert_frames.core.exceptions import (
+    ColumnTypeError,
+    DuplicateColumnError,
+    EmptyInputError,
+    EvaluatorTypeError,
+)
 from xpert_frames.evaluators.base import BaseEvaluator
 
 if TYPE_CHECKING:
@@ -22,10 +27,10 @@ def check_names(evaluators: Sequence[BaseEvaluator]) -> list[BaseEvaluator]:
     """``evaluators`` as a list, after checking they are instances with distinct names."""
     evs = list(evaluators)
     if not evs:
-        raise ValueError("no evaluators given; pass names such as ['fuzzy'] or instances")
+        raise EmptyInputError("no evaluators given; pass names such as ['fuzzy'] or instances")
     for ev in evs:
         if not isinstance(ev, BaseEvaluator):
-            raise TypeError(
+            raise EvaluatorTypeError(
                 f"expected BaseEvaluator instances, got {type(ev).__name__}; "
                 "xpert_frames.score() also takes registry names"
             )

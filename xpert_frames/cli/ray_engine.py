@@ -21,6 +21,7 @@ from xpert_frames import provenance
 from xpert_frames.api import BatchScorer, EvaluatorLike
 from xpert_frames.cli import files
 from xpert_frames.core import frames
+from xpert_frames.core.exceptions import EmptyInputError, InvalidOptionError
 from xpert_frames.ray_data import BATCH_SIZE, Actors, arrow_schema, score_dataset
 
 
@@ -97,7 +98,7 @@ def _silence() -> None:
 def _connect(address: str | None, quiet: bool = False) -> bool:
     if ray.is_initialized():
         if address is not None:
-            raise ValueError(
+            raise InvalidOptionError(
                 f"this process is already connected to Ray, so address={address!r} cannot be "
                 "used; pass address=None to use the current connection"
             )
@@ -169,7 +170,7 @@ def _write_parquet(
     if files.write_tables(path, batches(), metadata) == 0:  # no rows: an empty file, scored schema
         schema = arrow_schema(scored.schema())
         if schema is None:
-            raise ValueError("the inputs hold no rows and Ray does not know their schema")
+            raise EmptyInputError("the inputs hold no rows and Ray does not know their schema")
         if row_id is not None and row_id not in schema.names[: len(schema) - n_out]:
             schema = schema.insert(len(schema) - n_out, pa.field(row_id, pa.int64()))
         pq.write_table(schema.empty_table().replace_schema_metadata(metadata), path)

@@ -80,3 +80,18 @@ class TermTableError(InvalidOptionError):
 
 class ConfigurationError(XpertFramesError, ValueError):
     """The scoring configuration is unknown, unreadable or contradictory where it matters."""
+
+
+# Errors added when the hierarchy became public (xpert_frames.exceptions re-exports each).
+class EmptyInputError(XpertFramesError, ValueError):
+    """Nothing to work on: no evaluators given, no models to compare, or no rows and no known
+    schema."""
+
+
+class EvaluatorTypeError(XpertFramesError, TypeError):
+    """Something given as an evaluator is not one (not a ``BaseEvaluator`` subclass or
+    instance, or a name that is not a string), or an evaluator breaks the evaluator contract."""
+
+
+class FrameTypeError(XpertFramesError, TypeError):
+    """The input is not a table xpert_frames reads (Polars, pandas, or an Arrow stream)."""

@@ -18,7 +18,13 @@ from typing import Any, cast
 import polars as pl
 
 from xpert_frames.core.aliases import Frame
-from xpert_frames.core.exceptions import ColumnNotFoundError, ColumnTypeError, DuplicateColumnError
+from xpert_frames.core.exceptions import (
+    ColumnNotFoundError,
+    ColumnTypeError,
+    DuplicateColumnError,
+    InvalidOptionError,
+    OptionTypeError,
+)
 from xpert_frames.core.kinds import (  # noqa: F401 - re-exported (frames.to_lazy, ...)
     is_arrow_table,
     is_pandas,
@@ -71,7 +77,7 @@ class Columns:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(names) - known)
         if unknown:
-            raise TypeError(f"unknown column role(s) {unknown}; roles are {sorted(known)}")
+            raise OptionTypeError(f"unknown column role(s) {unknown}; roles are {sorted(known)}")
         values = {f.name: getattr(base, f.name) for f in fields(cls)} | names
         return cls(**values)
 
@@ -328,7 +334,7 @@ def from_records(predictions: Sequence[str | None], references: Sequence[Any]) -
     ``_is_valid_sample`` skips them.
     """
     if len(predictions) != len(references):
-        raise ValueError(
+        raise InvalidOptionError(
             f"predictions and references must have the same length, got "
             f"{len(predictions)} and {len(references)}"
         )

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from xpert_frames.core.aliases import Frame
+from xpert_frames.core.exceptions import FrameTypeError
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -71,7 +72,7 @@ def to_lazy(frame: Frame) -> pl.LazyFrame:
         return pl.from_pandas(frame).lazy()
     if is_arrow_table(frame) or hasattr(frame, "__arrow_c_stream__"):
         return pl.from_arrow(to_arrow_table(frame), rechunk=False).lazy()  # type: ignore[union-attr]
-    raise TypeError(
+    raise FrameTypeError(
         "expected a table: a polars DataFrame or LazyFrame, a pandas DataFrame, or any object "
         "with the Arrow stream interface __arrow_c_stream__ (pyarrow Table, RecordBatch or "
         f"RecordBatchReader, a DuckDB relation, ...), got {type(frame).__name__}"

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 import polars as pl
 
 from xpert_frames.core import frames
+from xpert_frames.core.exceptions import EvaluatorTypeError
 from xpert_frames.core.metrics import ColumnMetric, CorpusMetric
 from xpert_frames.core.options import check_name
 from xpert_frames.evaluators.compat import XpertEvalMixin
@@ -117,7 +118,7 @@ class BaseEvaluator(XpertEvalMixin, ABC):
         added = [n for n in lf.collect_schema().names() if n not in before]
         stray = [n for n in added if not n.startswith(self.temp(""))]
         if stray:
-            raise TypeError(
+            raise EvaluatorTypeError(
                 f"{type(self).__name__}.prepare() added column(s) {stray}; temporary columns "
                 f"must be named with self.temp(part), e.g. {self.temp('part')!r}"
             )

@@ -10,7 +10,13 @@ import polars as pl
 
 from xpert_frames.core import frames
 from xpert_frames.core.aliases import Frame
-from xpert_frames.core.exceptions import ColumnNotFoundError, ColumnTypeError, did_you_mean
+from xpert_frames.core.exceptions import (
+    ColumnNotFoundError,
+    ColumnTypeError,
+    EmptyInputError,
+    InvalidOptionError,
+    did_you_mean,
+)
 from xpert_frames.reporting import intervals
 
 if TYPE_CHECKING:
@@ -109,10 +115,10 @@ def _per_item(
 def _baseline(models: list[str], baseline: str | None, model: str) -> str:
     if baseline is None:
         if not models:
-            raise ValueError(f"column {model!r} has no models to compare")
+            raise EmptyInputError(f"column {model!r} has no models to compare")
         return models[0]
     if baseline not in models:
-        raise ValueError(
+        raise InvalidOptionError(
             f"baseline {baseline!r} not among the models {models}.{did_you_mean(baseline, models)}"
         )
     return baseline

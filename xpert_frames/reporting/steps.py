@@ -27,6 +27,7 @@ import polars as pl
 
 from xpert_frames.core import frames
 from xpert_frames.core.aliases import Frame
+from xpert_frames.core.exceptions import NoScoresError
 from xpert_frames.core.metrics import ColumnMetric, CorpusMetric
 from xpert_frames.reporting import bootstrap, intervals
 
@@ -66,7 +67,7 @@ def partials(
     ``n`` (occurrences), ``skipped`` and the values ``v0``, ``v1``, ... of each distinct row."""
     lf = frames.to_lazy(scored)
     if not metrics:
-        raise ValueError("no metrics to report on")
+        raise NoScoresError("no metrics to report on")
     width = max(_width(m) for m in metrics)
     plans = [_partial(lf, by, m, i, width) for i, m in enumerate(metrics)]
     return pl.concat(pl.collect_all(plans), how="vertical_relaxed")
