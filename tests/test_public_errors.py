@@ -26,7 +26,6 @@ ALLOWED = {
     "xpert_frames/core/distinct.py": 1,  # key_hash called with no or too many key columns
     "xpert_frames/evaluators/fuzzy/kernel.py": 2,  # unequal lengths, bad thread count
     "xpert_frames/evaluators/tcm/matching.py": 3,  # a term table the loaders already checked
-    "xpert_frames/reporting/render.py": 2,  # converted in a commit of its own (see the next)
 }
 
 

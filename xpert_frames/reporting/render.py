@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, get_args
 import polars as pl
 
 from xpert_frames.core.aliases import ReportFormat
+from xpert_frames.core.exceptions import InvalidOptionError
 
 if TYPE_CHECKING:
     from xpert_frames.evaluators.base import BaseEvaluator
@@ -28,7 +29,9 @@ def format_for(path: Path) -> str:
     """The report format a file name asks for; ``ValueError`` for an unknown suffix."""
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
-        raise ValueError(f"report path must end in .json, .md, .csv or .html, got {path.name!r}")
+        raise InvalidOptionError(
+            f"report path must end in .json, .md, .csv or .html, got {path.name!r}"
+        )
     return SUFFIXES[suffix]
 
 
@@ -42,7 +45,9 @@ def render(
     """A report as text; table and Markdown end with the evaluators' signatures, JSON is
     ``{"report": [...], "signatures": {...}}``."""
     if fmt == "html":
-        raise ValueError("an HTML report needs the scored table: use xpert_frames.html_report")
+        raise InvalidOptionError(
+            "an HTML report needs the scored table: use xpert_frames.html_report"
+        )
     signatures = {ev.name: ev.signature for ev in evaluators if ev.signature}
     if fmt == "json":  # rows written by Polars: no Python object per report row
         sigs = json.dumps(signatures, ensure_ascii=False, indent=2)
