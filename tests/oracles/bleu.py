@@ -15,7 +15,11 @@ import jieba
 from nltk.tokenize import NLTKWordTokenizer
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
 
+from xpert_frames.tokens.zh import cache_dir
+
 jieba.setLogLevel(logging.WARNING)
+# jieba's own default is the temporary directory (also in the benchmarks' child processes).
+jieba.dt.tmp_dir = str(cache_dir())
 _EN = NLTKWordTokenizer()
 
 
