@@ -230,7 +230,11 @@ runs''',
     .properties(title="Throughput", width=300, height=220)
 )
 memory = (
-    alt.Chart(runs.unpivot(index="rows", on=["peak_mib", "startup_mib"], variable_name="measure"))
+    alt.Chart(
+        runs.rename({"peak_mib": "peak", "startup_mib": "after start-up"}).unpivot(
+            index="rows", on=["peak", "after start-up"], variable_name="measure"
+        )
+    )
     .mark_line(point=True)
     .encode(
         x=alt.X("rows:Q", title="rows"),
