@@ -304,3 +304,21 @@ def test_token_cache(monkeypatch: pytest.MonkeyPatch) -> None:
         ]
     finally:
         cache.clear()
+
+
+def _cache_dirs(times: int) -> set[Path]:
+    return {zh.cache_dir() for _ in range(times)}
+
+
+def test_cache_dir_stays_per_user_when_processes_probe_it_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Several processes (jieba workers, other runs) probe the directory at once: a shared probe
+    # file name made one of them fall back to the temporary directory.
+    from concurrent.futures import ProcessPoolExecutor
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with ProcessPoolExecutor(4) as pool:
+        found = set().union(*pool.map(_cache_dirs, [1500] * 4))
+    assert found == {tmp_path / "cache" / "xpert_frames" / "jieba"}
+    assert list(found.pop().iterdir()) == []

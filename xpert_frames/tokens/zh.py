@@ -62,9 +62,8 @@ def cache_dir() -> Path:
     path = Path(base) / "xpert_frames" / "jieba"
     try:
         path.mkdir(parents=True, exist_ok=True)
-        probe = path / ".probe"
-        probe.touch()
-        probe.unlink()
+        with tempfile.TemporaryFile(dir=path):  # writable? (a unique name: processes race)
+            pass
     except OSError:
         path = Path(tempfile.gettempdir()) / f"xpert_frames-{os.getuid()}" / "jieba"
         path.mkdir(parents=True, exist_ok=True)
