@@ -118,7 +118,9 @@ def scored_input(scored: Frame | str | Path) -> tuple[pl.LazyFrame, list[BaseEva
         return pl.scan_parquet(paths), provenance.read_evaluators(paths)
     if frames.is_arrow_table(scored):
         meta = scored.schema.metadata  # type: ignore[union-attr]
-        return frames.to_lazy(scored), provenance.from_metadata(meta, "the Arrow table")
+        # Checked before Polars reads the table (it panics on metadata that is not UTF-8).
+        recorded = provenance.from_metadata(meta, "the Arrow table")
+        return frames.to_lazy(scored), recorded
     return frames.to_lazy(scored), None
 
 
