@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -293,14 +294,29 @@ def report_cmd(
 def evaluators() -> None:
     """List the registered evaluators, the rows they score, their options and defaults."""
     for record in registry.records():
-        lo, hi = record.score_range
-        types = ", ".join(record.answer_types) or "any"
-        click.echo(f"{record.name}: {record.description}")
-        click.echo(f"    answer types: {types}; score range [{lo}, {hi}]; metric {record.metric!r}")
-        click.echo(f"    with an answer_type column, scores {record.cls.fits()}")
-        for option, default in record.options().items():
-            kind = "" if default is None else f" ({type(default).__name__})"
-            click.echo(f"    {option}={_show(default)}{kind}")
+        try:
+            lines = _listing(record)
+        except Exception as exc:  # facts a listing cannot read: say so, list the others
+            click.echo(
+                f"warning: evaluator {record.name!r} cannot be listed: {type(exc).__name__}: {exc}",
+                err=True,
+            )
+            continue
+        click.echo("\n".join(lines))
+
+
+def _listing(record: registry.EvaluatorRecord) -> list[str]:
+    lo, hi = record.score_range
+    types = ", ".join(record.answer_types) or "any"
+    lines = [
+        f"{record.name}: {record.description}",
+        f"    answer types: {types}; score range [{lo}, {hi}]; metric {record.metric!r}",
+        f"    with an answer_type column, scores {record.cls.fits()}",
+    ]
+    for option, default in record.options().items():
+        kind = "" if default is None else f" ({type(default).__name__})"
+        lines.append(f"    {option}={_show(default)}{kind}")
+    return lines
 
 
 def _show(value: Any) -> str:
@@ -311,10 +327,16 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+def _show_warning(message: Warning | str, *args: Any, **kwargs: Any) -> None:
+    """Warnings (a broken plugin, say) as one line on stderr."""
+    click.echo(f"warning: {message}", err=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code instead of raising for input errors."""
     try:
-        with safety.signals_as_exceptions():
+        with safety.signals_as_exceptions(), warnings.catch_warnings():
+            warnings.showwarning = _show_warning
             cli.main(
                 args=list(argv) if argv is not None else None,
                 prog_name="xpert-frames",
