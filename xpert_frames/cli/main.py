@@ -19,7 +19,13 @@ import polars as pl
 from xpert_frames import provenance, registry
 from xpert_frames.api import refuse_unknown_options
 from xpert_frames.cli import engines, files, progress, safety
-from xpert_frames.cli.options import columns_from, parse_evaluator, role_options
+from xpert_frames.cli.options import (
+    BY_HELP,
+    columns_from,
+    group_columns,
+    parse_evaluator,
+    role_options,
+)
 from xpert_frames.core.exceptions import XpertFramesError
 from xpert_frames.core.frames import Columns
 from xpert_frames.evaluators.base import BaseEvaluator
@@ -54,10 +60,6 @@ def _write_report(
         files.write_text_atomic(path, text)
     else:  # streamed: a report of a million groups is never one Python string
         files.write_atomic(path, lambda tmp: write_report(rep, fmt, tmp, evaluators))
-
-
-def _by(value: str | None) -> list[str]:
-    return [c.strip() for c in value.split(",") if c.strip()] if value else []
 
 
 # --------------------------------------------------------------------------- commands
@@ -105,7 +107,7 @@ def cli() -> None:
     default=None,
     help="also write the report: .json, .md, .csv or .html (a self-contained page)",
 )
-@click.option("--by", default=None, help="comma-separated columns to group the report by")
+@click.option("--by", multiple=True, metavar="COLUMN", help=BY_HELP)
 @click.option(
     "--baseline",
     default=None,
@@ -153,7 +155,7 @@ def score(
     output: Path,
     specs: tuple[str, ...],
     report_path: Path | None,
-    by: str | None,
+    by: tuple[str, ...],
     baseline: str | None,
     all_rows: bool,
     row_id: str,
@@ -170,11 +172,7 @@ def score(
     columns = columns_from(roles)
     safety.check_outputs(files.expand(inputs), output, report_path)
     scored = engines.scored_plan(files.scan(inputs), evaluators, columns, all_rows, row_id)
-    group = _by(by)
-    missing = [c for c in group if c not in scored.collect_schema()]
-    if missing:
-        names = scored.collect_schema().names()
-        raise click.BadParameter(f"--by column(s) {missing} not in the input: {names}")
+    group = group_columns(by, scored.collect_schema().names())
     if engine == "ray":
         ready = engines.score_with_ray(
             inputs, output, evaluators, columns, address, row_id, all_rows, quiet
@@ -229,7 +227,7 @@ def _report_after(
 
 @cli.command("report")
 @click.argument("scored", nargs=-1, required=True)
-@click.option("--by", default=None, help="comma-separated columns to group by")
+@click.option("--by", multiple=True, metavar="COLUMN", help=BY_HELP)
 @click.option(
     "--format",
     "fmt",
@@ -253,7 +251,7 @@ def _report_after(
 )
 def report_cmd(
     scored: tuple[str, ...],
-    by: str | None,
+    by: tuple[str, ...],
     fmt: str | None,
     output: Path | None,
     baseline: str | None,
@@ -264,6 +262,7 @@ def report_cmd(
     Examples:
       xpert-frames report scored.parquet --by model
       xpert-frames report scored.parquet --by model,answer_type --format markdown
+      xpert-frames report scored.parquet --by model --by "city, state"  # a comma in a name
       xpert-frames report scored.parquet --by model --format html -o report.html
     """
     if fmt is None:
@@ -279,9 +278,10 @@ def report_cmd(
     if evaluators is None:
         evaluators = detect_evaluators(lf.collect_schema())
         refuse_unknown_options(evaluators)
-    rep = make_report(lf, by=_by(by), evaluators=evaluators)
+    group = group_columns(by, lf.collect_schema().names())
+    rep = make_report(lf, by=group, evaluators=evaluators)
     if fmt == "html":
-        text = html_report(lf, _by(by), evaluators=evaluators, report_frame=rep, baseline=baseline)
+        text = html_report(lf, group, evaluators=evaluators, report_frame=rep, baseline=baseline)
     else:
         text = render(rep, fmt, evaluators)
     if output is None:

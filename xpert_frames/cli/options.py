@@ -112,3 +112,27 @@ def role_options(func: Any) -> Any:
             f"(default {getattr(defaults, role)!r})",
         )(func)
     return func
+
+
+# --------------------------------------------------------------------------- --by
+BY_HELP = (
+    "column to group the report by; repeat for several (--by model --by answer_type). A value "
+    "that is not a column name is split on commas (--by model,answer_type), so a column whose "
+    "name holds a comma is named as it is (--by 'a,b')"
+)
+
+
+def group_columns(values: tuple[str, ...] | list[str], present: list[str]) -> list[str]:
+    """The columns ``--by`` names: each value is a column name when the input has that column
+    (commas included), else a comma-separated list of names. A column missing from the input
+    is an error naming it; a column given twice is used once."""
+    out: list[str] = []
+    for value in values:
+        parts = [value] if value in present else [c.strip() for c in value.split(",")]
+        out.extend(p for p in parts if p and p not in out)
+    missing = [c for c in out if c not in present]
+    if missing:
+        raise click.BadParameter(
+            f"column(s) {missing} not in the input; columns present: {present}", param_hint="'--by'"
+        )
+    return out
