@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
@@ -22,6 +23,8 @@ SUFFIXES = {".json": "json", ".md": "markdown", ".markdown": "markdown", ".csv":
 SUFFIXES |= {".html": "html", ".htm": "html"}
 TITLE = "xpert-frames report"
 _SLICE = 100_000
+#: Characters that open Markdown/HTML constructs inline (CommonMark escapes any of them).
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]{}()<>&|~!$#])")
 
 
 def format_for(path: Path) -> str:
@@ -82,11 +85,16 @@ def markdown(
 
 
 def _md_cell(value: Any) -> str:
+    """A value as Markdown text that renders as itself: every character that can open a
+    Markdown or HTML construct inline (links and images, emphasis, code, raw HTML, entities,
+    strikethrough, math, table cells) is backslash-escaped; line breaks become ``<br>``."""
     if value is None:
         return ""
     if isinstance(value, float):
         return "" if math.isnan(value) else f"{value:.6g}"
-    text = str(value).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
+    if isinstance(value, int):
+        return str(value)
+    text = _MD_SPECIAL.sub(r"\\\1", str(value))
     return text.replace("\r\n", "<br>").replace("\n", "<br>").replace("\r", "<br>")
 
 
