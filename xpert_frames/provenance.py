@@ -149,6 +149,10 @@ _VERSION = re.compile(r"(?<=[A-Za-z_]-)\d[\w.+!]*")
 _ENVIRONMENT = ("tok:", "version:")
 
 
+def _cut(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def _short(value: Any, limit: int = 80) -> str:
     text = repr(value)
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
@@ -194,6 +198,8 @@ def _check_entry(entry: Any, where: str) -> None:
             raise ConfigurationError(
                 f"{where}: field {field!r} must be {expected}, got {_short(entry[field])}"
             )
+    if not all(isinstance(o, str) for o in entry.get("unrecorded", [])):
+        raise ConfigurationError(f"{where}: field 'unrecorded' must list option names")
     name = entry["name"]
     if not name or len(name) > MAX_NAME:
         raise ConfigurationError(
@@ -288,17 +294,19 @@ def build(entry: Mapping[str, Any], where: str = "metadata") -> BaseEvaluator:
         )
     try:
         built: BaseEvaluator = cls(**options, name=name)
+        rebuilt = built.signature
     except Exception as exc:  # the class's own validation: wrong values, contradictions
         raise ConfigurationError(
             f"{where}: cannot rebuild {label} with the recorded options: "
-            f"{type(exc).__name__}: {exc}"
+            f"{type(exc).__name__}: {_cut(str(exc))}"
         ) from None
-    recorded, rebuilt = entry["signature"], built.signature
+    recorded = entry["signature"]
     if _comparable(recorded) != _comparable(rebuilt):
         raise ConfigurationError(
-            f"{where}: {label}: the recorded signature {recorded!r} does not match the "
-            f"signature of the evaluator its options build, {rebuilt!r}; the configuration "
-            "was altered after scoring. Pass evaluators=[...] to report with known options"
+            f"{where}: {label}: the recorded signature {_short(recorded, 500)} does not match "
+            f"the signature of the evaluator its options build, {_short(rebuilt, 500)}; the "
+            "configuration was altered after scoring. Pass evaluators=[...] to report with "
+            "known options"
         )
     return built
 
