@@ -131,6 +131,9 @@ def test_commands_go_on_past_broken_plugins(tmp_path: Path, broken_plugins: dict
     out = tmp_path / "out.parquet"
     scored = cli(broken_plugins, "score", str(src), "-o", str(out), "-e", "fuzzy")
     assert scored.returncode == 0 and out.exists(), scored.stderr
-    assert "broken evaluator plugin 'exiter'" in scored.stderr
+    # An unknown name loads the plugins: the error names the evaluator, not a silent exit 3.
+    unknown = cli(broken_plugins, "score", str(src), "-o", str(out), "-e", "fuzy")
+    assert unknown.returncode == 2 and "Did you mean 'fuzzy'" in unknown.stderr, unknown.stderr
+    assert "broken evaluator plugin 'exiter'" in unknown.stderr
     report = cli(broken_plugins, "report", str(out), "--format", "json")
     assert report.returncode == 0 and '"fuzzy"' in report.stdout, report.stderr

@@ -205,7 +205,9 @@ def _load_entry_points() -> None:
 def name_of(cls: type[BaseEvaluator]) -> str | None:
     """The name ``cls`` is registered under (its ``key`` when that is one of its names), else
     ``None``. Built-ins not imported yet are not imported (``cls`` cannot be one of them)."""
-    names = [r.name for r in records() if _is_target(r.target, cls)]
+    names = [r.name for r in _REGISTRY.values() if _is_target(r.target, cls)]
+    if not names and not _entry_points_loaded:  # a plugin's class: load the plugins
+        names = [r.name for r in records() if _is_target(r.target, cls)]
     if cls.key in names:
         return cls.key
     return names[0] if names else None
