@@ -7,7 +7,7 @@ with one entry per evaluator: its ``name``, ``class`` (``module:QualName``), ``r
 rebuild the evaluators from it, so a corpus metric is computed with the options the rows were
 scored with: by registry name only (the ``class`` is never imported), with options checked
 against the class before it is built, path-like text options refused, and the signature
-compared (see the decode section below; bounds in :data:`MAX_BYTES` and its neighbours).
+compared (see the decode section below; bounds in :data:`MAX_CHARS` and its neighbours).
 A table without it (a bare DataFrame) gives no configuration: a report then refuses
 metrics that depend on options (see ``BaseEvaluator.report_options``) instead of guessing them.
 """
@@ -125,7 +125,7 @@ def write_scored(
 
 #: Bounds on a recorded configuration: JSON size, nesting (list > entry > options > value >
 #: term table > rows > row is 7), number of entries, length of an evaluator's name.
-MAX_BYTES = 32 * 1024 * 1024
+MAX_CHARS = 32 * 1024 * 1024
 MAX_DEPTH = 8
 MAX_ENTRIES = 64
 MAX_NAME = 200
@@ -161,7 +161,7 @@ def _short(value: Any, limit: int = 80) -> str:
 def _entries(raw: str | bytes, where: str) -> list[dict[str, Any]]:
     """The entries of a recorded configuration, each checked (fields, kinds, names unique)."""
     what = f"{where}: scoring configuration under {METADATA_KEY!r}"
-    entries = bounded_json.load(raw, what, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH)
+    entries = bounded_json.load(raw, what, max_chars=MAX_CHARS, max_depth=MAX_DEPTH)
     if not isinstance(entries, list):
         raise ConfigurationError(
             f"{what}: expected a JSON list of evaluators, got {_short(entries)}"

@@ -17,12 +17,12 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-def load(raw: str | bytes, where: str, *, max_bytes: int, max_depth: int) -> Any:
+def load(raw: str | bytes, where: str, *, max_chars: int, max_depth: int) -> Any:
     """``raw`` parsed, or a :class:`ConfigurationError` starting with ``where``."""
-    if len(raw) > max_bytes:
+    if len(raw) > max_chars:
         raise ConfigurationError(
-            f"{where}: {len(raw):,} bytes of JSON, more than the {max_bytes:,} a configuration "
-            "may have"
+            f"{where}: {len(raw):,} characters of JSON, more than the {max_chars:,} a "
+            "configuration may have"
         )
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
