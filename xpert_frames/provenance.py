@@ -239,7 +239,7 @@ def _check_options(
     for option, value in recorded.items():
         if option not in params:
             raise ConfigurationError(
-                f"{where}: {label} has no option {option!r}; its options: {sorted(params)}"
+                f"{where}: {label} has no option {_short(option)}; its options: {sorted(params)}"
             )
         texts = [value] if isinstance(value, str) else value if isinstance(value, list) else []
         named = next((t for t in texts if isinstance(t, str) and _PATH_LIKE.search(t)), None)

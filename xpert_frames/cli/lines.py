@@ -90,8 +90,9 @@ def _check_kinds(name: str, column: str, kinds: list[tuple[int, str]]) -> bool:
     )
 
 
-#: A JSON object key with its colon (an escaped quote cannot end the string).
-_KEY = r'"(?:[^"\\]|\\.)*"\s*:'
+#: A JSON object key with its colon (an escaped quote cannot end the string), once spaces
+#: before colons are removed.
+_KEY = r'"(?:[^"\\]|\\.)*":'
 
 
 def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -112,7 +113,7 @@ def check_duplicate_keys(name: str) -> None:
     the line and the key. Polars finds the lines where a key-like string repeats (a superset:
     a nested object may repeat a key of its parent); only those are parsed with ``json``."""
     lines = pl.scan_lines(name, name="text", row_index_name="number", row_index_offset=1)
-    keys = pl.col("text").str.extract_all(_KEY).list.eval(pl.element().str.replace(r"\s*:$", ""))
+    keys = pl.col("text").str.replace_all(r'"\s+:', '":').str.extract_all(_KEY)
     suspects = lines.filter(keys.list.n_unique() < keys.list.len()).collect(engine="streaming")
     for number, text in suspects.select("number", "text").iter_rows():
         try:
