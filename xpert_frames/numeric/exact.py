@@ -156,16 +156,16 @@ def _keys_batch(pairs: pl.Series) -> pl.Series:
     return out.scatter(df["i"], df["k"])
 
 
-def exact_keys(value: pl.Expr, other: pl.Expr, text: pl.Expr) -> pl.Expr:
+def exact_keys(value: pl.Expr, other: pl.Expr, text: pl.Expr, other_text: pl.Expr) -> pl.Expr:
     """The key of ``text`` (the number ``value`` as written) when ``value`` and ``other``
-    are whole (or beyond Float64) and one of them is at or above 2**53 (or beyond Float64),
-    else null: a batch function that reads only those rows (below 2**53 Float64 holds every
-    integer exactly, so the others need no key)."""
-    whole = (value.round(0) == value) | beyond_float(value)
-    whole_other = (other.round(0) == other) | beyond_float(other)
-    big = (value.abs() >= WHOLE_BELOW) | (other.abs() >= WHOLE_BELOW)
-    big = big | beyond_float(value) | beyond_float(other)
-    pick = (whole & whole_other & big).fill_null(True) & text.is_not_null()
+    (written ``other_text``) are whole or beyond Float64 and one of them is at or above 2**53
+    or beyond Float64, else null: a batch function that reads only those rows (below 2**53
+    Float64 holds every integer exactly, so the others need no key)."""
+    beyond, beyond_other = beyond_float(value), beyond_float(other) & other_text.is_not_null()
+    whole = (value.round(0) == value) | beyond
+    whole_other = (other.round(0) == other) | beyond_other
+    big = (value.abs() >= WHOLE_BELOW) | (other.abs() >= WHOLE_BELOW) | beyond | beyond_other
+    pick = (whole & whole_other & big).fill_null(False) & text.is_not_null()
     pairs = pl.struct(pl.when(pick).then(text).alias("t"), value.alias("v"))
     return pairs.map_batches(_keys_batch, return_dtype=pl.String, is_elementwise=True)
 

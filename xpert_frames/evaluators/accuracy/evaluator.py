@@ -80,9 +80,9 @@ def _keys(found: pl.Expr, ref: pl.Expr) -> pl.Expr:
     """``{p, r}``: the exact integer keys of both numbers where they are needed
     (:func:`~xpert_frames.numeric.exact.exact_keys`)."""
     pv, rv = found.struct.field("value"), ref.struct.field("value")
+    pt, rt = found.struct.field("text"), ref.struct.field("text")
     return pl.struct(
-        exact.exact_keys(pv, rv, found.struct.field("text")).alias("p"),
-        exact.exact_keys(rv, pv, ref.struct.field("text")).alias("r"),
+        exact.exact_keys(pv, rv, pt, rt).alias("p"), exact.exact_keys(rv, pv, rt, pt).alias("r")
     )
 
 

@@ -255,9 +255,10 @@ class MathEvaluator(BaseEvaluator):
                 pl.col(t("both")).struct.field("second").alias(ref),
             )
         pv, rv = pl.col(pred).struct.field("value"), pl.col(ref).struct.field("value")
+        p_number, r_number = pl.col(pred).struct.field("text"), pl.col(ref).struct.field("text")
         lf = lf.with_columns(
-            exact.exact_keys(pv, rv, pl.col(pred).struct.field("text")).alias(t("pd")),
-            exact.exact_keys(rv, pv, pl.col(ref).struct.field("text")).alias(t("rd")),
+            exact.exact_keys(pv, rv, p_number, r_number).alias(t("pd")),
+            exact.exact_keys(rv, pv, r_number, p_number).alias(t("rd")),
         )
         p_text, r_text = pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)
         rule = pl.col(pred).struct.field("rule")
