@@ -26,6 +26,7 @@ from xpert_frames.cli.options import (
     parse_evaluator,
     role_options,
 )
+from xpert_frames.core import utf8
 from xpert_frames.core.exceptions import XpertFramesError
 from xpert_frames.core.frames import Columns
 from xpert_frames.evaluators.base import BaseEvaluator
@@ -178,7 +179,10 @@ def score(
             inputs, output, evaluators, columns, address, row_id, all_rows, quiet
         )
     else:
-        ready = engines.score_in_process(inputs, output, scored, evaluators, chunk_rows, quiet)
+        try:
+            ready = engines.score_in_process(inputs, output, scored, evaluators, chunk_rows, quiet)
+        except pl.exceptions.ComputeError as exc:
+            raise _explained(exc, inputs) from None
     done = time.perf_counter()
     rep = None
     if report_path or not quiet:  # else nobody reads a report
@@ -186,6 +190,15 @@ def score(
     if not quiet and rep is not None:
         click.echo(render(rep, "table", evaluators))
         click.echo(progress.summary(output, evaluators, (started, ready, done), engine))
+
+
+def _explained(exc: Exception, inputs: Sequence[str]) -> Exception:
+    """Polars' error on invalid UTF-8 in Parquet input names no column: the column, row and
+    file (:func:`~xpert_frames.core.utf8.locate_in_parquet`), else ``exc`` itself."""
+    names = [str(p) for p in files.expand(inputs)]
+    if "UTF-8" not in str(exc) or files.kind(Path(names[0])) != "parquet":
+        return exc
+    return utf8.locate_in_parquet(names) or exc
 
 
 def _check_score_options(
