@@ -25,6 +25,7 @@ PAYLOADS = [
     "[ref]: http://attacker.example/",
     "![y][ref]",
     "# not a heading",
+    "__init__ _x_ a_b_c 中_文_ x__y__",
 ]
 
 
@@ -49,9 +50,9 @@ def test_markdown_payloads_render_as_the_text_they_are() -> None:
 
 
 def test_numbers_and_plain_names_stay_readable() -> None:
-    rep = pl.DataFrame({"model": ["deepseek-v2-lite-chat"], "metric": ["acc"], "count": [3]})
+    rep = pl.DataFrame({"model": ["deepseek-v2-lite-chat"], "metric": ["a_b"], "count": [3]})
     text = markdown(rep.with_columns(score=pl.lit(-0.25)))
-    assert "| deepseek-v2-lite-chat | acc | 3 | -0.25 |" in text
+    assert "| deepseek-v2-lite-chat | a_b | 3 | -0.25 |" in text
 
 
 def test_the_cli_markdown_report_escapes_model_names(tmp_path: Path) -> None:

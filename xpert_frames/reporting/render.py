@@ -23,8 +23,9 @@ SUFFIXES = {".json": "json", ".md": "markdown", ".markdown": "markdown", ".csv":
 SUFFIXES |= {".html": "html", ".htm": "html"}
 TITLE = "xpert-frames report"
 _SLICE = 100_000
-#: Characters that open Markdown/HTML constructs inline (CommonMark escapes any of them).
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]{}()<>&|~!$#])")
+#: Characters that open Markdown/HTML constructs inline (CommonMark escapes any of them); an
+#: underscore between two letters or digits cannot (``fuzzy_match_rate`` stays as it is).
+_MD_SPECIAL = re.compile(r"([\\`*\[\]{}()<>&|~!$#]|(?<![^\W_])_|_(?![^\W_]))")
 
 
 def format_for(path: Path) -> str:
@@ -87,7 +88,8 @@ def markdown(
 def _md_cell(value: Any) -> str:
     """A value as Markdown text that renders as itself: every character that can open a
     Markdown or HTML construct inline (links and images, emphasis, code, raw HTML, entities,
-    strikethrough, math, table cells) is backslash-escaped; line breaks become ``<br>``."""
+    strikethrough, math, table cells) is backslash-escaped (an underscore inside a word is
+    left: it cannot open emphasis); line breaks become ``<br>``."""
     if value is None:
         return ""
     if isinstance(value, float):
