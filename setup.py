@@ -34,8 +34,9 @@ class OptionalBuildExt(build_ext):
 
     @staticmethod
     def _fallback(exc: BaseException) -> None:
-        reason = " ".join(str(exc).split()) or type(exc).__name__
-        print(FALLBACK.format(reason=reason[:200]), file=sys.stderr)
+        detail = " ".join(str(exc).split())
+        reason = type(exc).__name__ + (f": {detail[:80]}" if detail else "")
+        print(FALLBACK.format(reason=reason), file=sys.stderr)
 
 
 setup(
