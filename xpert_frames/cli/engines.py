@@ -9,16 +9,15 @@ from pathlib import Path
 import click
 import polars as pl
 
-from xpert_frames import provenance
 from xpert_frames.cli import files, lines, progress
 from xpert_frames.core.frames import Columns
-from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.plans import Plan
 from xpert_frames.scoring import plan
 
 
 def scored_plan(
     lf: pl.LazyFrame,
-    evaluators: list[BaseEvaluator],
+    evaluators: Plan,
     columns: Columns,
     all_rows: bool,
     row_id: str,
@@ -46,7 +45,7 @@ def scored_plan(
 def score_with_ray(
     inputs: tuple[str, ...],
     output: Path,
-    evaluators: list[BaseEvaluator],
+    evaluators: Plan,
     columns: Columns,
     address: str | None,
     row_id: str,
@@ -57,6 +56,13 @@ def score_with_ray(
     try:
         from xpert_frames.cli.ray_engine import score_files
     except ImportError as exc:
+        missing = (exc.name or "").split(".")[0]
+        if missing in ("ray", "aiohttp", "pyarrow"):  # the extra is not installed
+            raise click.UsageError(
+                f"--engine ray needs Ray Data, which is not installed (no module {exc.name!r}); "
+                "install the extra with: pip install 'xpert-frames[ray]', or score in this "
+                "process (--engine polars, the default)"
+            ) from None
         raise click.UsageError(str(exc)) from None
     ready = time.perf_counter()
     with progress.held_stderr(quiet):  # Ray's C++ core and workers write to fd 2
@@ -77,13 +83,14 @@ def score_in_process(
     inputs: tuple[str, ...],
     output: Path,
     scored: pl.LazyFrame,
-    evaluators: list[BaseEvaluator],
+    scoring_plan: Plan,
     chunk_rows: int,
     quiet: bool,
 ) -> float:
-    """Stream the plan into ``output`` atomically, with the configuration in its metadata;
-    returns when start-up (tokenizers, dictionaries) ended."""
-    meta = provenance.metadata(evaluators)  # the configuration travels with the scores
+    """Stream the plan into ``output`` atomically, with the configuration (evaluators and row
+    filters) in its metadata; returns when start-up (tokenizers, dictionaries) ended."""
+    meta = scoring_plan.metadata()  # the configuration travels with the scores
+    evaluators = scoring_plan.evaluators
     total = files.count_rows(inputs)
     progress.warm_up(evaluators)
     ready = time.perf_counter()

@@ -15,19 +15,19 @@ from typing import Any
 import click
 import polars as pl
 
-from xpert_frames import provenance, registry
+from xpert_frames import registry
 from xpert_frames.api import refuse_unknown_options
 from xpert_frames.cli import engines, files, progress, safety
-from xpert_frames.cli.options import columns_from, parse_evaluator, role_options
+from xpert_frames.cli.options import build_plan, columns_from, role_options
 from xpert_frames.core.exceptions import XpertFramesError
 from xpert_frames.core.frames import Columns
 from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.plans import Plan
 from xpert_frames.registry import detect_evaluators
 from xpert_frames.reporting.html_page import html_report
 from xpert_frames.reporting.render import FORMATS, format_for, render, write_report
 from xpert_frames.reporting.report import report as make_report
 from xpert_frames.reporting.report import report_parquet
-from xpert_frames.scoring import check_names
 
 
 # --------------------------------------------------------------------------- output
@@ -39,6 +39,7 @@ def _write_report(
     by: list[str],
     baseline: str | None,
     columns: Columns,
+    rows: dict[str, str] | None = None,
 ) -> None:
     fmt = format_for(Path(path))
     if fmt == "html":
@@ -52,7 +53,7 @@ def _write_report(
         )
         files.write_text_atomic(path, text)
     else:  # streamed: a report of a million groups is never one Python string
-        files.write_atomic(path, lambda tmp: write_report(rep, fmt, tmp, evaluators))
+        files.write_atomic(path, lambda tmp: write_report(rep, fmt, tmp, evaluators, rows=rows))
 
 
 def _by(value: str | None) -> list[str]:
@@ -65,11 +66,24 @@ Examples:
   xpert-frames score answers.parquet -o scored.parquet -e accuracy -e math
   xpert-frames score answers/ -o scored.parquet -e "fuzzy:threshold=0.8,normalize=case|width" \\
       --by model --report report.html
+  xpert-frames score answers/ -o scored.parquet -e accuracy -e bleu \\
+      --rows "bleu: task = 'translation'"
+  xpert-frames score answers/ -o scored.parquet --plan plan.toml --by model
 
 \b
 -e NAME:opt=value,opt=value sets an evaluator's options (lists as a|b, mappings as JSON);
 `xpert-frames evaluators` lists names, options and defaults. With an answer_type column each
 evaluator scores only the rows it fits; --all-rows scores every row with every evaluator.
+--rows NAME:SQL narrows an evaluator to the rows of a SQL predicate over the input's columns
+(the others are not applicable to it); a plan file says evaluators, options and rows at once:
+
+\b
+  [evaluators.bleu]
+  rows = "task = 'translation'"
+  [evaluators.fuzzy_strict]
+  evaluator = "fuzzy"
+  options = { threshold = 0.9 }
+  rows = "task = 'translation'"
 """
 
 
@@ -93,9 +107,23 @@ def cli() -> None:
     "--evaluator",
     "specs",
     multiple=True,
-    required=True,
     metavar="NAME[:OPT=V,...]",
     help="evaluator to apply, e.g. -e accuracy or -e fuzzy:threshold=0.8; repeat for several",
+)
+@click.option(
+    "--plan",
+    "plan_path",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="scoring plan (TOML): evaluators, their options and the rows each scores",
+)
+@click.option(
+    "--rows",
+    "rows",
+    multiple=True,
+    metavar="NAME:SQL",
+    help="score evaluator NAME on the rows of a SQL predicate only, e.g. "
+    "\"bleu: task = 'translation'\"; repeat for several",
 )
 @click.option(
     "--report",
@@ -145,12 +173,17 @@ def cli() -> None:
     show_default=True,
     help="rows scored at a time from Parquet inputs (bounds memory; one row group each)",
 )
+@click.option(
+    "--long", "long_table", is_flag=True, help="print the long report (every metric and count)"
+)
 @click.option("-q", "--quiet", is_flag=True, help="print nothing but errors (Ray's logs too)")
 @role_options
 def score(
     inputs: tuple[str, ...],
     output: Path,
     specs: tuple[str, ...],
+    plan_path: Path | None,
+    rows: tuple[str, ...],
     report_path: Path | None,
     by: str | None,
     baseline: str | None,
@@ -159,16 +192,18 @@ def score(
     engine: str,
     address: str | None,
     chunk_rows: int,
+    long_table: bool,
     quiet: bool,
     **roles: Any,
 ) -> None:
     """Score INPUTS (Parquet files, directories or globs; JSONL; CSV) into OUTPUT."""
     started = time.perf_counter()
-    evaluators = check_names([parse_evaluator(s) for s in specs])  # also: names must differ
+    scoring_plan = build_plan(plan_path, specs, rows)  # also: names must differ
+    evaluators = scoring_plan.evaluators
     _check_score_options(report_path, baseline, engine, address)
     columns = columns_from(roles)
     safety.check_outputs(files.expand(inputs), output, report_path)
-    scored = engines.scored_plan(files.scan(inputs), evaluators, columns, all_rows, row_id)
+    scored = engines.scored_plan(files.scan(inputs), scoring_plan, columns, all_rows, row_id)
     group = _by(by)
     missing = [c for c in group if c not in scored.collect_schema()]
     if missing:
@@ -176,16 +211,17 @@ def score(
         raise click.BadParameter(f"--by column(s) {missing} not in the input: {names}")
     if engine == "ray":
         ready = engines.score_with_ray(
-            inputs, output, evaluators, columns, address, row_id, all_rows, quiet
+            inputs, output, scoring_plan, columns, address, row_id, all_rows, quiet
         )
     else:
-        ready = engines.score_in_process(inputs, output, scored, evaluators, chunk_rows, quiet)
+        ready = engines.score_in_process(inputs, output, scored, scoring_plan, chunk_rows, quiet)
     done = time.perf_counter()
     rep = None
     if report_path or not quiet:  # else nobody reads a report
-        rep = _report_after(output, report_path, group, evaluators, baseline, columns, chunk_rows)
+        rep = _report_after(output, report_path, group, scoring_plan, baseline, columns, chunk_rows)
     if not quiet and rep is not None:
-        click.echo(render(rep, "table", evaluators))
+        text = render(rep, "table", evaluators, long=long_table, rows=scoring_plan.describe_rows())
+        click.echo(text)
         click.echo(progress.summary(output, evaluators, (started, ready, done), engine))
 
 
@@ -207,17 +243,19 @@ def _report_after(
     output: Path,
     report_path: Path | None,
     group: list[str],
-    evaluators: list[BaseEvaluator],
+    scoring_plan: Plan,
     baseline: str | None,
     columns: Columns,
     chunk_rows: int,
 ) -> pl.DataFrame:
     """The report, made from the scored file once it is in place: a report that fails (memory,
     say) loses nothing, and the error names the kept output."""
+    evaluators = scoring_plan.evaluators
     try:
         rep = report_parquet(output, group, evaluators, chunk_rows)
         if report_path:
-            _write_report(report_path, output, rep, evaluators, group, baseline, columns)
+            rows = scoring_plan.describe_rows()
+            _write_report(report_path, output, rep, evaluators, group, baseline, columns, rows)
     except Exception as exc:
         raise safety.ReportFailedError(
             f"the scores were written to {output}, but the report failed: {exc}; retry "
@@ -250,12 +288,19 @@ def _report_after(
     metavar="MODEL",
     help="HTML: the model the others are compared against (default: first by name)",
 )
+@click.option(
+    "--long",
+    "long_table",
+    is_flag=True,
+    help="table: the long report (every metric and count) instead of the summary",
+)
 def report_cmd(
     scored: tuple[str, ...],
     by: str | None,
     fmt: str | None,
     output: Path | None,
     baseline: str | None,
+    long_table: bool,
 ) -> None:
     """Report on already scored files: a table, Markdown, JSON, CSV or an HTML page.
 
@@ -274,15 +319,18 @@ def report_cmd(
     paths = files.expand(scored)
     lf = files.scan(paths)
     # As recorded with the scores (a scored Parquet file), else found from the score columns.
-    evaluators = provenance.read_evaluators(paths) if files.kind(paths[0]) == "parquet" else None
-    if evaluators is None:
+    recorded = Plan.from_scored(paths) if files.kind(paths[0]) == "parquet" else None
+    rows = recorded.describe_rows() if recorded is not None else {}
+    if recorded is not None:
+        evaluators = recorded.evaluators
+    else:
         evaluators = detect_evaluators(lf.collect_schema())
         refuse_unknown_options(evaluators)
     rep = make_report(lf, by=_by(by), evaluators=evaluators)
     if fmt == "html":
         text = html_report(lf, _by(by), evaluators=evaluators, report_frame=rep, baseline=baseline)
     else:
-        text = render(rep, fmt, evaluators)
+        text = render(rep, fmt, evaluators, long=long_table, rows=rows)
     if output is None:
         click.echo(text, nl=not text.endswith("\n"))
     else:
