@@ -4,7 +4,9 @@ through Ray Data."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import polars as pl
@@ -13,6 +15,9 @@ from xpert_frames.cli import files, lines, progress
 from xpert_frames.core.frames import Columns
 from xpert_frames.plans import Plan
 from xpert_frames.scoring import plan
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def scored_plan(
@@ -40,6 +45,38 @@ def scored_plan(
     return plan(indexed, evaluators, columns, all_rows=all_rows).select(
         *in_schema.names(), row_id, *outputs
     )
+
+
+def scored_chunks(
+    lf: pl.LazyFrame,
+    scoring_plan: Plan,
+    columns: Columns,
+    all_rows: bool,
+    row_id: str,
+    *,
+    total: int,
+    chunk_rows: int,
+    advance: Callable[[int], object] | None = None,
+) -> Iterator[pa.Table]:
+    """The scored table, ``chunk_rows`` input rows at a time, as :func:`scored_plan` gives it.
+
+    Each chunk of the input is read (its slice reaching the Parquet reader), made contiguous,
+    then scored: a chunk read from several files (a directory) or row groups is scored as one
+    batch, so the evaluators' per-batch work (regex compilation, number parsing setup) runs
+    once per chunk, not once per file."""
+    in_schema = lf.collect_schema()
+    source, order = lf, in_schema.names()
+    if row_id and row_id not in in_schema:
+        source = lf.with_row_index(row_id).with_columns(pl.col(row_id).cast(pl.Int64))
+        order = [*order, row_id]
+    for offset in range(0, max(total, 1), chunk_rows):
+        part = source.slice(offset, chunk_rows).collect(engine="streaming").rechunk()
+        scored = plan(part.lazy(), scoring_plan, columns, all_rows=all_rows)
+        outputs = scored.collect_schema().names()[len(order) :]
+        table = scored.select(*order, *outputs).collect().to_arrow()
+        yield table
+        if advance is not None:
+            advance(table.num_rows)
 
 
 def score_with_ray(
@@ -86,6 +123,7 @@ def score_in_process(
     scoring_plan: Plan,
     chunk_rows: int,
     quiet: bool,
+    chunks: Callable[..., Iterator[pa.Table]] | None = None,
 ) -> float:
     """Stream the plan into ``output`` atomically, with the configuration (evaluators and row
     filters) in its metadata; returns when start-up (tokenizers, dictionaries) ended."""
@@ -97,7 +135,11 @@ def score_in_process(
     bar = progress.bar(total=total, disable=quiet)
 
     def write(tmp: Path) -> None:
-        if total is not None:  # Parquet: bounded chunks, whatever the plan holds in memory
+        if total is not None and chunks is not None:  # Parquet: bounded, contiguous chunks
+            files.write_tables(
+                tmp, chunks(total=total, chunk_rows=chunk_rows, advance=bar.update), meta
+            )
+        elif total is not None:  # Parquet: bounded chunks, whatever the plan holds in memory
             files.sink_chunked(
                 scored, tmp, total=total, chunk_rows=chunk_rows, advance=bar.update, metadata=meta
             )

@@ -5,10 +5,14 @@ Exit codes: 0 ok, 2 usage or input error (a clear message, no traceback), 1 unex
 
 from __future__ import annotations
 
+import inspect
 import json
+import shutil
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +23,7 @@ from xpert_frames import registry
 from xpert_frames.api import refuse_unknown_options
 from xpert_frames.cli import engines, files, progress, safety
 from xpert_frames.cli.options import build_plan, columns_from, role_options
-from xpert_frames.core.exceptions import XpertFramesError
+from xpert_frames.core.exceptions import XpertFramesError, did_you_mean
 from xpert_frames.core.frames import Columns
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.plans import Plan
@@ -203,18 +207,24 @@ def score(
     _check_score_options(report_path, baseline, engine, address)
     columns = columns_from(roles)
     safety.check_outputs(files.expand(inputs), output, report_path)
-    scored = engines.scored_plan(files.scan(inputs), scoring_plan, columns, all_rows, row_id)
+    source = files.scan(inputs)
+    scored = engines.scored_plan(source, scoring_plan, columns, all_rows, row_id)
     group = _by(by)
     missing = [c for c in group if c not in scored.collect_schema()]
     if missing:
         names = scored.collect_schema().names()
-        raise click.BadParameter(f"--by column(s) {missing} not in the input: {names}")
+        raise click.BadParameter(
+            f"--by column(s) {missing} not in the input: {names}.{did_you_mean(missing[0], names)}"
+        )
     if engine == "ray":
         ready = engines.score_with_ray(
             inputs, output, scoring_plan, columns, address, row_id, all_rows, quiet
         )
     else:
-        ready = engines.score_in_process(inputs, output, scored, scoring_plan, chunk_rows, quiet)
+        chunks = partial(engines.scored_chunks, source, scoring_plan, columns, all_rows, row_id)
+        ready = engines.score_in_process(
+            inputs, output, scored, scoring_plan, chunk_rows, quiet, chunks
+        )
     done = time.perf_counter()
     rep = None
     if report_path or not quiet:  # else nobody reads a report
@@ -340,15 +350,32 @@ def report_cmd(
 @cli.command()
 def evaluators() -> None:
     """List the registered evaluators, the rows they score, their options and defaults."""
+    width = max(60, min(shutil.get_terminal_size((100, 24)).columns, 100))
     for record in registry.records():
         lo, hi = record.score_range
         types = ", ".join(record.answer_types) or "any"
-        click.echo(f"{record.name}: {record.description}")
+        cls = record.cls
+        where = (
+            record.target.replace(":", ".")  # the public import path of a built-in
+            if isinstance(record.target, str)
+            else f"{cls.__module__}.{cls.__qualname__}"
+        )
+        click.echo(f"{record.name}: {where}")
+        for line in textwrap.wrap(_description(record), width - 4):
+            click.echo(f"    {line}")
         click.echo(f"    answer types: {types}; score range [{lo}, {hi}]; metric {record.metric!r}")
         click.echo(f"    with an answer_type column, scores {record.cls.fits()}")
         for option, default in record.options().items():
             kind = "" if default is None else f" ({type(default).__name__})"
             click.echo(f"    {option}={_show(default)}{kind}")
+
+
+def _description(record: registry.EvaluatorRecord) -> str:
+    """The registered description, else the whole first paragraph of the class docstring."""
+    if record.summary:
+        return record.summary
+    doc = inspect.getdoc(record.cls) or record.cls.__name__
+    return " ".join(doc.strip().split("\n\n")[0].split())
 
 
 def _show(value: Any) -> str:

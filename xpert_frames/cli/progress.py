@@ -92,8 +92,9 @@ def summary(
     times: tuple[float, float, float],
     engine: str,
 ) -> str:
-    """Two lines: rows, skipped rows and the output; then start-up (imports, the evaluators' tokenizers and
-    tables), scoring and report time apart; a rate only when scoring took a second or more."""
+    """Two lines: rows, skipped rows and the output; then start-up (imports, the evaluators'
+    tokenizers and tables), scoring and report time apart; a rate only when scoring took a
+    second or more."""
     started, ready, scored = times
     done = time.perf_counter()
     result = pl.scan_parquet(output)

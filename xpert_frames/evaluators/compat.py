@@ -137,7 +137,7 @@ def _unscored(ev: BaseEvaluator, scored: pl.DataFrame) -> str:
         f"{ev.name}: none of the {scored.height} rows could be scored: "
         + "; ".join(reasons)
         + ". Give each row a prediction and a reference value, e.g. "
-        f"evaluate(['the answer is 14'], ['14'])"
+        "evaluate(['the answer is 14'], ['14'])"
     )
 
 
