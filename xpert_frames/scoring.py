@@ -62,12 +62,11 @@ def output_names(
 ) -> list[str]:
     """The columns scoring adds: each evaluator's, then (for evaluators that fit some rows
     only: under the answer-type rule, or with a row filter) its ``<name>_applicable``.
-    ``filtered`` names the evaluators with a row filter (default: those of a plan)."""
-    if filtered is None:
-        filtered = as_plan(evaluators).filters() if isinstance(evaluators, Plan) else ()
-    narrowed = set(filtered)
+    ``filtered`` names the evaluators with a row filter (default: those of the plan)."""
+    scoring_plan = as_plan(evaluators)
+    narrowed = set(scoring_plan.filters() if filtered is None else filtered)
     out: list[str] = []
-    for ev in as_plan(evaluators).evaluators:
+    for ev in scoring_plan.evaluators:
         out += ev.output_names()
         if (rule and ev.applicable() is not None) or ev.name in narrowed:
             out.append(ev.column("applicable"))

@@ -5,11 +5,8 @@ Exit codes: 0 ok, 2 usage or input error (a clear message, no traceback), 1 unex
 
 from __future__ import annotations
 
-import inspect
-import json
 import shutil
 import sys
-import textwrap
 import time
 from collections.abc import Sequence
 from functools import partial
@@ -19,9 +16,8 @@ from typing import Any
 import click
 import polars as pl
 
-from xpert_frames import registry
 from xpert_frames.api import refuse_unknown_options
-from xpert_frames.cli import engines, files, progress, safety
+from xpert_frames.cli import engines, files, listing, progress, safety
 from xpert_frames.cli.options import build_plan, columns_from, role_options
 from xpert_frames.core.exceptions import XpertFramesError, did_you_mean
 from xpert_frames.core.frames import Columns
@@ -349,41 +345,11 @@ def report_cmd(
 
 @cli.command()
 def evaluators() -> None:
-    """List the registered evaluators, the rows they score, their options and defaults."""
+    """List the registered evaluators: name, class, description, the rows they score, their
+    options and defaults."""
     width = max(60, min(shutil.get_terminal_size((100, 24)).columns, 100))
-    for record in registry.records():
-        lo, hi = record.score_range
-        types = ", ".join(record.answer_types) or "any"
-        cls = record.cls
-        where = (
-            record.target.replace(":", ".")  # the public import path of a built-in
-            if isinstance(record.target, str)
-            else f"{cls.__module__}.{cls.__qualname__}"
-        )
-        click.echo(f"{record.name}: {where}")
-        for line in textwrap.wrap(_description(record), width - 4):
-            click.echo(f"    {line}")
-        click.echo(f"    answer types: {types}; score range [{lo}, {hi}]; metric {record.metric!r}")
-        click.echo(f"    with an answer_type column, scores {record.cls.fits()}")
-        for option, default in record.options().items():
-            kind = "" if default is None else f" ({type(default).__name__})"
-            click.echo(f"    {option}={_show(default)}{kind}")
-
-
-def _description(record: registry.EvaluatorRecord) -> str:
-    """The registered description, else the whole first paragraph of the class docstring."""
-    if record.summary:
-        return record.summary
-    doc = inspect.getdoc(record.cls) or record.cls.__name__
-    return " ".join(doc.strip().split("\n\n")[0].split())
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return "|".join(str(v) for v in value) if value else "(none)"
-    if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
+    for line in listing.evaluator_lines(width):
+        click.echo(line)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -34,7 +34,6 @@ rebuilds it (SQL text is compiled with ``pl.sql_expr``; nothing read from a file
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -42,15 +41,11 @@ from typing import Any, TypeAlias
 import polars as pl
 
 from xpert_frames import provenance
-from xpert_frames.core.exceptions import ConfigurationError, DuplicateColumnError, did_you_mean
+from xpert_frames.core.exceptions import ConfigurationError, DuplicateColumnError
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.registry import get_evaluator
+from xpert_frames.plans import toml as plan_toml
+from xpert_frames.plans.entry import EvaluatorLike, PlanEntry, RowsLike, compile_sql
 
-#: A row filter: a Boolean Polars expression, SQL text for ``pl.sql_expr``, or ``None`` (every
-#: row the answer-type rule allows).
-RowsLike: TypeAlias = pl.Expr | str | None
-#: An evaluator by registry name (default options) or as an instance.
-EvaluatorLike: TypeAlias = str | BaseEvaluator
 #: Everything that says what to score: one evaluator, several, a mapping of registry names to row
 #: filters, plan entries, or a plan.
 PlanLike: TypeAlias = (
@@ -59,116 +54,6 @@ PlanLike: TypeAlias = (
 )
 
 __all__ = ["EvaluatorLike", "Plan", "PlanEntry", "PlanLike", "RowsLike", "compile_sql"]
-
-_ENTRY_KEYS = ("evaluator", "options", "rows")
-
-
-def compile_sql(text: str, where: str = "row filter") -> pl.Expr:
-    """SQL predicate text as a Polars expression (``pl.sql_expr``); a clear error otherwise."""
-    if not isinstance(text, str) or not text.strip():
-        raise ConfigurationError(
-            f"{where}: expected a SQL predicate such as \"task = 'translation'\", got {text!r}"
-        )
-    try:
-        return pl.sql_expr(text)
-    except pl.exceptions.PolarsError as exc:
-        raise ConfigurationError(
-            f"{where}: cannot read {text!r} as a SQL predicate ({exc}); write one such as "
-            "\"task = 'translation'\" or \"task IN ('math', 'short_answer')\""
-        ) from None
-
-
-class PlanEntry:
-    """One evaluator of a plan and the rows it scores.
-
-    ``evaluator`` is a registry name (``options`` as keywords, e.g. ``threshold=0.8``,
-    ``name="fuzzy_strict"``) or an instance. ``rows`` is a Boolean Polars expression over the
-    input's columns, SQL text (compiled now by ``pl.sql_expr``, so a typo fails here), or
-    ``None`` for no filter.
-
-    Examples
-    --------
-    >>> import polars as pl, xpert_frames as xf
-    >>> xf.PlanEntry("bleu", rows="task = 'translation'")
-    PlanEntry('bleu', rows="task = 'translation'")
-    >>> xf.PlanEntry("fuzzy", rows=pl.col("task") == "translation", threshold=0.8).evaluator
-    FuzzyEvaluator(name='fuzzy', threshold=0.8, ...)
-    """
-
-    __slots__ = ("evaluator", "rows", "sql", "text")
-
-    evaluator: BaseEvaluator
-    #: The filter as an expression (``None``: no filter, or one recorded only as text).
-    rows: pl.Expr | None
-    #: The filter's SQL text, when it was given as SQL.
-    sql: str | None
-    #: The filter as written: its SQL, or the text of the Polars expression.
-    text: str | None
-
-    def __init__(self, evaluator: EvaluatorLike, rows: RowsLike = None, **options: Any) -> None:
-        if isinstance(evaluator, BaseEvaluator):
-            if options:
-                raise TypeError(
-                    f"options {sorted(options)} go with a registry name, not an instance: "
-                    f"PlanEntry({evaluator.key or evaluator.name!r}, {next(iter(options))}=...)"
-                )
-            self.evaluator = evaluator
-        elif isinstance(evaluator, str):
-            self.evaluator = get_evaluator(evaluator, **options)
-        else:
-            raise TypeError(
-                "PlanEntry takes an evaluator name or a BaseEvaluator instance, got "
-                f"{type(evaluator).__name__}"
-            )
-        where = f"rows of evaluator {self.evaluator.name!r}"
-        if rows is None:
-            self.rows, self.sql, self.text = None, None, None
-        elif isinstance(rows, pl.Expr):
-            self.rows, self.sql, self.text = rows, None, str(rows)
-        elif isinstance(rows, str):
-            self.rows, self.sql, self.text = compile_sql(rows, where), rows, rows
-        else:
-            raise TypeError(
-                f"{where}: expected a Boolean pl.Expr, SQL text or None, got {type(rows).__name__}"
-            )
-
-    @classmethod
-    def _recorded(cls, evaluator: BaseEvaluator, kind: str, text: str, where: str) -> PlanEntry:
-        """An entry rebuilt from recorded text: SQL is compiled, Polars text is kept as text."""
-        if kind == "sql":
-            entry = cls(evaluator)
-            entry.rows, entry.sql, entry.text = compile_sql(text, where), text, text
-            return entry
-        entry = cls(evaluator)
-        entry.text = text
-        return entry
-
-    @property
-    def name(self) -> str:
-        return self.evaluator.name
-
-    def __repr__(self) -> str:
-        name = self.evaluator.key or self.evaluator.name
-        target = repr(name) if self.evaluator == _default(name) else repr(self.evaluator)
-        if self.rows is not None and self.sql is None:
-            return f"PlanEntry({target}, rows=<pl.Expr {self.text}>)"
-        return f"PlanEntry({target}, rows={self.text!r})" if self.text else f"PlanEntry({target})"
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, PlanEntry)
-            and self.evaluator == other.evaluator
-            and self.text == other.text
-        )
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-def _default(name: str) -> BaseEvaluator | None:
-    try:
-        return get_evaluator(name)
-    except (KeyError, ValueError, TypeError):
-        return None
 
 
 class Plan:
@@ -337,46 +222,12 @@ class Plan:
         """The plan in TOML text: one ``[evaluators.NAME]`` table per evaluator, with optional
         ``evaluator`` (registry name, default ``NAME``), ``options`` (a table) and ``rows``
         (SQL text). Anything else is a :class:`ConfigurationError` naming it."""
-        try:
-            doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigurationError(f"{where}: not valid TOML: {exc}") from None
-        extra = [k for k in doc if k != "evaluators"]
-        if extra:
-            raise ConfigurationError(
-                f"{where}: unknown top-level key(s) {extra}; a plan has only [evaluators.NAME] "
-                f"tables.{did_you_mean(extra[0], ['evaluators'])}"
-            )
-        tables = doc.get("evaluators")
-        if not isinstance(tables, dict) or not tables:
-            raise ConfigurationError(
-                f"{where}: expected at least one [evaluators.NAME] table, e.g.\n"
-                "[evaluators.bleu]\nrows = \"task = 'translation'\""
-            )
-        return cls([_toml_entry(name, table, where) for name, table in tables.items()])
+        return cls(plan_toml.read_entries(text, where))
 
     def to_toml(self) -> str:
         """The plan as TOML (:meth:`read` reads it back). A filter given as a Polars expression
         has no TOML form: write it as SQL text to save the plan."""
-        lines: list[str] = []
-        for entry in self.entries:
-            ev = entry.evaluator
-            if entry.text is not None and entry.sql is None:
-                raise ConfigurationError(
-                    f"the rows of {ev.name!r} are a Polars expression ({entry.text}); a plan "
-                    "file holds SQL text: give them as SQL, e.g. \"task = 'translation'\""
-                )
-            lines.append(f"[evaluators.{_toml_key(ev.name)}]")
-            if ev.key and ev.key != ev.name:
-                lines.append(f"evaluator = {_toml_str(ev.key)}")
-            options = _changed_options(ev)
-            if options:
-                inline = ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in options.items())
-                lines.append(f"options = {{ {inline} }}")
-            if entry.sql is not None:
-                lines.append(f"rows = {_toml_str(entry.sql)}")
-            lines.append("")
-        return "\n".join(lines)
+        return plan_toml.write_entries(self.entries)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -398,69 +249,3 @@ def _entry_of_mapping(name: Any, rows: Any) -> PlanEntry:
             "instance use xf.PlanEntry(instance, rows=...)"
         )
     return PlanEntry(name, rows)
-
-
-def _toml_entry(name: str, table: Any, where: str) -> PlanEntry:
-    here = f"{where}: [evaluators.{name}]"
-    if not isinstance(table, dict):
-        raise ConfigurationError(f"{here}: expected a table, got {table!r}")
-    unknown = [k for k in table if k not in _ENTRY_KEYS]
-    if unknown:
-        raise ConfigurationError(
-            f"{here}: unknown key(s) {unknown}; an entry has {list(_ENTRY_KEYS)}."
-            f"{did_you_mean(unknown[0], _ENTRY_KEYS)} Evaluator options go in "
-            "options = { ... }."
-        )
-    registry_name = table.get("evaluator", name)
-    options = table.get("options", {})
-    rows = table.get("rows")
-    if not isinstance(registry_name, str):
-        raise ConfigurationError(
-            f"{here}: 'evaluator' must be a registry name, got {registry_name!r}"
-        )
-    if not isinstance(options, dict):
-        raise ConfigurationError(f"{here}: 'options' must be a table, got {options!r}")
-    if rows is not None and not isinstance(rows, str):
-        raise ConfigurationError(f"{here}: 'rows' must be SQL text, got {rows!r}")
-    if "name" in options:
-        raise ConfigurationError(f"{here}: the table's name is the evaluator's name; drop 'name'")
-    if name != registry_name:
-        options = {**options, "name": name}
-    try:
-        return PlanEntry(registry_name, rows, **options)
-    except ConfigurationError as exc:
-        raise ConfigurationError(f"{here}: {exc}") from None
-    except (KeyError, ValueError, TypeError) as exc:
-        raise ConfigurationError(f"{here}: {exc}") from None
-
-
-def _changed_options(ev: BaseEvaluator) -> dict[str, Any]:
-    try:
-        defaults = type(ev)().options()
-    except Exception:  # an evaluator without defaults: write every option
-        defaults = {}
-    return {k: v for k, v in ev.options().items() if k not in defaults or defaults[k] != v}
-
-
-def _toml_key(key: str) -> str:
-    bare = key.replace("_", "").replace("-", "").isalnum() and key.isascii()
-    return key if bare else _toml_str(key)
-
-
-def _toml_str(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)  # a JSON string is a TOML basic string
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return _toml_str(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, Mapping):
-        items = ", ".join(f"{_toml_key(str(k))} = {_toml_value(v)}" for k, v in value.items())
-        return "{ " + items + " }"
-    raise ConfigurationError(f"option value {value!r} has no TOML form; write the plan by hand")
