@@ -81,3 +81,12 @@ def test_summary_without_groups_and_with_empty_groups() -> None:
     assert whole.splitlines()[2].startswith("all rows  0.500 [")
     grouped = render(xf.report(scored, by="g"), "table", [xf.get_evaluator("fuzzy")])
     assert grouped.splitlines()[3].split() == ["b", "-"]  # nothing scored in group b
+
+
+def test_group_values_stay_on_one_line() -> None:
+    df = pl.DataFrame(
+        {"prediction": ["a", "b", "c"], "answer": ["a", "b", "x"], "g": ["two\nlines", None, "x"]}
+    )
+    text = render(xf.report(xf.score(df, "fuzzy"), by="g"), "table", [xf.get_evaluator("fuzzy")])
+    body = text.splitlines()[2:5]
+    assert [line.split()[0] for line in body] == ["two\\nlines", "x", "null"]

@@ -110,11 +110,16 @@ def summary_frame(frame: pl.DataFrame, evaluators: Sequence[BaseEvaluator] = ())
     keys = list(groups) if by else [("all rows",)]
     cells = groups if by else {("all rows",): next(iter(groups.values()), {})}
     data: dict[str, list[str]] = {
-        name: ["" if k[i] is None else str(k[i]) for k in keys] for i, name in enumerate(names)
+        name: ["null" if k[i] is None else _one_line(str(k[i])) for k in keys]
+        for i, name in enumerate(names)
     }
     for metric in metrics:
         data[metric] = [cells.get(k, {}).get(metric, "-") for k in keys]
     return pl.DataFrame(data, schema=dict.fromkeys(data, pl.String))
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", " ")
 
 
 def _cell(score: float | None, low: float | None, high: float | None) -> str:
@@ -179,7 +184,7 @@ def markdown(
     metric), the long report (``|`` and newlines in cells escaped, numbers right-aligned), the
     row filters of the scoring plan, the signatures, and a trailing newline."""
     lines = [f"# {_md_cell(title)}", ""]
-    if frame.height:
+    if frame.height and {"metric", "score", "ci_low", "ci_high"} <= set(frame.columns):
         lines += ["## Summary: score [95% interval]", ""]
         by = max(frame.columns.index("metric"), 1)
         lines += _md_table(summary_frame(frame, evaluators), right_from=by)
