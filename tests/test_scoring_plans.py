@@ -159,6 +159,8 @@ def test_filters_are_checked_when_built_and_against_the_table(sample: pl.DataFra
         xf.score(sample, {"bleu": pl.col("tsak") == "translation"})
     with pytest.raises(ColumnTypeError, match="Boolean"):
         xf.score(sample, {"bleu": pl.col("task")})
+    with pytest.raises(ColumnTypeError, match="cannot compare string with numeric"):
+        xf.score(sample.lazy(), {"bleu": "task = 1"})  # before any row is read
     with pytest.raises(TypeError, match=r"pl\.Expr, SQL text or None"):
         PlanEntry("bleu", rows=3)  # type: ignore[arg-type]
     with pytest.raises(DuplicateColumnError, match="share the name"):

@@ -82,11 +82,16 @@ def _check_filters(schema: pl.Schema, filters: dict[str, pl.Expr]) -> None:
                 raise ColumnNotFoundError(
                     column, role, schema.names(), hint="Filters read the input's own columns."
                 )
-        dtype = pl.LazyFrame(schema=schema).select(expr).collect_schema().dtypes()[0]
+        try:  # run on no rows: type errors (a string compared with a number) surface now
+            dtype = pl.LazyFrame(schema=schema).select(expr).collect().dtypes[0]
+        except pl.exceptions.PolarsError as exc:
+            raise ColumnTypeError(
+                str(expr), role, "a filter Polars can evaluate on the input's columns", exc
+            ) from None
         if dtype not in (pl.Boolean, pl.Null):
             raise ColumnTypeError(
-                name,
-                "row filter",
+                str(expr),
+                role,
                 "a Boolean expression (one true/false per row)",
                 dtype,
                 "Compare a column, e.g. pl.col('task') == 'translation' or "
