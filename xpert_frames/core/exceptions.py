@@ -22,12 +22,14 @@ class XpertFramesError(Exception):
 class ColumnNotFoundError(XpertFramesError, KeyError):
     """A required column is missing from the input table."""
 
-    def __init__(self, column: str, role: str, present: Iterable[str]) -> None:
+    def __init__(
+        self, column: str, role: str, present: Iterable[str], *, hint: str | None = None
+    ) -> None:
         present = list(present)
         msg = (
             f"column {column!r} ({role}) not found; columns present: {present}."
             f"{did_you_mean(column, present)}"
-            f" Map it with {role}=<column name>."
+            f" {hint if hint is not None else f'Map it with {role}=<column name>.'}"
         )
         super().__init__(msg)
         self.column = column
