@@ -86,6 +86,9 @@ def test_a_class_named_in_the_file_is_never_imported(
             xf.report(path)
         assert "evilmod" in str(err.value) or registry_name is None
     assert not marker.exists() and "evilmod" not in sys.modules
+    # The CLI in this process (working directory first on sys.path), then in its own.
+    assert main(["report", str(path)]) == (0 if registry_name == "fuzzy" else 2)
+    assert not marker.exists() and "evilmod" not in sys.modules
 
     proc = cli("report", str(path), cwd=tmp_path)
     assert not marker.exists()
