@@ -8,6 +8,7 @@ rate is per row, so the ratio is fair) and must agree with xpert_frames on every
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import time
@@ -259,7 +260,8 @@ def run(quick: bool) -> list[Row]:
             n,
             t,
             f"{cpu_note(cpu, n)}; agrees with baseline on {agree:,} rows; "
-            f"peak RSS {peak_rss_mb():.0f} MiB",
+            f"peak RSS {peak_rss_mb():.0f} MiB; no native code: the same path with or without "
+            f"a C compiler (Polars extract_many); load {os.getloadavg()[0]:.1f}",
             {"mean_score": float(out["tcm_diagnosis_score"].mean())},  # type: ignore[arg-type]
         )
     )

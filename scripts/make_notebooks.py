@@ -22,8 +22,9 @@ quick = [
     """md:# xpert_frames quickstart
 
 Score the bundled sample (378 answers of 7 models to 54 questions: multiple choice, short text,
-true/false, labels, numbers, translations and TCM diagnoses, in Chinese and English) with every
-registered evaluator (each on the rows it fits),
+true/false, labels, numbers, translations and TCM diagnoses, in Chinese and English) with the
+sample's scoring plan (each evaluator on the rows it is meant for: the same figures as
+`xpert-frames score ... --plan xpert_frames/data/sample_plan.toml`),
 report per model and answer type with confidence intervals, drill into wrong answers, join the
 scores back to question metadata, and plot.""",
     """import os
@@ -40,36 +41,28 @@ pl.Config.set_fmt_str_lengths(60)
 
 answers = xf.load_sample()
 answers.head()""",
-    """md:## Every registered evaluator, in one lazy plan
+    """md:## Every evaluator on its rows, in one lazy plan
 
-`xf.list_evaluators()` reads the registry. Each evaluator adds `<name>_score` plus its own
-provenance columns; every input row and column is kept, in order.""",
+`xf.list_evaluators()` reads the registry; the sample's plan (`xf.load_sample_plan()`, a TOML
+file the CLI reads with `--plan`) says which rows each evaluator scores, as SQL over the table's
+columns. Each evaluator adds `<name>_score` plus its own provenance columns (and
+`<name>_applicable`); every input row and column is kept, in order.""",
     """print(xf.list_evaluators())
-scored = xf.score(answers.lazy(), xf.list_evaluators()).collect()
+plan = xf.load_sample_plan()
+print(plan.to_toml())
+scored = xf.score(answers.lazy(), plan).collect()
 assert scored.height == answers.height
 assert scored.columns[: answers.width] == answers.columns
 scored.select("model", "task", "prediction", pl.col("^.*_score$")).head()""",
     """md:## Reports: per model, per answer type, with 95% intervals
 
-Each evaluator is reported on the tasks it is meant for. `count` is the number of scored rows,
-`skipped` the rows with no prediction (or no reference), which are never counted as wrong or right.""",
-    """TASKS = {
-    "accuracy": ["knowledge_qa", "short_answer", "math"],
-    "math": ["math"],
-    "bleu": ["translation"],
-    "fuzzy": ["short_answer", "translation"],
-    "tcm_diagnosis": ["tcm_diagnosis"],
-}
-reports = []
-for name, tasks in TASKS.items():
-    if name not in xf.list_evaluators():
-        continue
-    part = scored.filter(pl.col("task").is_in(tasks))
-    reports.append(xf.report(part, by="model", evaluators=[xf.get_evaluator(name)]))
-by_model = pl.concat(reports)
-headline = ["accuracy", "math_accuracy", "bleu", "corpus_bleu", "tcm_diagnosis"]
+Each evaluator is reported on the rows of its plan (the others count as `not_applicable`).
+`count` is the number of scored rows, `skipped` the rows with no prediction (or no reference),
+which are never counted as wrong or right.""",
+    """by_model = xf.report(scored, by="model", evaluators=plan.evaluators)
+headline = ["accuracy", "math_accuracy", "bleu", "corpus_bleu", "tcm_diagnosis", "fuzzy"]
 by_model.filter(pl.col("metric").is_in(headline))""",
-    """accuracy_part = scored.filter(pl.col("task").is_in(TASKS["accuracy"]))
+    """accuracy_part = scored.filter(pl.col("accuracy_applicable"))
 xf.report(accuracy_part, by=["model"], evaluators=[xf.get_evaluator("accuracy")]).filter(
     pl.col("metric").str.ends_with("_accuracy")
 )""",
@@ -94,7 +87,7 @@ wrong.select("model", "answer", "accuracy_extracted", "accuracy_rule", "predicti
 )
 joined = scored.join(questions.select("question_id", "difficulty"), on="question_id", how="left")
 xf.report(
-    joined.filter(pl.col("task").is_in(TASKS["accuracy"])),
+    joined.filter(pl.col("accuracy_applicable")),
     by=["difficulty", "language"],
     evaluators=[xf.get_evaluator("accuracy")],
 ).filter(pl.col("metric") == "accuracy")""",

@@ -21,7 +21,7 @@ from xpert_frames.evaluators.fuzzy import (
 from xpert_frames.evaluators.fuzzy import kernel as kernels
 from xpert_frames.evaluators.fuzzy.kernel import kernel_threads, levenshtein_similarity
 
-# The C kernel hands rows to its threads in tasks of 2,048 and uses one thread below two tasks.
+# A batch of a few thousand rows (the kernel's own tests shrink its pieces to cross them).
 CHUNK = 2048
 
 # Code points that stress the kernel: ASCII, CJK, astral-plane emoji, combining marks.

@@ -1,11 +1,15 @@
-"""The C kernel (``xpert_frames.evaluators.fuzzy._levenshtein``) on Arrow buffers: equal to the
-plain dynamic programme and to rapidfuzz on Python str, across the one-word / multi-word
-boundaries (64, 128 code points) and beyond 1,000, on non-ASCII text, nulls, slices, 32- and
-64-bit offsets, several threads; and malformed buffers raise ValueError."""
+"""The fuzzy kernel (rapidfuzz's ``Levenshtein`` through ``process.cpdist``, distinct pairs once,
+in pieces): equal to the seed's reference dynamic programme across rapidfuzz's internal
+thresholds (one 64-bit word up to 64 code points, blocks of words beyond: 64, 128, 256, 512),
+on ASCII and CJK text, nulls, repeated pairs and hash collisions; pieces bounded in pairs and
+cells with a pending signal seen between them; absurdly long pairs refused with a warning."""
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -13,15 +17,15 @@ import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from tests.oracles import fuzzy as oracle
-from xpert_frames.core.arrow import arrow_strings
-from xpert_frames.evaluators.fuzzy import _levenshtein
-from xpert_frames.evaluators.fuzzy.kernel import levenshtein_similarity
+from xpert_frames.evaluators.fuzzy import fuzzy_match_score
+from xpert_frames.evaluators.fuzzy import kernel as kernels
+from xpert_frames.evaluators.fuzzy.kernel import LongPairWarning, levenshtein_similarity
 
 # Small alphabets make long strings share many code points (distances neither 0 nor maximal):
-# ASCII, CJK, astral emoji, combining marks, Latin-1 (< 256: the kernel's direct table) and NUL.
+# ASCII, CJK, astral emoji, combining marks, Latin-1 and NUL.
 ALPHABETS = [
     "ab",
     "abc AB",
@@ -30,6 +34,8 @@ ALPHABETS = [
     "e\u0301\u0300\u200b",
     "aé的😀\x00\xff\u0100",
 ]
+#: Lengths around rapidfuzz's internal switches (single word <= 64, then blocks of 64).
+THRESHOLDS = [63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513]
 
 
 def texts(max_size: int) -> st.SearchStrategy[str]:
@@ -53,64 +59,39 @@ def edited(text: str, positions: list[int], alphabet: str) -> str:
     return "".join(chars)
 
 
-def kernel(pairs: Sequence[tuple[str | None, str | None]], workers: int = 1) -> list[float | None]:
+def seed(x: str | None, y: str | None) -> float | None:
+    """The seed's reference (``fuzzy_match_score``: its two-row dynamic programme)."""
+    return None if x is None or y is None else fuzzy_match_score(x, y)
+
+
+def kernel(pairs: Sequence[tuple[str | None, str | None]], **options: Any) -> list[float | None]:
     a = pl.Series([p[0] for p in pairs], dtype=pl.String)
     b = pl.Series([p[1] for p in pairs], dtype=pl.String)
-    return levenshtein_similarity(a, b, workers=workers).to_list()
+    return levenshtein_similarity(a, b, **options).to_list()
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(texts(150), texts(150)), min_size=1, max_size=8))
-def test_equals_dp_oracle_up_to_150_code_points(pairs: list[tuple[str, str]]) -> None:
-    assert kernel(pairs) == [oracle.similarity(x, y) for x, y in pairs]
+def test_equals_the_seed_dp_up_to_150_code_points(pairs: list[tuple[str, str]]) -> None:
+    assert kernel(pairs) == [seed(x, y) for x, y in pairs]
 
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.sampled_from([63, 64, 65, 127, 128, 129, 192]),
+    st.sampled_from(THRESHOLDS),
     st.sampled_from(ALPHABETS),
     st.lists(st.integers(0, 10_000), max_size=8),
     st.integers(0, 2**32),
 )
-def test_equals_dp_oracle_at_word_boundaries(
-    size: int, alphabet: str, edits: list[int], seed: int
+def test_equals_the_seed_dp_across_rapidfuzz_thresholds(
+    size: int, alphabet: str, edits: list[int], rng_seed: int
 ) -> None:
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(rng_seed)
     left = "".join(rng.choice(list(alphabet), size=size))
     right = edited(left, edits, alphabet)
-    pairs = [(left, right), (right, left), (left, left[1:]), (left, "")]
-    assert kernel(pairs) == [oracle.similarity(x, y) for x, y in pairs]
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    st.integers(900, 2_500),
-    st.integers(0, 1_500),
-    st.sampled_from(ALPHABETS),
-    st.lists(st.integers(0, 100_000), max_size=40),
-    st.integers(0, 2**32),
-)
-def test_equals_rapidfuzz_beyond_1000_code_points(
-    size: int, other: int, alphabet: str, edits: list[int], seed: int
-) -> None:
-    rng = np.random.default_rng(seed)
-    left = "".join(rng.choice(list(alphabet), size=size))
-    pairs = [
-        (left, edited(left, edits, alphabet)),
-        (left, "".join(rng.choice(list(alphabet), size=other))),  # unrelated, shorter or longer
-        ("".join(rng.choice(list(alphabet), size=other)), left),
-    ]
-    expected = [Levenshtein.normalized_similarity(x, y) for x, y in pairs]
-    assert kernel(pairs, workers=2) == expected
-
-
-def test_equals_dp_oracle_beyond_1000_code_points() -> None:
-    # Two full dynamic programmes of ~1,100 x 1,050 cells: the oracle itself, not only rapidfuzz.
-    rng = np.random.default_rng(7)
-    left = "".join(rng.choice(list("的人工智能发展ab😀"), size=1_100))
-    right = edited(left, list(range(0, 60_000, 997)), "的人x😀\u0301")
-    pairs = [(left, right), (right[:1_050], left)]
-    assert kernel(pairs) == [oracle.similarity(x, y) for x, y in pairs]
+    other = "".join(rng.choice(list(alphabet), size=int(rng.integers(1, 600))))
+    pairs = [(left, right), (right, left), (left, left[1:]), (left, ""), (left, other)]
+    assert kernel(pairs) == [seed(x, y) for x, y in pairs]
 
 
 @settings(max_examples=100, deadline=None)
@@ -118,76 +99,118 @@ def test_equals_dp_oracle_beyond_1000_code_points() -> None:
     st.lists(st.tuples(st.none() | texts(200), st.none() | texts(200)), min_size=1, max_size=30),
     st.integers(0, 5),
 )
-def test_slices_nulls_and_32_bit_offsets(
+def test_nulls_slices_string_views_and_chunks(
     pairs: list[tuple[str | None, str | None]], cut: int
 ) -> None:
-    # Arrow arrays as other producers hand them over: ``string`` (int32 offsets) and sliced
-    # ``large_string`` arrays (non-zero offset into offsets and validity), read directly.
-    a = pa.array(["pad"] * cut + [p[0] for p in pairs], type=pa.string()).slice(cut)
-    b = pa.array([None] * cut + [p[1] for p in pairs], type=pa.large_string()).slice(cut)
-    out = np.empty(len(pairs))
-    _levenshtein.similarity(*buffers(a), *buffers(b), out, 2)
-    got = [None if np.isnan(v) else float(v) for v in out]
-    expected = [
-        None if x is None or y is None else Levenshtein.normalized_similarity(x, y)
-        for x, y in pairs
-    ]
-    assert got == expected
+    # Arrow arrays as other producers hand them over: ``string`` (int32 offsets), sliced
+    # ``large_string`` and ``string_view`` arrays, and several chunks.
+    a = pl.Series(pa.array(["pad"] * cut + [p[0] for p in pairs], type=pa.string()).slice(cut))
+    b = pl.Series(pa.array([None] * cut + [p[1] for p in pairs], type=pa.large_string()))
+    b = b.slice(cut)
+    expected = [seed(x, y) for x, y in pairs]
+    assert levenshtein_similarity(a, b, workers=2).to_list() == expected
+    view = pl.Series(pa.array([p[0] for p in pairs], type=pa.string_view()))
+    half = len(pairs) // 2
+    chunked = pl.concat([b.slice(0, half), b.slice(half)], rechunk=False)
+    assert levenshtein_similarity(view, chunked).to_list() == expected
 
 
-def buffers(array: pa.Array) -> tuple[object, object, object, int, int]:
-    validity, offsets, data = array.buffers()
-    width = 8 if pa.types.is_large_string(array.type) else 4
-    return offsets, b"" if data is None else data, validity, array.offset, width
-
-
-def test_threads_split_rows_without_changing_scores() -> None:
+def test_repeated_pairs_and_hash_collisions_score_their_own_pair(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    words = ["的人工", "智能", "abc", "😀", "x" * 70, "发展" * 40, ""]
     rng = np.random.default_rng(3)
-    words = ["的人工", "智能", "abc", "😀", "x" * 70, "发展" * 40]
-    pairs = [
+    pairs: list[tuple[str | None, str | None]] = [
         (
-            "".join(rng.choice(words, size=int(rng.integers(0, 6)))),
-            "".join(rng.choice(words, size=int(rng.integers(0, 6)))),
+            "".join(rng.choice(words, size=int(rng.integers(0, 4)))),
+            "".join(rng.choice(words, size=int(rng.integers(0, 4)))),
         )
-        for _ in range(10_000)
+        for _ in range(3_000)
     ]
-    expected = [Levenshtein.normalized_similarity(x, y) for x, y in pairs]
-    for workers in (1, 2, 3, 8):
-        assert kernel(pairs, workers=workers) == expected
+    pairs += [(None, "a"), ("a", None), (None, None)] * 3
+    expected = [seed(x, y) for x, y in pairs]
+    assert kernel(pairs) == expected
+    # Every pair under one key: each row is checked against its representative and rescored.
+    monkeypatch.setattr(kernels, "_pair_key", lambda: pl.lit(7, dtype=pl.UInt64))
+    assert kernel(pairs) == expected
 
 
-def test_arrow_strings_from_string_views_and_chunks() -> None:
-    values = ["abc", None, "人工智能", "", "x" * 40]
-    view = pl.Series(pa.array(values, type=pa.string_view()))
-    chunked = pl.concat([pl.Series(values[:2]), pl.Series(values[2:])], rechunk=False)
-    other = pl.Series(["abd", "x", "人工", "", "x" * 39 + "y"])
-    for series in (view, chunked):
-        _offsets, _data, validity, start, width = arrow_strings(series)
-        assert (start, width, validity is not None) == (0, 8, True)
-        got = levenshtein_similarity(series, other, workers=1)
-        assert got.to_list() == [1 - 1 / 3, None, 0.5, 1.0, 1 - 1 / 40]
+def test_pieces_bound_pairs_and_cells(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[int, float]] = []
+    real = process.cpdist
+
+    def spy(a: list[str], b: list[str], **kw: Any) -> Any:
+        calls.append((len(a), sum(len(x) * len(y) for x, y in zip(a, b, strict=True))))
+        assert kw["workers"] >= 1
+        return real(a, b, **kw)
+
+    monkeypatch.setattr(process, "cpdist", spy)
+    monkeypatch.setattr(kernels, "PIECE_ROWS", 100)
+    monkeypatch.setattr(kernels, "PIECE_CELLS", 50_000)
+    pairs = [(f"答{i}abc", f"答{i * 7}abd") for i in range(1_000)]
+    pairs += [("长" * 300 + str(i), "长" * 299) for i in range(20)]  # 90,000 cells each
+    assert kernel(pairs, workers=2) == [seed(x, y) for x, y in pairs]
+    assert sum(n for n, _ in calls) == len(pairs)
+    assert all(n <= 100 for n, _ in calls)
+    assert all(c <= 50_000 or n == 1 for n, c in calls)  # a longer pair is a piece alone
+    assert sum(1 for n, c in calls if n == 1 and c > 50_000) == 20
 
 
-def test_invalid_utf8_and_offsets_raise_value_error() -> None:
-    offsets = np.array([0, 2], dtype=np.int64).tobytes()
-    good = (offsets, b"ab", None, 0, 8)
-    out = np.empty(1)
-    # Not UTF-8, cut short, a surrogate, overlong, beyond U+10FFFF.
-    for data in (b"\xff\xfe", b"\xc3(", b"a\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80"):
-        bad = (np.array([0, len(data)], dtype=np.int64).tobytes(), data, None, 0, 8)
-        with pytest.raises(ValueError, match="row 0: invalid UTF-8"):
-            _levenshtein.similarity(*good, *bad, out, 1)
-        with pytest.raises(ValueError, match="row 0: invalid UTF-8"):  # even if equal bytes
-            _levenshtein.similarity(*bad, *bad, out, 1)
-    too_far = np.array([0, 9], dtype=np.int64).tobytes()
-    with pytest.raises(ValueError, match="offsets outside the data buffer"):
-        _levenshtein.similarity(*good, too_far, b"ab", None, 0, 8, out, 1)
-    with pytest.raises(ValueError, match="offsets buffer holds 16 bytes, expected at least 24"):
-        _levenshtein.similarity(*good, offsets, b"ab", None, 1, 8, out, 1)
-    with pytest.raises(ValueError, match="offset width must be 4 or 8"):
-        _levenshtein.similarity(*good, offsets, b"ab", None, 0, 2, out, 1)
+def test_a_pending_signal_is_seen_between_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Stop(Exception):
+        pass
+
+    def handler(signum: int, frame: object) -> None:
+        raise Stop
+
+    calls = 0
+    real = process.cpdist
+
+    def spy(a: list[str], b: list[str], **kw: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        out = real(a, b, **kw)
+        os.kill(os.getpid(), signal.SIGUSR1)  # arrives while the C call runs
+        return out
+
+    monkeypatch.setattr(process, "cpdist", spy)
+    monkeypatch.setattr(kernels, "PIECE_ROWS", 10)
+    previous = signal.signal(signal.SIGUSR1, handler)
+    try:
+        with pytest.raises(Stop):
+            kernel([(f"a{i}", f"b{i}") for i in range(100)])
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    assert calls == 1  # the handler ran before a second piece started
 
 
-def test_workers_must_be_positive() -> None:
+def test_pairs_over_the_cell_cap_are_null_with_a_warning() -> None:
+    pairs: list[tuple[str | None, str | None]] = [
+        ("a" * 200, "b" * 200),  # 40,000 cells: over a cap of 10,000
+        ("a" * 200, "a" * 200),  # equal: 1.0 without the distance
+        ("a" * 100, "ab" * 50),  # 10,000 cells: at the cap, scored
+        ("x" * 5_000, "y"),  # 5,000 cells
+        (None, "b" * 10_000),
+    ]
+    with pytest.warns(LongPairWarning, match=r"1 pair\(s\) not scored .* exceeds 10,000"):
+        got = kernel(pairs, max_cells=10_000)
+    assert got == [None, 1.0, seed(*pairs[2]), seed(*pairs[3]), None]
+    assert kernels.MAX_PAIR_CELLS == 10**10  # the documented default
+
+
+def test_two_long_strings_are_refused_by_default() -> None:
+    a = "的" * 120_000
+    with pytest.warns(LongPairWarning, match="exceeds 10,000,000,000"):
+        got = kernel([(a, a[:-1] + "x"), ("abc", "abd")])
+    assert got == [None, Levenshtein.normalized_similarity("abc", "abd")]
+
+
+def test_options_are_checked() -> None:
+    one = pl.Series(["a"])
     with pytest.raises(ValueError, match="positive thread count"):
-        levenshtein_similarity(pl.Series(["a"]), pl.Series(["b"]), workers=0)
+        levenshtein_similarity(one, one, workers=0)
+    with pytest.raises(ValueError, match="max_cells must be a positive integer"):
+        levenshtein_similarity(one, one, max_cells=0)
+    with pytest.raises(ValueError, match="lengths differ"):
+        levenshtein_similarity(one, pl.Series(["a", "b"]))
+    assert levenshtein_similarity(pl.Series([], dtype=pl.String), pl.Series([])).to_list() == []

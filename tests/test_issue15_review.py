@@ -65,14 +65,16 @@ def test_numpy_requirement_has_bitwise_count() -> None:
 def test_kernel_threads_respect_polars_pool_and_affinity(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from rapidfuzz import process
+
     seen: list[int] = []
-    real = kernels._similarity
+    real = process.cpdist
 
-    def spy(*args: Any) -> None:
-        seen.append(args[-1])  # the C kernel's thread count
-        real(*args)
+    def spy(*args: Any, **kw: Any) -> Any:
+        seen.append(kw["workers"])  # rapidfuzz's thread count
+        return real(*args, **kw)
 
-    monkeypatch.setattr(kernels, "_similarity", spy)
+    monkeypatch.setattr(process, "cpdist", spy)
     out = kernels.levenshtein_similarity(pl.Series(["abc", "x"]), pl.Series(["abd", "y"]))
     assert out.to_list() == pytest.approx([2 / 3, 0.0])
     assert seen and all(w >= 1 for w in seen)

@@ -9,6 +9,7 @@ models write them."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,8 @@ from tests.oracles import math_forms as oracle_forms
 from tests.test_math import OPTION_SETS, assert_matches_oracle
 from tests.test_math_symbolic import MODES
 from xpert_frames.evaluators.math_answer import symbolic
-from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator, integer_digits
+from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
+from xpert_frames.numeric.exact import integer_key
 from xpert_frames.numeric.parse import extract_number, parse_number
 
 ANSWERS = Path(__file__).parent / "data" / "math_labelled_answers.jsonl"
@@ -100,15 +102,18 @@ def test_answers_set_matches_oracle(options: dict[str, Any]) -> None:
 
 
 # --------------------------------------------------------------------------- 1. integers
-def test_integer_digits_matches_the_oracle() -> None:
+def test_integer_key_matches_the_oracle() -> None:
     texts = [
         "18446744073709551616", "-0", "+12", "0012", "1,000", "12.00", "12.5", "1e20", "5万",
         "0万", "3 kg", "4 4/9", "7/2", "50%", "2亿 元", "-18,446,744,073,709,551,616", "12 ×",
-        "\\frac{1}{2}", "1.5万", "十二", "7 ‰",
+        "\\frac{1}{2}", "1.5万", "十二", "7 ‰", "2.5e3", "1e5000", "1.25e1", "-0.0e7",
     ]  # fmt: skip
-    got = pl.DataFrame({"t": texts}).select(integer_digits(pl.col("t")).alias("k"))["k"]
-    assert got.to_list() == [oracle.int_key(t) for t in texts]
-    assert got.to_list()[:6] == ["18446744073709551616", "0", "12", "12", "1000", "12"]
+    for scientific in (False, True):
+        got = pl.DataFrame({"t": texts}).select(integer_key(pl.col("t"), scientific=scientific))
+        want = [oracle.int_key(t, scientific) for t in texts]
+        assert [None if k is None else Decimal(k) for k in got.to_series()] == want
+    got = pl.DataFrame({"t": texts[:6]}).select(integer_key(pl.col("t"))).to_series()
+    assert got.to_list() == ["18446744073709551616e0", "0", "12e0", "12e0", "1e3", "12e0"]
 
 
 def test_integers_compare_exactly_at_any_size() -> None:

@@ -1,6 +1,8 @@
-"""The number reader's screen (C, ``numeric/_screen.c``; ``numeric/screens.py``): the kernel
-against a plain byte-by-byte scan, each exact bit against the Polars gate it replaces, and each
-screen bit against its regex (a match always has the bit)."""
+"""The number reader's screen (C, ``numeric/_screen.c``, and its Polars twin;
+``numeric/screens.py``): the kernel against a plain byte-by-byte scan, each exact bit against
+the Polars gate it replaces and each screen bit against its regex (a match always has the bit)
+on both paths, the two paths equal bit for bit, and the math and accuracy evaluators giving
+equal frames on both."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from xpert_frames.core.arrow import arrow_strings
-from xpert_frames.numeric import _screen, screens
+from xpert_frames.numeric import screens
 from xpert_frames.numeric.forms import RARE_TRIGGER, form_stages
 from xpert_frames.numeric.grammar import (
     CHECK_TRIGGERS,
@@ -26,6 +28,11 @@ from xpert_frames.numeric.grammar import (
     grammar,
 )
 from xpert_frames.numeric.scales import SCREEN as SCALE_SCREEN
+
+_screen = screens._NATIVE
+needs_c = pytest.mark.skipif(_screen is None, reason="the C screen is not built")
+#: The paths :func:`screens.screen` can take here: the C extension (when built), the twin.
+PATHS = [True, False] if _screen is not None else [False]
 
 # ---------------------------------------------------------------------------- the kernel
 KIND_BYTES = st.one_of(
@@ -73,6 +80,7 @@ def buffers(patterns: list[tuple[list[tuple[int, int]], int]]) -> tuple[bytes, .
     return ends.tobytes(), data, kinds, bits.tobytes()
 
 
+@needs_c
 @settings(max_examples=400, deadline=None)
 @given(
     patterns=st.lists(PATTERN, max_size=8),
@@ -101,6 +109,7 @@ EXACT_PATTERN = st.tuples(
 )
 
 
+@needs_c
 @settings(max_examples=300, deadline=None)
 @given(
     patterns=st.lists(EXACT_PATTERN, max_size=12),
@@ -112,6 +121,7 @@ def test_kernel_without_high_kinds_equals_the_plain_scan(
     assert_kernel_equals_the_plain_scan(patterns, texts)
 
 
+@needs_c
 def test_kernel_on_the_number_reader_patterns() -> None:
     """The real pattern set (two-byte starts, wide nodes: full-width forms) on texts that hold
     each pattern once, at the start, the end and inside another text."""
@@ -140,6 +150,7 @@ def _real_patterns() -> list[tuple[tuple[int, str, bool], list[int], list[int]]]
     ]
 
 
+@needs_c
 def test_kernel_reads_slices_and_32_bit_offsets() -> None:
     patterns = [([(0, ord("="))], 1), ([(1, 0), (0, ord(" "))], 2), ([(3, 0)], 4)]
     texts = ["x", "1 =", None, "é", "2", "a = 3 "]
@@ -149,6 +160,7 @@ def test_kernel_reads_slices_and_32_bit_offsets() -> None:
     assert np.frombuffer(out, dtype=np.uint32).tolist() == [3, 0, 4, 0]
 
 
+@needs_c
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -164,6 +176,7 @@ def test_kernel_rejects_bad_patterns(change: object, message: str) -> None:
         _screen.screen(*arrow_strings(pl.Series(["ab"])), 1, *change(good))  # type: ignore[operator]
 
 
+@needs_c
 def test_kernel_rejects_offsets_outside_the_data() -> None:
     offsets = np.array([0, 5], dtype=np.int64).tobytes()
     with pytest.raises(ValueError, match="row 0"):
@@ -271,6 +284,15 @@ def screened_regexes() -> list[tuple[int, str]]:
 
 
 def check(texts: list[str]) -> None:
+    for native in PATHS:
+        screens.NATIVE = native
+        try:
+            check_path(texts)
+        finally:
+            screens.NATIVE = _screen is not None
+
+
+def check_path(texts: list[str]) -> None:
     df = bits_of(texts)
     for bit, gate in exact_gates().items():
         got = df.select(screens.has(bit)).to_series()
@@ -309,7 +331,63 @@ def test_empty_and_null_texts() -> None:
     assert got == [0, 0, screens.EQUALS]
 
 
+@needs_c
 def test_kernel_refuses_patterns_that_expand_too_far() -> None:
     # Seven digit positions are 10**7 paths: more trie nodes than the kernel builds per call.
     with pytest.raises(ValueError, match="trie nodes"):
         _screen.screen(*arrow_strings(pl.Series(["1"])), 1, *buffers([([(1, 0)] * 7, 1)]))
+
+
+@needs_c
+def test_kernel_bounds_arithmetic_does_not_overflow() -> None:
+    # (start + n + 1) * width would wrap around for a start near 2**62: refused, not read.
+    offsets, data, validity, _, width = arrow_strings(pl.Series(["ab"]))
+    for start in (2**62, 2**63 - 2, 3):
+        with pytest.raises(ValueError, match="offsets buffer holds"):
+            _screen.screen(offsets, data, validity, start, width, 1, *screens._buffers())
+
+
+def twin_and_native(texts: list[str | None]) -> tuple[list[int], list[int]]:
+    series = pl.Series("n", texts, dtype=pl.String)
+    try:
+        screens.NATIVE = False
+        twin = screens.screen(series).to_list()
+    finally:
+        screens.NATIVE = _screen is not None
+    return twin, screens.screen(series).to_list()
+
+
+@needs_c
+@settings(max_examples=300, deadline=None)
+@given(texts=st.lists(st.none() | TEXTS, min_size=1, max_size=20))
+def test_the_polars_twin_gives_the_c_bits(texts: list[str | None]) -> None:
+    twin, native = twin_and_native(texts)
+    assert twin == native
+
+
+@needs_c
+def test_the_polars_twin_gives_the_c_bits_on_real_answers() -> None:
+    twin, native = twin_and_native([*real_texts(), *(p for _, p, _ in screens._PATTERNS)])
+    assert twin == native
+
+
+@needs_c
+def test_math_and_accuracy_score_the_same_on_both_paths() -> None:
+    import xpert_frames as xf
+    from xpert_frames.evaluators.accuracy.evaluator import AccuracyEvaluator
+    from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
+
+    texts = real_texts()
+    frame = pl.DataFrame({"prediction": texts, "answer": texts[1:] + texts[:1]})
+    frame = pl.concat([frame, frame.with_columns(answer=pl.col("prediction"))])
+    frame = frame.with_columns(answer_type=pl.lit("number"))
+    # symbolic="latex": no time limits, so nothing but the screen can differ between runs.
+    evaluators = [MathEvaluator(symbolic="latex"), AccuracyEvaluator()]
+    try:
+        screens.NATIVE = False
+        twin = xf.score(frame, evaluators)
+    finally:
+        screens.NATIVE = True
+    native = xf.score(frame, evaluators)
+    assert native.equals(twin)
+    assert native["math_score"].sum() > 0  # the frame has matches, not only misses

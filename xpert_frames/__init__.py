@@ -12,7 +12,14 @@ from xpert_frames.core.lazy import lazy_attributes
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING (type checkers read it so), without typing
 if TYPE_CHECKING:
-    from xpert_frames.api import BatchScorer, html_report, load_sample, report, score
+    from xpert_frames.api import (
+        BatchScorer,
+        html_report,
+        load_sample,
+        load_sample_plan,
+        report,
+        score,
+    )
     from xpert_frames.core.frames import Columns, flatten_references, from_records
     from xpert_frames.evaluators import (
         AccuracyEvaluator,
@@ -26,6 +33,7 @@ if TYPE_CHECKING:
         fuzzy_match_score,
         levenshtein_distance,
     )
+    from xpert_frames.plans import Plan, PlanEntry
     from xpert_frames.provenance import write_scored
     from xpert_frames.registry import (
         get_evaluator,
@@ -41,7 +49,8 @@ __version__ = "0.1.0"
 #: Where each public name is defined; imported by :func:`__getattr__` on first use.
 _SOURCES: dict[str, str] = {
     **dict.fromkeys(
-        ("BatchScorer", "html_report", "load_sample", "report", "score"), "xpert_frames.api"
+        ("BatchScorer", "html_report", "load_sample", "load_sample_plan", "report", "score"),
+        "xpert_frames.api",
     ),
     **dict.fromkeys(("Columns", "flatten_references", "from_records"), "xpert_frames.core.frames"),
     **dict.fromkeys(
@@ -60,6 +69,7 @@ _SOURCES: dict[str, str] = {
         "xpert_frames.evaluators",
     ),
     "write_scored": "xpert_frames.provenance",
+    **dict.fromkeys(("Plan", "PlanEntry"), "xpert_frames.plans"),
     **dict.fromkeys(
         ("get_evaluator", "get_evaluators", "list_evaluators", "register_evaluator"),
         "xpert_frames.registry",
@@ -77,6 +87,8 @@ __all__ = [
     "FuzzyEvaluator",
     "FuzzyMatcher",
     "MathEvaluator",
+    "Plan",
+    "PlanEntry",
     "TcmDiagnosisEvaluator",
     "__version__",
     "aggregate_scores",
@@ -90,6 +102,7 @@ __all__ = [
     "levenshtein_distance",
     "list_evaluators",
     "load_sample",
+    "load_sample_plan",
     "register_evaluator",
     "report",
     "score",

@@ -19,6 +19,7 @@ from xpert_frames.core import frames
 from xpert_frames.core.aliases import Frame, FrameT
 from xpert_frames.core.exceptions import ConfigurationError
 from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.plans import Plan, PlanEntry, PlanLike
 from xpert_frames.registry import detect_evaluators, resolve_evaluators
 from xpert_frames.reporting import intervals
 
@@ -26,13 +27,19 @@ from xpert_frames.reporting import intervals
 EvaluatorLike = str | BaseEvaluator
 #: The bundled sample table (see :func:`load_sample`).
 SAMPLE = Path(__file__).parent / "data" / "sample.parquet"
+#: The bundled sample's scoring plan (see :func:`load_sample_plan`).
+SAMPLE_PLAN = Path(__file__).parent / "data" / "sample_plan.toml"
 
 __all__ = [
     "SAMPLE",
+    "SAMPLE_PLAN",
     "BatchScorer",
     "EvaluatorLike",
+    "Plan",
+    "PlanEntry",
     "html_report",
     "load_sample",
+    "load_sample_plan",
     "report",
     "score",
 ]
@@ -40,7 +47,7 @@ __all__ = [
 
 def score(
     frame: FrameT,
-    evaluators: EvaluatorLike | Sequence[EvaluatorLike],
+    evaluators: PlanLike,
     *,
     columns: frames.Columns | Mapping[str, str] | None = None,
     all_rows: bool = False,
@@ -61,15 +68,24 @@ def score(
     ``<name>_applicable``, and reports count them as ``not_applicable``. ``all_rows=True``
     scores every row with every evaluator.
 
+    ``evaluators`` may also say which rows each evaluator scores (a scoring plan,
+    :mod:`xpert_frames.plans`): a mapping of registry names to row filters (a Boolean
+    ``pl.Expr`` over the table's own columns, SQL text such as ``"task = 'translation'"``, or
+    ``None``), :class:`~xpert_frames.plans.PlanEntry` objects, or a
+    :class:`~xpert_frames.plans.Plan` (``xf.Plan.read("plan.toml")``). Rows outside a filter
+    are not applicable to that evaluator, as rows of answer types it does not fit.
+
     Examples
     --------
     >>> import polars as pl, xpert_frames as xf
     >>> df = pl.DataFrame({"prediction": ["Paris", "Lyon"], "answer": ["Paris", "Paris"]})
     >>> xf.score(df, "fuzzy")["fuzzy_score"].to_list()
     [1.0, 0.0]
+    >>> df = df.with_columns(task=pl.Series(["capital", "translation"]))
+    >>> xf.score(df, {"fuzzy": pl.col("task") == "capital"})["fuzzy_score"].to_list()
+    [1.0, None]
     """
-    evs = resolve_evaluators(evaluators)
-    return scoring.score(frame, evs, columns=columns, all_rows=all_rows, **names)
+    return scoring.score(frame, Plan(evaluators), columns=columns, all_rows=all_rows, **names)
 
 
 def report(
@@ -118,7 +134,9 @@ def scored_input(scored: Frame | str | Path) -> tuple[pl.LazyFrame, list[BaseEva
         return pl.scan_parquet(paths), provenance.read_evaluators(paths)
     if frames.is_arrow_table(scored):
         meta = scored.schema.metadata  # type: ignore[union-attr]
-        return frames.to_lazy(scored), provenance.from_metadata(meta, "the Arrow table")
+        # Checked before Polars reads the table (it panics on metadata that is not UTF-8).
+        recorded = provenance.from_metadata(meta, "the Arrow table")
+        return frames.to_lazy(scored), recorded
     return frames.to_lazy(scored), None
 
 
@@ -153,18 +171,17 @@ def refuse_unknown_options(evaluators: Sequence[BaseEvaluator]) -> None:
 
 class BatchScorer(scoring.BatchScorer):
     """A picklable ``pa.Table -> pa.Table`` function for engines (Ray Data ``map_batches``),
-    built from evaluator names or instances."""
+    built from evaluator names or instances, or a scoring plan (as :func:`score` takes)."""
 
     def __init__(
         self,
-        evaluators: EvaluatorLike | Sequence[EvaluatorLike],
+        evaluators: PlanLike,
         *,
         columns: frames.Columns | Mapping[str, str] | None = None,
         all_rows: bool = False,
         **names: str,
     ) -> None:
-        evs = resolve_evaluators(evaluators)
-        super().__init__(evs, columns=columns, all_rows=all_rows, **names)
+        super().__init__(Plan(evaluators), columns=columns, all_rows=all_rows, **names)
 
 
 def html_report(
@@ -208,3 +225,17 @@ def load_sample() -> pl.DataFrame:
     True
     """
     return pl.read_parquet(SAMPLE)
+
+
+def load_sample_plan() -> Plan:
+    """The bundled sample's scoring plan (``xpert_frames/data/sample_plan.toml``): accuracy on
+    the question-answer rows, math on number questions, BLEU and fuzzy on translations, TCM on
+    TCM diagnoses. The CLI reads the same file with ``--plan``.
+
+    Examples
+    --------
+    >>> import xpert_frames as xf
+    >>> xf.load_sample_plan().sql()["bleu"]
+    "task = 'translation'"
+    """
+    return Plan.read(SAMPLE_PLAN)

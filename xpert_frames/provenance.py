@@ -5,14 +5,17 @@ A scored Parquet file (CLI, Ray output, :func:`write_scored`) or Arrow table (``
 with one entry per evaluator: its ``name``, ``class`` (``module:QualName``), ``registry`` name,
 ``options``, the ``package`` and ``version`` that define it, and its ``signature``. Reports
 rebuild the evaluators from it, so a corpus metric is computed with the options the rows were
-scored with. A table without it (a bare DataFrame) gives no configuration: a report then refuses
+scored with: by registry name only (the ``class`` is never imported), with options checked
+against the class before it is built, path-like text options refused, and the signature
+compared (see the decode section below; bounds in :data:`MAX_CHARS` and its neighbours).
+A table without it (a bare DataFrame) gives no configuration: a report then refuses
 metrics that depend on options (see ``BaseEvaluator.report_options``) instead of guessing them.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -20,9 +23,10 @@ from typing import Any
 
 import polars as pl
 
+from xpert_frames.core import bounded_json, option_types
 from xpert_frames.core.aliases import Frame
 from xpert_frames.core.atomic import write_atomic
-from xpert_frames.core.exceptions import ConfigurationError, OptionTypeError
+from xpert_frames.core.exceptions import ConfigurationError, OptionTypeError, UnknownEvaluatorError
 from xpert_frames.evaluators.base import BaseEvaluator
 
 METADATA_KEY = "xpert_frames.evaluators"
@@ -49,21 +53,6 @@ def _encode(value: Any) -> Any:
     raise OptionTypeError(f"cannot record option value {value!r} ({type(value).__name__})")
 
 
-def _decode(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_decode(v) for v in value]
-    if isinstance(value, dict) and value.get(_TYPE) == "TermTable":
-        rows = value["rows"]
-        return pl.DataFrame(
-            rows,
-            schema={"canonical": pl.String, "synonym": pl.String, "category": pl.String},
-            orient="row",
-        )
-    if isinstance(value, dict):
-        return {k: _decode(v) for k, v in value.items()}
-    return value
-
-
 def _package_version(module: str) -> tuple[str, str | None]:
     package = module.split(".")[0]
     try:
@@ -74,7 +63,11 @@ def _package_version(module: str) -> tuple[str, str | None]:
 
 def describe(evaluator: BaseEvaluator) -> dict[str, Any]:
     """One evaluator's entry: name, class, registry name, options, package, version, signature.
-    Options that cannot be written as JSON are listed under ``unrecorded``."""
+    Options that cannot be written as JSON are listed under ``unrecorded``. Reports rebuild the
+    evaluator from its registry name (``None`` for a class not registered: such a file needs
+    ``evaluators=`` to be reported); the class is recorded for people, never imported."""
+    from xpert_frames import registry
+
     cls = type(evaluator)
     options: dict[str, Any] = {}
     unrecorded: list[str] = []
@@ -87,7 +80,7 @@ def describe(evaluator: BaseEvaluator) -> dict[str, Any]:
     return {
         "name": evaluator.name,
         "class": f"{cls.__module__}:{cls.__qualname__}",
-        "registry": cls.key or None,
+        "registry": registry.name_of(cls),
         "options": options,
         "unrecorded": unrecorded,
         "package": package,
@@ -124,48 +117,198 @@ def write_scored(
 
 
 # --------------------------------------------------------------------------- decode
+# A scored file is data: nothing it records chooses code to import or a file to read. An entry
+# names its evaluator by registry name only (built-ins and installed plugins); its options are
+# checked against that class's keyword parameters and their types before the class is called;
+# text options that look like file paths are refused; the evaluator built is checked against the
+# recorded signature. Every way a configuration can be malformed is a ConfigurationError.
+
+#: Bounds on a recorded configuration: JSON size, nesting (list > entry > options > value >
+#: term table > rows > row is 7), number of entries, length of an evaluator's name.
+MAX_CHARS = 32 * 1024 * 1024
+MAX_DEPTH = 8
+MAX_ENTRIES = 64
+MAX_NAME = 200
+#: The fields of an entry and the JSON kinds each may hold (``describe`` writes them all).
+_FIELDS: dict[str, tuple[type, ...]] = {
+    "name": (str,),
+    "class": (str, type(None)),
+    "registry": (str, type(None)),
+    "options": (dict,),
+    "unrecorded": (list,),
+    "package": (str, type(None)),
+    "version": (str, type(None)),
+    "signature": (str, type(None)),
+}
+_REQUIRED = ("name", "registry", "options", "signature")
+#: A text option naming a file: a path separator, ``~`` or ``.`` first, or a file suffix.
+_PATH_LIKE = re.compile(r"[/\\]|^[~.]|\.[A-Za-z][A-Za-z0-9]{0,7}$")
+#: Software versions inside a signature (``nltk-3.9.1``): they may differ between machines.
+_VERSION = re.compile(r"(?<=[A-Za-z_]-)\d[\w.+!]*")
+#: Signature fields that name software, not options (``tok:``, ``version:``).
+_ENVIRONMENT = ("tok:", "version:")
+
+
+def _cut(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def _entries(raw: str | bytes, where: str) -> list[dict[str, Any]]:
-    try:
-        entries = json.loads(raw)
-        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-            raise ConfigurationError("expected a JSON list of objects")
-    except ValueError as exc:
+    """The entries of a recorded configuration, each checked (fields, kinds, names unique)."""
+    what = f"{where}: scoring configuration under {METADATA_KEY!r}"
+    entries = bounded_json.load(raw, what, max_chars=MAX_CHARS, max_depth=MAX_DEPTH)
+    if not isinstance(entries, list):
         raise ConfigurationError(
-            f"{where}: unreadable scoring configuration under {METADATA_KEY!r}: {exc}"
-        ) from None
+            f"{what}: expected a JSON list of evaluators, got {_short(entries)}"
+        )
+    if len(entries) > MAX_ENTRIES:
+        raise ConfigurationError(
+            f"{what}: {len(entries)} evaluators, more than the {MAX_ENTRIES} allowed"
+        )
+    seen: set[str] = set()
+    for i, entry in enumerate(entries):
+        _check_entry(entry, f"{what}, entry {i}")
+        if entry["name"] in seen:
+            raise ConfigurationError(
+                f"{what}: evaluator {entry['name']!r} is recorded twice; a scored table has "
+                "one set of columns per evaluator name"
+            )
+        seen.add(entry["name"])
     return entries
 
 
+def _check_entry(entry: Any, where: str) -> None:
+    if not isinstance(entry, dict):
+        raise ConfigurationError(f"{where}: expected a JSON object, got {_short(entry)}")
+    unknown = sorted(set(entry) - set(_FIELDS))
+    missing = [f for f in _REQUIRED if f not in entry]
+    if unknown or missing:
+        raise ConfigurationError(
+            f"{where}: fields {sorted(_FIELDS)} expected; unknown {_short(unknown)}, "
+            f"missing {missing}"
+        )
+    for field, kinds in _FIELDS.items():
+        if field in entry and not isinstance(entry[field], kinds):
+            expected = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+            raise ConfigurationError(
+                f"{where}: field {field!r} must be {expected}, got {_short(entry[field])}"
+            )
+    if not all(isinstance(o, str) for o in entry.get("unrecorded", [])):
+        raise ConfigurationError(f"{where}: field 'unrecorded' must list option names")
+    name = entry["name"]
+    if not name or len(name) > MAX_NAME:
+        raise ConfigurationError(
+            f"{where}: an evaluator name has 1 to {MAX_NAME} characters, got {_short(name)}"
+        )
+
+
+def _decode(value: Any, option: str, where: str) -> Any:
+    """A recorded option value as the evaluator takes it (a term table as a DataFrame)."""
+    if isinstance(value, dict) and value.get(_TYPE) == "TermTable":
+        rows = value.get("rows")
+        good = isinstance(rows, list) and all(
+            isinstance(r, list) and len(r) == 3 and all(isinstance(v, str | None) for v in r)
+            for r in rows
+        )
+        if set(value) != {_TYPE, "rows"} or not good:
+            raise ConfigurationError(
+                f"{where}: option {option!r}: a recorded term table is "
+                '{"__xf_type__": "TermTable", "rows": [[canonical, synonym, category], ...]}'
+            )
+        return pl.DataFrame(
+            rows,
+            schema={"canonical": pl.String, "synonym": pl.String, "category": pl.String},
+            orient="row",
+        )
+    return value
+
+
+def _check_options(
+    cls: type[BaseEvaluator], label: str, recorded: dict[str, Any], where: str
+) -> dict[str, Any]:
+    """``recorded`` checked against the keyword parameters of ``cls`` and their types, before
+    ``cls`` is called; returned decoded."""
+    params = option_types.keyword_parameters(cls)
+    params.pop("name", None)
+    options: dict[str, Any] = {}
+    for option, value in recorded.items():
+        if option not in params:
+            raise ConfigurationError(
+                f"{where}: {label} has no option {_short(option)}; its options: {sorted(params)}"
+            )
+        texts = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        named = next((t for t in texts if isinstance(t, str) and _PATH_LIKE.search(t)), None)
+        if named is not None:
+            raise ConfigurationError(
+                f"{where}: {label} option {option!r} names a file ({_short(named)}); options "
+                "read from a scored file never name files. Pass the evaluator yourself, e.g. "
+                f"xf.report(path, evaluators=[xf.get_evaluator(..., {option}=<table>)])"
+            )
+        if not option_types.fits(value, params[option]):
+            raise ConfigurationError(
+                f"{where}: {label} option {option!r} must be "
+                f"{option_types.describe_type(params[option])}, got {_short(value)} "
+                f"({type(value).__name__})"
+            )
+        options[option] = _decode(value, option, where)
+    return options
+
+
+def _comparable(signature: str | None) -> str | None:
+    """A signature without what names software (tokenizer and package versions): the scores
+    are read from the file, so only what the options decide must agree."""
+    if signature is None:
+        return None
+    fields = [f for f in signature.split("|") if not f.startswith(_ENVIRONMENT)]
+    return _VERSION.sub("*", "|".join(fields))
+
+
 def build(entry: Mapping[str, Any], where: str = "metadata") -> BaseEvaluator:
-    """The evaluator an entry of :func:`describe` records."""
+    """The evaluator a checked entry of :func:`describe` records (see :func:`_entries`)."""
     from xpert_frames import registry
 
-    name = entry.get("name")
-    options = {k: _decode(v) for k, v in dict(entry.get("options") or {}).items()}
-    module, _, qualname = str(entry.get("class", "")).partition(":")
-    cls: Any = None
+    name, key = entry["name"], entry["registry"]
+    scored_by = f"{entry.get('class')} ({entry.get('package')} {entry.get('version')})"
     try:
-        cls = importlib.import_module(module)
-        for part in qualname.split("."):
-            cls = getattr(cls, part)
-    except (ImportError, AttributeError, ValueError):
-        cls = None
-    if not (isinstance(cls, type) and issubclass(cls, BaseEvaluator)):
-        key = entry.get("registry")
-        if not key:
-            raise ConfigurationError(
-                f"{where}: evaluator {name!r} was scored by {entry.get('class')!r} "
-                f"({entry.get('package')} {entry.get('version')}), which cannot be imported here"
-            )
-        cls = registry.get_record(str(key)).cls
+        if key is None:
+            raise UnknownEvaluatorError("it was not registered when the file was scored")
+        cls = registry.get_record(key).cls
+    except UnknownEvaluatorError as exc:
+        raise ConfigurationError(
+            f"{where}: evaluator {name!r} was scored by {scored_by}, registered as {key!r}, "
+            f"which this installation does not have ({exc}). Install the plugin that provides "
+            "it, or pass evaluators=[...]; a class is never imported by the name a file gives"
+        ) from None
+    label = f"evaluator {name!r} ({key})"
+    options = _check_options(cls, label, entry["options"], where)
+    unrecorded = [o for o in entry.get("unrecorded", []) if o in cls.report_options]
+    if unrecorded:
+        raise ConfigurationError(
+            f"{where}: {label}: its report depends on option(s) {unrecorded}, which the file "
+            "does not record; pass evaluators=[...]"
+        )
     try:
         built: BaseEvaluator = cls(**options, name=name)
-        return built
-    except (TypeError, ValueError) as exc:
+        rebuilt = built.signature
+    except Exception as exc:  # the class's own validation: wrong values, contradictions
         raise ConfigurationError(
-            f"{where}: cannot rebuild evaluator {name!r} ({entry.get('class')}) with the recorded "
-            f"options {options}: {exc}"
+            f"{where}: cannot rebuild {label} with the recorded options: "
+            f"{type(exc).__name__}: {_cut(str(exc))}"
         ) from None
+    recorded = entry["signature"]
+    if _comparable(recorded) != _comparable(rebuilt):
+        raise ConfigurationError(
+            f"{where}: {label}: the recorded signature {_short(recorded, 500)} does not match "
+            f"the signature of the evaluator its options build, {_short(rebuilt, 500)}; the "
+            "configuration was altered after scoring. Pass evaluators=[...] to report with "
+            "known options"
+        )
+    return built
 
 
 def from_metadata(
@@ -183,16 +326,19 @@ def from_metadata(
 def read_evaluators(paths: Sequence[str | Path]) -> list[BaseEvaluator] | None:
     """Evaluators recorded in Parquet files (``None`` when none records any). Files that record
     different configurations cannot be reported together: an error names two of them."""
-    found: dict[str, str] = {}
+    found: dict[str, list[dict[str, Any]]] = {}
     for path in paths:
-        meta = pl.read_parquet_metadata(path)
+        try:
+            meta = pl.read_parquet_metadata(path)
+        except pl.exceptions.ComputeError as exc:  # invalid UTF-8 in a key or value, say
+            raise ConfigurationError(f"{path}: unreadable key-value metadata: {exc}") from None
         if METADATA_KEY in meta:
-            found[str(path)] = meta[METADATA_KEY]
+            found[str(path)] = _entries(meta[METADATA_KEY], str(path))
     if not found:
         return None
     distinct = {
-        json.dumps([{**e, "version": None} for e in _entries(v, p)], sort_keys=True): p
-        for p, v in found.items()
+        json.dumps([{**e, "version": None} for e in entries], sort_keys=True): p
+        for p, entries in found.items()
     }
     if len(distinct) > 1:
         a, b = list(distinct.values())[:2]
@@ -200,8 +346,8 @@ def read_evaluators(paths: Sequence[str | Path]) -> list[BaseEvaluator] | None:
             f"{a} and {b} were scored with different evaluator configurations; report on them "
             "separately or pass evaluators=[...]"
         )
-    path, raw = next(iter(found.items()))
-    return [build(entry, path) for entry in _entries(raw, path)]
+    path, entries = next(iter(found.items()))
+    return [build(entry, path) for entry in entries]
 
 
 def merge(existing: Mapping[Any, Any] | None, evaluators: Sequence[BaseEvaluator]) -> dict:
@@ -213,4 +359,60 @@ def merge(existing: Mapping[Any, Any] | None, evaluators: Sequence[BaseEvaluator
     before = _entries(out[METADATA_KEY], "metadata") if METADATA_KEY in out else []
     entries = before + [describe(ev) for ev in evaluators]
     out[METADATA_KEY] = json.dumps(entries, ensure_ascii=False, sort_keys=True)
+    return out
+
+
+# --------------------------------------------------------------------------- row filters
+#: Key-value metadata key of the scoring plan's row filters: a JSON object
+#: ``{evaluator name: {"sql": text}}`` (a filter given as SQL, rebuilt with ``pl.sql_expr``) or
+#: ``{evaluator name: {"polars": text}}`` (a Polars expression, recorded as its text for
+#: reading only: it is never evaluated).
+ROWS_KEY = "xpert_frames.rows"
+_ROW_KINDS = ("sql", "polars")
+_MAX_ROWS_TEXT = 10_000
+
+
+def rows_metadata(rows: Mapping[str, tuple[str, str]]) -> dict[str, str]:
+    """Key-value metadata recording row filters: ``{name: (kind, text)}``, kind ``"sql"`` or
+    ``"polars"``; empty when there are none."""
+    if not rows:
+        return {}
+    entries = {name: {kind: text} for name, (kind, text) in rows.items()}
+    return {ROWS_KEY: json.dumps(entries, ensure_ascii=False, sort_keys=True)}
+
+
+def read_rows(
+    meta: Mapping[Any, Any] | None, where: str = "metadata"
+) -> dict[str, tuple[str, str]]:
+    """The row filters recorded in key-value metadata as ``{name: (kind, text)}`` (empty when
+    none), strictly validated: a JSON object of evaluator names to ``{"sql": text}`` or
+    ``{"polars": text}``. Anything else is a :class:`ConfigurationError`; the text is returned
+    as text (SQL is compiled by :mod:`xpert_frames.plans` with ``pl.sql_expr``, never run as
+    code)."""
+    raw = None
+    for key, value in (meta or {}).items():
+        if (key.decode() if isinstance(key, bytes) else key) == ROWS_KEY:
+            raw = value
+    if raw is None:
+        return {}
+    problem = "expected a JSON object {evaluator name: {'sql' or 'polars': text}}"
+    try:
+        entries = json.loads(raw)
+    except ValueError as exc:
+        raise ConfigurationError(
+            f"{where}: unreadable row filters under {ROWS_KEY!r}: {exc}"
+        ) from None
+    if not isinstance(entries, dict):
+        raise ConfigurationError(f"{where}: row filters under {ROWS_KEY!r}: {problem}")
+    out: dict[str, tuple[str, str]] = {}
+    for name, entry in entries.items():
+        ok = isinstance(entry, dict) and len(entry) == 1
+        kind, text = next(iter(entry.items())) if ok else (None, None)
+        if not (
+            ok and kind in _ROW_KINDS and isinstance(text, str) and 0 < len(text) <= _MAX_ROWS_TEXT
+        ):
+            raise ConfigurationError(
+                f"{where}: row filter of {name!r} under {ROWS_KEY!r}: {problem}, got {entry!r}"
+            )
+        out[name] = (str(kind), str(text))
     return out

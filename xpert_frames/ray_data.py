@@ -30,6 +30,7 @@ from xpert_frames.api import BatchScorer, EvaluatorLike, refuse_unknown_options
 from xpert_frames.core import frames
 from xpert_frames.core.exceptions import ConfigurationError, EmptyInputError, OptionTypeError
 from xpert_frames.core.options import check_int
+from xpert_frames.plans import PlanLike
 from xpert_frames.registry import detect_evaluators, resolve_evaluators
 from xpert_frames.reporting import intervals
 from xpert_frames.reporting.report import (
@@ -76,7 +77,7 @@ class _ScoreBatches:
 
 def score_dataset(
     ds: ray.data.Dataset,
-    evaluators: EvaluatorLike | Sequence[EvaluatorLike],
+    evaluators: PlanLike,
     *,
     columns: frames.Columns | Mapping[str, str] | None = None,
     actors: Actors = None,
@@ -86,7 +87,8 @@ def score_dataset(
 ) -> ray.data.Dataset:
     """``ds`` with score columns appended, computed lazily by a pool of worker actors.
 
-    Same arguments as :func:`xpert_frames.score` (names or instances; column roles as keywords).
+    Same arguments as :func:`xpert_frames.score` (names or instances, or a scoring plan with row
+    filters, e.g. ``xf.Plan.read("plan.toml")``; column roles as keywords).
     ``actors`` is the pool size: an int, ``(min, max)`` to autoscale, or ``None`` for Ray's
     default (autoscaling from 1). Rows keep their input order only when the dataset's
     ``context.execution_options.preserve_order`` is set; otherwise blocks may come back in

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import sys
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -110,6 +111,41 @@ def _describe(cls: type) -> str:
     return doc.strip().splitlines()[0] if doc.strip() else cls.__name__
 
 
+def check_facts(cls: type[BaseEvaluator]) -> None:
+    """Raise ``TypeError`` naming the fact of ``cls`` that listings and reports cannot read
+    (a plugin's class attributes are data the toolkit did not write)."""
+    problems = []
+    for fact in ("key", "metric", "subtype_metric"):
+        if not isinstance(getattr(cls, fact, ""), str):
+            problems.append(f"{fact} must be a str")
+    for fact in ("answer_types", "report_options"):
+        value = getattr(cls, fact, ())
+        if not isinstance(value, tuple | list) or not all(isinstance(v, str) for v in value):
+            problems.append(f"{fact} must be a tuple of str")
+    for fact in ("subtype_column", "subtype_default"):
+        if not isinstance(getattr(cls, fact, None), str | None):
+            problems.append(f"{fact} must be a str or None")
+    for fact in ("binary_score", "accepts_list_answer"):
+        if not isinstance(getattr(cls, fact, False), bool):
+            problems.append(f"{fact} must be a bool")
+    bounds = getattr(cls, "score_range", (0.0, 1.0))
+    if not (
+        isinstance(bounds, tuple | list)
+        and len(bounds) == 2
+        and all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds)
+        and bounds[0] <= bounds[1]
+    ):
+        problems.append(f"score_range must be two numbers (low, high), got {bounds!r}")
+    try:
+        evaluator_options(cls)
+        if not isinstance(cls.fits(), str):
+            problems.append("fits() must return a str")
+    except Exception as exc:
+        problems.append(f"its options cannot be read: {type(exc).__name__}: {exc}")
+    if problems:
+        raise EvaluatorTypeError(f"evaluator class {cls.__qualname__}: " + "; ".join(problems))
+
+
 def register_evaluator(
     name: str,
     evaluator_class: type[BaseEvaluator],
@@ -119,7 +155,8 @@ def register_evaluator(
 ) -> EvaluatorRecord:
     """Register ``evaluator_class`` under ``name``.
 
-    Raises ``TypeError`` for a class not derived from :class:`BaseEvaluator` and
+    Raises ``TypeError`` for a class not derived from :class:`BaseEvaluator` or with facts
+    listings cannot read (:func:`check_facts`), and
     :class:`~xpert_frames.core.exceptions.DuplicateEvaluatorError` when the name is taken, unless
     ``overwrite=True``.
     """
@@ -127,6 +164,7 @@ def register_evaluator(
         raise EvaluatorTypeError(
             f"evaluator class must derive from BaseEvaluator, got {evaluator_class!r}"
         )
+    check_facts(evaluator_class)
     if not isinstance(name, str) or not name:
         raise EvaluatorTypeError(f"evaluator name must be a non-empty string, got {name!r}")
     if name in _REGISTRY and not overwrite and _REGISTRY[name].cls is not evaluator_class:
@@ -156,12 +194,35 @@ def _load_entry_points() -> None:
         try:
             cls = ep.load()
             register_evaluator(ep.name, cls)
-        except Exception as exc:  # a broken plugin must not break the built-ins
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit on import included: a broken
+            # plugin must not end the program nor break the built-ins
             warnings.warn(
-                f"could not load evaluator plugin {ep.name!r} ({ep.value}): {exc}",
+                f"broken evaluator plugin {ep.name!r} ({ep.value}) is not loaded: "
+                f"{type(exc).__name__}: {exc}",
                 RuntimeWarning,
                 stacklevel=2,
             )
+
+
+def name_of(cls: type[BaseEvaluator]) -> str | None:
+    """The name ``cls`` is registered under (its ``key`` when that is one of its names), else
+    ``None``. Built-ins not imported yet are not imported (``cls`` cannot be one of them)."""
+    names = [r.name for r in _REGISTRY.values() if _is_target(r.target, cls)]
+    if not names and not _entry_points_loaded:  # a plugin's class: load the plugins
+        names = [r.name for r in records() if _is_target(r.target, cls)]
+    if cls.key in names:
+        return cls.key
+    return names[0] if names else None
+
+
+def _is_target(target: type[BaseEvaluator] | str, cls: type[BaseEvaluator]) -> bool:
+    if not isinstance(target, str):
+        return target is cls
+    module, _, attr = target.partition(":")
+    loaded = sys.modules.get(module)
+    return loaded is not None and getattr(loaded, attr, None) is cls
 
 
 def get_record(name: str) -> EvaluatorRecord:

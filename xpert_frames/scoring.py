@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import polars as pl
 
-from xpert_frames import provenance
 from xpert_frames.core import frames
 from xpert_frames.core.aliases import FrameT
 from xpert_frames.core.exceptions import (
+    ColumnNotFoundError,
     ColumnTypeError,
     DuplicateColumnError,
     EmptyInputError,
     EvaluatorTypeError,
 )
 from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.plans import Plan
+
+#: What the scoring functions take: evaluator instances, or a plan (evaluators and row filters).
+Evaluators = Sequence[BaseEvaluator] | Plan
+#: Prefix of the temporary column holding an evaluator's row filter.
+_ROWS = "__xf_rows:"
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -50,20 +56,58 @@ def typed(schema: pl.Schema, columns: frames.Columns, all_rows: bool = False) ->
     return not all_rows and frames.has_answer_types(schema, columns)
 
 
-def output_names(evaluators: Sequence[BaseEvaluator], rule: bool) -> list[str]:
-    """The columns scoring adds: each evaluator's, then (under the rule, for evaluators that
-    fit some rows only) its ``<name>_applicable``."""
+def as_plan(evaluators: Evaluators) -> Plan:
+    """``evaluators`` as a :class:`~xpert_frames.plans.Plan` (instances: no row filters)."""
+    if isinstance(evaluators, Plan):
+        return evaluators
+    return Plan(check_names(evaluators))
+
+
+def output_names(
+    evaluators: Evaluators, rule: bool, filtered: Iterable[str] | None = None
+) -> list[str]:
+    """The columns scoring adds: each evaluator's, then (for evaluators that fit some rows
+    only: under the answer-type rule, or with a row filter) its ``<name>_applicable``.
+    ``filtered`` names the evaluators with a row filter (default: those of the plan)."""
+    scoring_plan = as_plan(evaluators)
+    narrowed = set(scoring_plan.filters() if filtered is None else filtered)
     out: list[str] = []
-    for ev in evaluators:
+    for ev in scoring_plan.evaluators:
         out += ev.output_names()
-        if rule and ev.applicable() is not None:
+        if (rule and ev.applicable() is not None) or ev.name in narrowed:
             out.append(ev.column("applicable"))
     return out
 
 
+def _check_filters(schema: pl.Schema, filters: dict[str, pl.Expr]) -> None:
+    """Every filter reads columns of the input and gives one Boolean per row."""
+    for name, expr in filters.items():
+        role = f"rows of evaluator {name!r}"
+        for column in expr.meta.root_names():
+            if column not in schema:
+                raise ColumnNotFoundError(
+                    column, role, schema.names(), hint="Filters read the input's own columns."
+                )
+        try:  # run on no rows: type errors (a string compared with a number) surface now
+            dtype = pl.LazyFrame(schema=schema).select(expr).collect().dtypes[0]
+        except pl.exceptions.PolarsError as exc:
+            raise ColumnTypeError(
+                str(expr), role, "a filter Polars can evaluate on the input's columns", exc
+            ) from None
+        if dtype not in (pl.Boolean, pl.Null):
+            raise ColumnTypeError(
+                str(expr),
+                role,
+                "a Boolean expression (one true/false per row)",
+                dtype,
+                "Compare a column, e.g. pl.col('task') == 'translation' or "
+                "\"task = 'translation'\".",
+            )
+
+
 def plan(
     lf: pl.LazyFrame,
-    evaluators: Sequence[BaseEvaluator],
+    evaluators: Evaluators,
     columns: frames.Columns,
     *,
     all_rows: bool = False,
@@ -71,25 +115,37 @@ def plan(
     """The lazy plan: input columns in order, then every evaluator's output columns.
 
     When the table has answer types (and ``all_rows`` is off) each evaluator scores only the
-    rows it fits; the others get null in its columns and ``false`` in ``<name>_applicable``,
-    which reports count as ``not_applicable`` (neither scored nor skipped).
+    rows it fits, and an evaluator with a row filter (a :class:`~xpert_frames.plans.Plan`)
+    only the rows of its filter too; the others get null in its columns and ``false`` in
+    ``<name>_applicable``, which reports count as ``not_applicable`` (neither scored nor
+    skipped). Filters are evaluated on the input's own columns, row by row.
     """
-    evaluators = check_names(evaluators)
+    scoring_plan = as_plan(evaluators)
+    evs = check_names(scoring_plan.evaluators)
+    filters = scoring_plan.filters()
     schema = lf.collect_schema()
     original = schema.names()
+    _check_filters(schema, filters)
     rule = typed(schema, columns, all_rows)
-    outputs = output_names(evaluators, rule)
+    outputs = output_names(evs, rule, filters)
     clash = [name for name in outputs if name in schema]
     if clash:
         raise DuplicateColumnError(
             f"scoring would overwrite existing column(s) {clash}; drop them first or pass "
             "name=... to the evaluator to change its column prefix"
         )
+    reserved = [f"{_ROWS}{name}" for name in filters if f"{_ROWS}{name}" in schema]
+    if reserved:
+        raise DuplicateColumnError(f"input uses reserved internal column name(s) {reserved}")
+    if filters:  # on the input's own columns, before the canonical ones are added
+        lf = lf.with_columns(
+            expr.fill_null(False).alias(f"{_ROWS}{name}") for name, expr in filters.items()
+        )
     work = frames.prepare(lf, columns)
     answer_dtype = work.collect_schema()[frames.ANSWER]
-    if rule:
+    if rule or filters:
         work = work.with_columns(pl.col(frames.VALID).alias(frames.VALID_ROW))
-    for ev in evaluators:
+    for ev in evs:
         if isinstance(answer_dtype, pl.List) and not ev.accepts_list_answer:
             raise ColumnTypeError(
                 columns.answer,
@@ -99,8 +155,11 @@ def plan(
                 "Only evaluators that take several references accept list answers.",
             )
         fits = ev.applicable() if rule else None
+        if ev.name in filters:
+            row_filter = pl.col(f"{_ROWS}{ev.name}")
+            fits = row_filter if fits is None else fits.fill_null(False) & row_filter
         if fits is None:
-            if rule:
+            if rule or filters:
                 work = work.with_columns(pl.col(frames.VALID_ROW).alias(frames.VALID))
             work = ev.apply(work)
             continue
@@ -116,7 +175,7 @@ def plan(
 
 def score(
     frame: FrameT,
-    evaluators: Sequence[BaseEvaluator],
+    evaluators: Evaluators,
     *,
     columns: frames.Columns | Mapping[str, str] | None = None,
     all_rows: bool = False,
@@ -134,9 +193,10 @@ def score(
 
     When the table has an ``answer_type`` column, each evaluator scores only the rows it fits
     (accuracy: choice/text/number/judge; math: number; BLEU and fuzzy: text; TCM: rows with a
-    ``tcm_eval_type``); ``all_rows=True`` scores every row with every evaluator.
+    ``tcm_eval_type``); ``all_rows=True`` scores every row with every evaluator. A
+    :class:`~xpert_frames.plans.Plan` narrows an evaluator to the rows of its filter too.
     """
-    evs = check_names(evaluators)
+    evs = as_plan(evaluators)
     cols = frames.Columns.of(columns, **names)
     if isinstance(frame, pl.DataFrame | pl.LazyFrame):
         lazy = plan(frame.lazy(), evs, cols, all_rows=all_rows)
@@ -152,9 +212,7 @@ def score(
     raise AssertionError("unreachable")
 
 
-def _new_columns(
-    lf: pl.LazyFrame, evs: list[BaseEvaluator], cols: frames.Columns, all_rows: bool
-) -> pl.DataFrame:
+def _new_columns(lf: pl.LazyFrame, evs: Plan, cols: frames.Columns, all_rows: bool) -> pl.DataFrame:
     """Only the columns scoring adds, as one Polars DataFrame."""
     scored = plan(lf, evs, cols, all_rows=all_rows)
     width = len(lf.collect_schema())
@@ -162,14 +220,14 @@ def _new_columns(
 
 
 def _score_arrow(
-    table: pa.Table, evs: list[BaseEvaluator], cols: frames.Columns, all_rows: bool = False
+    table: pa.Table, evs: Plan, cols: frames.Columns, all_rows: bool = False
 ) -> pa.Table:
     # Compute only the new columns and append them: input columns stay byte-for-byte as given.
     new = _new_columns(frames.to_lazy(table), evs, cols, all_rows).to_arrow()
     for name in new.column_names:
         table = table.append_column(new.schema.field(name), new.column(name))
     # The configuration travels with the scores (reports rebuild the evaluators from it).
-    return table.replace_schema_metadata(provenance.merge(table.schema.metadata, evs))
+    return table.replace_schema_metadata(evs.merge_metadata(table.schema.metadata))
 
 
 def _one_batch(table: pa.Table) -> pa.RecordBatch:
@@ -181,7 +239,7 @@ def _one_batch(table: pa.Table) -> pa.RecordBatch:
 
 
 def _score_pandas(
-    df: pd.DataFrame, evs: list[BaseEvaluator], cols: frames.Columns, all_rows: bool
+    df: pd.DataFrame, evs: Plan, cols: frames.Columns, all_rows: bool
 ) -> pd.DataFrame:
     # Input columns (and the index) are left as they are; the new ones are assigned beside them.
     new = _new_columns(frames.to_lazy(df), evs, cols, all_rows).to_pandas()
@@ -198,18 +256,19 @@ class BatchScorer:
 
     def __init__(
         self,
-        evaluators: Sequence[BaseEvaluator],
+        evaluators: Evaluators,
         *,
         columns: frames.Columns | Mapping[str, str] | None = None,
         all_rows: bool = False,
         **names: str,
     ) -> None:
-        self.evaluators = check_names(evaluators)
+        self.plan = as_plan(evaluators)
+        self.evaluators = self.plan.evaluators
         self.columns = frames.Columns.of(columns, **names)
         self.all_rows = all_rows
 
     def __call__(self, batch: pa.Table) -> pa.Table:
-        return _score_arrow(batch, self.evaluators, self.columns, self.all_rows)
+        return _score_arrow(batch, self.plan, self.columns, self.all_rows)
 
     def output_names(self, schema: pa.Schema | None = None) -> list[str]:
         """The columns added to a table with ``schema`` (``<name>_applicable`` columns only
@@ -217,10 +276,7 @@ class BatchScorer:
         rule = schema is not None and typed(
             frames.schema_of(schema.empty_table()), self.columns, self.all_rows
         )
-        return output_names(self.evaluators, rule)
+        return output_names(self.plan, rule)
 
     def __repr__(self) -> str:
-        return (
-            f"BatchScorer({self.evaluators!r}, columns={self.columns!r}, "
-            f"all_rows={self.all_rows!r})"
-        )
+        return f"BatchScorer({self.plan!r}, columns={self.columns!r}, all_rows={self.all_rows!r})"

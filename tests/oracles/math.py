@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import math
 import re
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -249,24 +250,61 @@ INTEGER_TEXT = re.compile(
 )
 
 
-def int_key(text: str | None) -> str | None:
-    """Exact digits of a number written as an integer (any size), else None."""
+def int_key(text: str | None, scientific: bool = False) -> Decimal | None:
+    """The exact value of a number written as an integer (any size; ``scientific``: also
+    ``2.5e3``), else None. Decimal, not int: no digit limit, no float."""
     m = INTEGER_TEXT.fullmatch(text) if text is not None else None
     if m is None:
         return None
     sign, digits, point, exp, mult, rest = m.groups()
-    if (point and set(point[1:]) != {"0"}) or exp or re.match(r"\s*[-+/%‰0-9.,×]", rest):
+    if (exp and not scientific) or re.match(r"\s*[-+/%‰0-9.,×*^\\]", rest):
         return None
-    value = int(digits.replace(",", "")) * {"万": 10**4, "亿": 10**8}.get(mult or "", 1)
-    return str(-value if sign == "-" else value)
+    if exp and not re.fullmatch(r"[eE][-+]?[0-9]{1,18}", exp):
+        return None
+    shift = int(exp[1:]) if exp else 0
+    shift += {"万": 4, "亿": 8}.get(mult or "", 0)
+    value = Decimal(sign + digits.replace(",", "") + (point or "")).scaleb(shift, EXACT)
+    return value if value == value.to_integral_value() else None
 
 
-def close(p: float, r: float, tol: float, pt: str | None = None, rt: str | None = None) -> bool:
-    big = math.isfinite(p) and math.isfinite(r) and max(abs(p), abs(r)) >= 2.0**53
-    if big and p == round(p) and r == round(r):
-        pk, rk = int_key(pt), int_key(rt)
-        if pk is not None and rk is not None:
-            return pk == rk  # integers compare by their digits at any size
+#: Enough digits for any value here: decimal arithmetic stays exact.
+EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
+
+
+def power_key(span: str | None) -> Decimal | None:
+    """The exact value of an answer span that is an integer or ``[m ×] 10^{e}``, else None."""
+    if span is None:
+        return None
+    span = span.strip(" \t\n\r$")
+    m = re.fullmatch(
+        r"([-+]?)\s*(?:([0-9]+(?:\.[0-9]+)?)\s*(?:\\times|\\cdot|×|\*|·)\s*)?"
+        r"10\s*\^\s*(?:\{\s*([0-9]{1,18})\s*\}|([0-9]{1,18}))",
+        span,
+    )
+    if m is None:
+        return int_key(span) if re.fullmatch(r"[-+]?[0-9][0-9,]*(?:\.[0-9]+)?", span) else None
+    sign, factor, braced, bare = m.groups()
+    value = Decimal(sign + (factor or "1")).scaleb(int(braced or bare), EXACT)
+    return value if value == value.to_integral_value() else None
+
+
+def _beyond(v: float | None) -> bool:
+    return v is None or not math.isfinite(v)
+
+
+def close(
+    p: float | None, r: float | None, tol: float, pt: str | None = None, rt: str | None = None
+) -> bool:
+    whole = (_beyond(p) or p == round(p)) and (_beyond(r) or r == round(r))  # type: ignore[arg-type]
+    big = _beyond(p) or _beyond(r) or max(abs(p), abs(r)) >= 2.0**53  # type: ignore[arg-type]
+    if whole and big:
+        pk, rk = int_key(pt, _beyond(p)), int_key(rt, _beyond(r))
+        if pk is not None and rk is not None:  # integers compare exactly at any size
+            return pk == rk
+        if (pk is not None and _beyond(p)) or (rk is not None and _beyond(r)):
+            return False
+    if p is None or r is None:
+        return False
     if p == round(p) and r == round(r) and abs(p) < 2.0**53 and abs(r) < 2.0**53:
         return p == r  # two whole numbers must be equal
     if abs(r) < tol:
@@ -325,7 +363,11 @@ def score(
     if sym:
         use_mv = symbolic == "math_verify" or (symbolic == "auto" and mv_available())
         compared = mf.sqrt_latex(prediction if pspan is None else f"${pspan}$")
-        if use_mv:
+        pk = power_key(prediction if pspan is None else pspan)
+        rk = power_key(rspan)
+        if pk is not None and rk is not None:  # integers and powers of ten: exactly
+            outcome, method = ("equal" if pk == rk else "different"), "integer"
+        elif use_mv:
             outcome, method = mf.verify(compared, f"${mf.sqrt_latex(rspan)}$"), "symbolic"
         else:
             same = mf.latex_form(compared, _fold) == mf.latex_form(mf.sqrt_latex(rspan), _fold)
@@ -339,9 +381,11 @@ def score(
             "expected": rspan,
         }
     ok = False
+    texts = (p["text"], r["text"])
     if pv is not None and rv is not None:
-        texts = (p["text"], r["text"])
         ok = _units_and_values(pv, pu, rv, ru, tolerance, normalize, require_units, texts)
+    elif None not in texts:  # beyond Float64: only exact keys decide
+        ok = close(pv, rv, tolerance, *texts) and (pu == ru or not require_units)
     av = p["approx"]
     decimal_ref = r["text"] is not None and re.search(r"[0-9]\.[0-9]", r["text"]) is not None
     if not ok and av is not None and rv is not None and decimal_ref and rv != round(rv):

@@ -79,13 +79,12 @@ def scan(inputs: Sequence[str | Path]) -> pl.LazyFrame:
             _check_utf8(name)
         lf = pl.concat([scan_jsonl(n) for n in names], how="diagonal_relaxed")
         return _drop_empty_structs(lf)
+    from xpert_frames.cli.lines import scan_csv  # header checked for repeated names
+
     for name in names:
         _check_utf8(name)
     sep = "\t" if names[0].lower().endswith(".tsv") else ","
-    return pl.concat(
-        [pl.scan_csv(n, separator=sep, infer_schema=False) for n in names],
-        how="diagonal_relaxed",
-    )
+    return pl.concat([scan_csv(n, sep) for n in names], how="diagonal_relaxed")
 
 
 def _drop_empty_structs(lf: pl.LazyFrame) -> pl.LazyFrame:

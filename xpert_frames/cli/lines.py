@@ -90,8 +90,67 @@ def _check_kinds(name: str, column: str, kinds: list[tuple[int, str]]) -> bool:
     )
 
 
+#: A JSON object key with its colon (an escaped quote cannot end the string), once spaces
+#: before colons are removed.
+_KEY = r'"(?:[^"\\]|\\.)*":'
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen.add(key)
+    return dict(pairs)
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def check_duplicate_keys(name: str) -> None:
+    """Refuse an object that names a key twice (Polars would keep one value silently), naming
+    the line and the key. Polars finds the lines where a key-like string repeats (a superset:
+    a nested object may repeat a key of its parent); only those are parsed with ``json``."""
+    lines = pl.scan_lines(name, name="text", row_index_name="number", row_index_offset=1)
+    keys = pl.col("text").str.replace_all(r'"\s+:', '":').str.extract_all(_KEY)
+    suspects = lines.filter(keys.list.n_unique() < keys.list.len()).collect(engine="streaming")
+    for number, text in suspects.select("number", "text").iter_rows():
+        try:
+            json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
+        except _DuplicateKey as dup:
+            raise InputError(
+                f"{name}:{number}: key {dup.args[0]!r} appears twice in one object; a column "
+                "name must be unique: rename or drop one"
+            ) from None
+        except ValueError:  # invalid JSON: reported with its line by the reader
+            continue
+
+
+def check_csv_header(name: str, separator: str) -> None:
+    """Refuse a header that names a column twice (Polars would rename the second silently)."""
+    with open(name, newline="", encoding="utf-8") as handle:
+        header = next(csv.reader(handle, delimiter=separator), None) or []
+    seen: set[str] = set()
+    for column in header:
+        if column in seen:
+            raise InputError(
+                f"{name}:1: column {column!r} appears twice in the header; a column name must "
+                "be unique: rename or drop one"
+            )
+        seen.add(column)
+
+
+def scan_csv(name: str, separator: str) -> pl.LazyFrame:
+    """One CSV/TSV file as text columns, its header checked for repeated names."""
+    check_csv_header(name, separator)
+    return pl.scan_csv(name, separator=separator, infer_schema=False)
+
+
 def scan_jsonl(name: str) -> pl.LazyFrame:
-    """One JSONL file, its values read per line as written (see module docs)."""
+    """One JSONL file, its values read per line as written (see module docs); an object that
+    names a key twice is refused."""
+    check_duplicate_keys(name)
     lf = pl.scan_ndjson(name, infer_schema_length=None)
     try:
         schema = lf.collect_schema()

@@ -5,29 +5,37 @@ Exit codes: 0 ok, 2 usage or input error (a clear message, no traceback), 1 unex
 
 from __future__ import annotations
 
-import json
+import shutil
 import sys
 import time
+import warnings
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import click
 import polars as pl
 
-from xpert_frames import provenance, registry
 from xpert_frames.api import refuse_unknown_options
-from xpert_frames.cli import engines, files, progress, safety
-from xpert_frames.cli.options import columns_from, parse_evaluator, role_options
+from xpert_frames.cli import engines, files, listing, progress, safety
+from xpert_frames.cli.options import (
+    BY_HELP,
+    build_plan,
+    columns_from,
+    group_columns,
+    role_options,
+)
+from xpert_frames.core import utf8
 from xpert_frames.core.exceptions import XpertFramesError
 from xpert_frames.core.frames import Columns
 from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.plans import Plan
 from xpert_frames.registry import detect_evaluators
 from xpert_frames.reporting.html_page import html_report
 from xpert_frames.reporting.render import FORMATS, format_for, render, write_report
 from xpert_frames.reporting.report import report as make_report
 from xpert_frames.reporting.report import report_parquet
-from xpert_frames.scoring import check_names
 
 
 # --------------------------------------------------------------------------- output
@@ -39,6 +47,7 @@ def _write_report(
     by: list[str],
     baseline: str | None,
     columns: Columns,
+    rows: dict[str, str] | None = None,
 ) -> None:
     fmt = format_for(Path(path))
     if fmt == "html":
@@ -52,11 +61,7 @@ def _write_report(
         )
         files.write_text_atomic(path, text)
     else:  # streamed: a report of a million groups is never one Python string
-        files.write_atomic(path, lambda tmp: write_report(rep, fmt, tmp, evaluators))
-
-
-def _by(value: str | None) -> list[str]:
-    return [c.strip() for c in value.split(",") if c.strip()] if value else []
+        files.write_atomic(path, lambda tmp: write_report(rep, fmt, tmp, evaluators, rows=rows))
 
 
 # --------------------------------------------------------------------------- commands
@@ -65,11 +70,24 @@ Examples:
   xpert-frames score answers.parquet -o scored.parquet -e accuracy -e math
   xpert-frames score answers/ -o scored.parquet -e "fuzzy:threshold=0.8,normalize=case|width" \\
       --by model --report report.html
+  xpert-frames score answers/ -o scored.parquet -e accuracy -e bleu \\
+      --rows "bleu: task = 'translation'"
+  xpert-frames score answers/ -o scored.parquet --plan plan.toml --by model
 
 \b
 -e NAME:opt=value,opt=value sets an evaluator's options (lists as a|b, mappings as JSON);
 `xpert-frames evaluators` lists names, options and defaults. With an answer_type column each
 evaluator scores only the rows it fits; --all-rows scores every row with every evaluator.
+--rows NAME:SQL narrows an evaluator to the rows of a SQL predicate over the input's columns
+(the others are not applicable to it); a plan file says evaluators, options and rows at once:
+
+\b
+  [evaluators.bleu]
+  rows = "task = 'translation'"
+  [evaluators.fuzzy_strict]
+  evaluator = "fuzzy"
+  options = { threshold = 0.9 }
+  rows = "task = 'translation'"
 """
 
 
@@ -93,9 +111,23 @@ def cli() -> None:
     "--evaluator",
     "specs",
     multiple=True,
-    required=True,
     metavar="NAME[:OPT=V,...]",
     help="evaluator to apply, e.g. -e accuracy or -e fuzzy:threshold=0.8; repeat for several",
+)
+@click.option(
+    "--plan",
+    "plan_path",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="scoring plan (TOML): evaluators, their options and the rows each scores",
+)
+@click.option(
+    "--rows",
+    "rows",
+    multiple=True,
+    metavar="NAME:SQL",
+    help="score evaluator NAME on the rows of a SQL predicate only, e.g. "
+    "\"bleu: task = 'translation'\"; repeat for several",
 )
 @click.option(
     "--report",
@@ -104,7 +136,7 @@ def cli() -> None:
     default=None,
     help="also write the report: .json, .md, .csv or .html (a self-contained page)",
 )
-@click.option("--by", default=None, help="comma-separated columns to group the report by")
+@click.option("--by", multiple=True, metavar="COLUMN", help=BY_HELP)
 @click.option(
     "--baseline",
     default=None,
@@ -145,48 +177,68 @@ def cli() -> None:
     show_default=True,
     help="rows scored at a time from Parquet inputs (bounds memory; one row group each)",
 )
+@click.option(
+    "--long", "long_table", is_flag=True, help="print the long report (every metric and count)"
+)
 @click.option("-q", "--quiet", is_flag=True, help="print nothing but errors (Ray's logs too)")
 @role_options
 def score(
     inputs: tuple[str, ...],
     output: Path,
     specs: tuple[str, ...],
+    plan_path: Path | None,
+    rows: tuple[str, ...],
     report_path: Path | None,
-    by: str | None,
+    by: tuple[str, ...],
     baseline: str | None,
     all_rows: bool,
     row_id: str,
     engine: str,
     address: str | None,
     chunk_rows: int,
+    long_table: bool,
     quiet: bool,
     **roles: Any,
 ) -> None:
     """Score INPUTS (Parquet files, directories or globs; JSONL; CSV) into OUTPUT."""
     started = time.perf_counter()
-    evaluators = check_names([parse_evaluator(s) for s in specs])  # also: names must differ
+    scoring_plan = build_plan(plan_path, specs, rows)  # also: names must differ
+    evaluators = scoring_plan.evaluators
     _check_score_options(report_path, baseline, engine, address)
     columns = columns_from(roles)
     safety.check_outputs(files.expand(inputs), output, report_path)
-    scored = engines.scored_plan(files.scan(inputs), evaluators, columns, all_rows, row_id)
-    group = _by(by)
-    missing = [c for c in group if c not in scored.collect_schema()]
-    if missing:
-        names = scored.collect_schema().names()
-        raise click.BadParameter(f"--by column(s) {missing} not in the input: {names}")
+    source = files.scan(inputs)
+    scored = engines.scored_plan(source, scoring_plan, columns, all_rows, row_id)
+    group = group_columns(by, scored.collect_schema().names())
     if engine == "ray":
         ready = engines.score_with_ray(
-            inputs, output, evaluators, columns, address, row_id, all_rows, quiet
+            inputs, output, scoring_plan, columns, address, row_id, all_rows, quiet
         )
     else:
-        ready = engines.score_in_process(inputs, output, scored, evaluators, chunk_rows, quiet)
+        chunks = partial(engines.scored_chunks, source, scoring_plan, columns, all_rows, row_id)
+        try:
+            ready = engines.score_in_process(
+                inputs, output, scored, scoring_plan, chunk_rows, quiet, chunks
+            )
+        except pl.exceptions.ComputeError as exc:
+            raise _explained(exc, inputs) from None
     done = time.perf_counter()
     rep = None
     if report_path or not quiet:  # else nobody reads a report
-        rep = _report_after(output, report_path, group, evaluators, baseline, columns, chunk_rows)
+        rep = _report_after(output, report_path, group, scoring_plan, baseline, columns, chunk_rows)
     if not quiet and rep is not None:
-        click.echo(render(rep, "table", evaluators))
+        text = render(rep, "table", evaluators, long=long_table, rows=scoring_plan.describe_rows())
+        click.echo(text)
         click.echo(progress.summary(output, evaluators, (started, ready, done), engine))
+
+
+def _explained(exc: Exception, inputs: Sequence[str]) -> Exception:
+    """Polars' error on invalid UTF-8 in Parquet input names no column: the column, row and
+    file (:func:`~xpert_frames.core.utf8.locate_in_parquet`), else ``exc`` itself."""
+    names = [str(p) for p in files.expand(inputs)]
+    if "UTF-8" not in str(exc) or files.kind(Path(names[0])) != "parquet":
+        return exc
+    return utf8.locate_in_parquet(names) or exc
 
 
 def _check_score_options(
@@ -207,17 +259,19 @@ def _report_after(
     output: Path,
     report_path: Path | None,
     group: list[str],
-    evaluators: list[BaseEvaluator],
+    scoring_plan: Plan,
     baseline: str | None,
     columns: Columns,
     chunk_rows: int,
 ) -> pl.DataFrame:
     """The report, made from the scored file once it is in place: a report that fails (memory,
     say) loses nothing, and the error names the kept output."""
+    evaluators = scoring_plan.evaluators
     try:
         rep = report_parquet(output, group, evaluators, chunk_rows)
         if report_path:
-            _write_report(report_path, output, rep, evaluators, group, baseline, columns)
+            rows = scoring_plan.describe_rows()
+            _write_report(report_path, output, rep, evaluators, group, baseline, columns, rows)
     except Exception as exc:
         raise safety.ReportFailedError(
             f"the scores were written to {output}, but the report failed: {exc}; retry "
@@ -228,7 +282,7 @@ def _report_after(
 
 @cli.command("report")
 @click.argument("scored", nargs=-1, required=True)
-@click.option("--by", default=None, help="comma-separated columns to group by")
+@click.option("--by", multiple=True, metavar="COLUMN", help=BY_HELP)
 @click.option(
     "--format",
     "fmt",
@@ -250,12 +304,19 @@ def _report_after(
     metavar="MODEL",
     help="HTML: the model the others are compared against (default: first by name)",
 )
+@click.option(
+    "--long",
+    "long_table",
+    is_flag=True,
+    help="table: the long report (every metric and count) instead of the summary",
+)
 def report_cmd(
     scored: tuple[str, ...],
-    by: str | None,
+    by: tuple[str, ...],
     fmt: str | None,
     output: Path | None,
     baseline: str | None,
+    long_table: bool,
 ) -> None:
     """Report on already scored files: a table, Markdown, JSON, CSV or an HTML page.
 
@@ -263,6 +324,7 @@ def report_cmd(
     Examples:
       xpert-frames report scored.parquet --by model
       xpert-frames report scored.parquet --by model,answer_type --format markdown
+      xpert-frames report scored.parquet --by model --by "city, state"  # a comma in a name
       xpert-frames report scored.parquet --by model --format html -o report.html
     """
     if fmt is None:
@@ -274,15 +336,19 @@ def report_cmd(
     paths = files.expand(scored)
     lf = files.scan(paths)
     # As recorded with the scores (a scored Parquet file), else found from the score columns.
-    evaluators = provenance.read_evaluators(paths) if files.kind(paths[0]) == "parquet" else None
-    if evaluators is None:
+    recorded = Plan.from_scored(paths) if files.kind(paths[0]) == "parquet" else None
+    rows = recorded.describe_rows() if recorded is not None else {}
+    if recorded is not None:
+        evaluators = recorded.evaluators
+    else:
         evaluators = detect_evaluators(lf.collect_schema())
         refuse_unknown_options(evaluators)
-    rep = make_report(lf, by=_by(by), evaluators=evaluators)
+    group = group_columns(by, lf.collect_schema().names())
+    rep = make_report(lf, by=group, evaluators=evaluators)
     if fmt == "html":
-        text = html_report(lf, _by(by), evaluators=evaluators, report_frame=rep, baseline=baseline)
+        text = html_report(lf, group, evaluators=evaluators, report_frame=rep, baseline=baseline)
     else:
-        text = render(rep, fmt, evaluators)
+        text = render(rep, fmt, evaluators, long=long_table, rows=rows)
     if output is None:
         click.echo(text, nl=not text.endswith("\n"))
     else:
@@ -291,30 +357,23 @@ def report_cmd(
 
 @cli.command()
 def evaluators() -> None:
-    """List the registered evaluators, the rows they score, their options and defaults."""
-    for record in registry.records():
-        lo, hi = record.score_range
-        types = ", ".join(record.answer_types) or "any"
-        click.echo(f"{record.name}: {record.description}")
-        click.echo(f"    answer types: {types}; score range [{lo}, {hi}]; metric {record.metric!r}")
-        click.echo(f"    with an answer_type column, scores {record.cls.fits()}")
-        for option, default in record.options().items():
-            kind = "" if default is None else f" ({type(default).__name__})"
-            click.echo(f"    {option}={_show(default)}{kind}")
+    """List the registered evaluators: name, class, description, the rows they score, their
+    options and defaults."""
+    width = max(60, min(shutil.get_terminal_size((100, 24)).columns, 100))
+    for line in listing.evaluator_lines(width):
+        click.echo(line)
 
 
-def _show(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return "|".join(str(v) for v in value) if value else "(none)"
-    if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
+def _show_warning(message: Warning | str, *args: Any, **kwargs: Any) -> None:
+    """Warnings (a broken plugin, say) as one line on stderr."""
+    click.echo(f"warning: {message}", err=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code instead of raising for input errors."""
     try:
-        with safety.signals_as_exceptions():
+        with safety.signals_as_exceptions(), warnings.catch_warnings():
+            warnings.showwarning = _show_warning
             cli.main(
                 args=list(argv) if argv is not None else None,
                 prog_name="xpert-frames",

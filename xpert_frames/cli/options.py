@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
 
 from xpert_frames import registry
+from xpert_frames.core.exceptions import did_you_mean
 from xpert_frames.core.frames import Columns
 from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.plans import Plan, PlanEntry
 
 ROLE_FLAGS = (
     "prediction",
@@ -95,6 +98,43 @@ def _split_options(text: str) -> list[str]:
     return [p for p in parts if p.strip()]
 
 
+def build_plan(plan_path: Path | None, specs: tuple[str, ...], rows: tuple[str, ...]) -> Plan:
+    """The scoring plan of ``score``: the ``--plan`` file's entries, then each ``-e`` spec, with
+    ``--rows NAME:SQL`` filters set on the entries they name."""
+    entries: list[PlanEntry] = list(Plan.read(plan_path)) if plan_path is not None else []
+    entries += [PlanEntry(parse_evaluator(spec)) for spec in specs]
+    if not entries:
+        raise click.UsageError(
+            "no evaluators: give -e NAME (repeat for several) or --plan plan.toml; "
+            "`xpert-frames evaluators` lists them"
+        )
+    names = [e.name for e in entries]
+    seen: set[str] = set()
+    for item in rows:
+        name, sep, sql = item.partition(":")
+        name = name.strip()
+        if not sep or not name or not sql.strip():
+            raise click.BadParameter(
+                f"expected NAME:SQL, e.g. \"bleu: task = 'translation'\", got {item!r}",
+                param_hint="'--rows'",
+            )
+        if name not in names:
+            raise click.BadParameter(
+                f"no evaluator named {name!r} to filter; evaluators: {names}."
+                f"{did_you_mean(name, names)}",
+                param_hint="'--rows'",
+            )
+        index = names.index(name)
+        if name in seen or entries[index].text is not None:
+            raise click.BadParameter(
+                f"the rows of {name!r} are given twice; give each evaluator's rows once",
+                param_hint="'--rows'",
+            )
+        seen.add(name)
+        entries[index] = PlanEntry(entries[index].evaluator, sql.strip())
+    return Plan(entries)
+
+
 def columns_from(kwargs: dict[str, Any]) -> Columns:
     return Columns.of(**{role: kwargs[role] for role in ROLE_FLAGS if kwargs.get(role)})
 
@@ -112,3 +152,29 @@ def role_options(func: Any) -> Any:
             f"(default {getattr(defaults, role)!r})",
         )(func)
     return func
+
+
+# --------------------------------------------------------------------------- --by
+BY_HELP = (
+    "column to group the report by; repeat for several (--by model --by answer_type). A value "
+    "that is not a column name is split on commas (--by model,answer_type), so a column whose "
+    "name holds a comma is named as it is (--by 'a,b')"
+)
+
+
+def group_columns(values: tuple[str, ...] | list[str], present: list[str]) -> list[str]:
+    """The columns ``--by`` names: each value is a column name when the input has that column
+    (commas included), else a comma-separated list of names. A column missing from the input
+    is an error naming it; a column given twice is used once."""
+    out: list[str] = []
+    for value in values:
+        parts = [value] if value in present else [c.strip() for c in value.split(",")]
+        out.extend(p for p in parts if p and p not in out)
+    missing = [c for c in out if c not in present]
+    if missing:
+        raise click.BadParameter(
+            f"column(s) {missing} not in the input; columns present: {present}."
+            f"{did_you_mean(missing[0], present)}",
+            param_hint="'--by'",
+        )
+    return out

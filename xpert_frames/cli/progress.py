@@ -92,8 +92,9 @@ def summary(
     times: tuple[float, float, float],
     engine: str,
 ) -> str:
-    """One line: rows, skipped rows, and start-up (imports, the evaluators' tokenizers and
-    tables), scoring and report time apart; a rate only when scoring took a second or more."""
+    """Two lines: rows, skipped rows and the output; then start-up (imports, the evaluators'
+    tokenizers and tables), scoring and report time apart; a rate only when scoring took a
+    second or more."""
     started, ready, scored = times
     done = time.perf_counter()
     result = pl.scan_parquet(output)
@@ -114,7 +115,7 @@ def summary(
     rate = f" ({rows / work:,.0f} rows/s)" if work >= 1.0 else ""
     where = "Ray start-up and scoring" if engine == "ray" else "scoring"
     return (
-        f"scored {rows:,} rows ({skipped:,} skipped by at least one evaluator) -> {output}; "
+        f"scored {rows:,} rows ({skipped:,} skipped by at least one evaluator) -> {output}\n"
         f"start-up {ready - started:.2f} s, {where} {work:.2f} s{rate}, "
         f"report {done - scored:.2f} s"
     )

@@ -17,18 +17,18 @@ import pyarrow.parquet as pq
 import ray
 import ray.data
 
-from xpert_frames import provenance
-from xpert_frames.api import BatchScorer, EvaluatorLike
+from xpert_frames.api import BatchScorer
 from xpert_frames.cli import files
 from xpert_frames.core import frames
 from xpert_frames.core.exceptions import EmptyInputError, InvalidOptionError
+from xpert_frames.plans import PlanLike
 from xpert_frames.ray_data import BATCH_SIZE, Actors, arrow_schema, score_dataset
 
 
 def score_files(
     inputs: Sequence[str],
     output: Path,
-    evaluators: EvaluatorLike | Sequence[EvaluatorLike],
+    evaluators: PlanLike,
     columns: frames.Columns | Mapping[str, str] | None,
     *,
     address: str | None,
@@ -40,6 +40,8 @@ def score_files(
     quiet: bool = False,
 ) -> None:
     """Score Parquet/JSONL/CSV ``inputs`` through Ray Data into ONE Parquet file ``output``.
+
+    ``evaluators`` is anything :func:`xpert_frames.score` takes, a scoring plan too.
 
     Every input row and column in order, then ``row_id`` (a 0-based Int64 row number in input
     order, added unless the input has that column or ``row_id`` is empty), then the score
@@ -66,7 +68,7 @@ def score_files(
             scorer(schema.empty_table())
         scored = score_dataset(
             ds,
-            scorer.evaluators,
+            scorer.plan,
             columns=scorer.columns,
             actors=actors,
             batch_size=batch_size,
@@ -76,7 +78,7 @@ def score_files(
         n_out = len(scorer.output_names(schema))  # <name>_applicable columns follow the schema
 
         def write(tmp: Path) -> None:
-            meta = provenance.metadata(scorer.evaluators)  # the configuration travels along
+            meta = scorer.plan.metadata()  # the configuration travels along
             _write_parquet(scored, tmp, n_out, row_id or None, meta)
             if after_write is not None:
                 after_write(tmp)

@@ -1,7 +1,7 @@
 /* An Arrow ``string`` (int32 offsets, width 4) or ``large_string`` (int64 offsets, width 8)
- * array read from its buffers, shared by the package's C extensions (fuzzy/_levenshtein.c,
- * tcm/_terms.c): the buffers checked once against the rows (arrow_strings_from), then rows
- * read without Python objects. */
+ * array read from its buffers, for the package's one C extension (numeric/_screen.c): the
+ * buffers checked once against the rows (arrow_strings_from; the bounds arithmetic cannot
+ * overflow), then rows read without Python objects. */
 #ifndef XF_ARROW_STRINGS_H
 #define XF_ARROW_STRINGS_H
 
@@ -55,11 +55,13 @@ static int arrow_strings_from(ArrowStrings *s, Py_buffer *off, Py_buffer *data,
         PyErr_Format(PyExc_ValueError, "%s: offset width must be 4 or 8, got %d", name, width);
         return -1;
     }
-    if (start < 0 || n < 0 || off->len < (start + n + 1) * width) {
+    /* Overflow-safe: (start + n + 1) * width <= off->len, computed as divisions. */
+    Py_ssize_t slots = off->len / width; /* offsets the buffer holds */
+    if (start < 0 || n < 0 || start >= slots || n > slots - start - 1) {
         PyErr_Format(PyExc_ValueError,
-                     "%s: offsets buffer holds %zd bytes, expected at least %zd for %zd rows "
-                     "from %zd",
-                     name, off->len, (start + n + 1) * width, n, start);
+                     "%s: offsets buffer holds %zd bytes, too few for %zd rows from %zd "
+                     "(width %d)",
+                     name, off->len, n, start, width);
         return -1;
     }
     s->offsets = off->buf;
@@ -70,6 +72,7 @@ static int arrow_strings_from(ArrowStrings *s, Py_buffer *off, Py_buffer *data,
     s->validity = NULL;
     if (validity != Py_None) {
         if (PyObject_GetBuffer(validity, vbuf, PyBUF_SIMPLE) < 0) return -1;
+        /* start + n < slots <= PY_SSIZE_T_MAX / 4: no overflow below. */
         if (vbuf->len < (start + n + 7) / 8) {
             PyErr_Format(PyExc_ValueError,
                          "%s: validity bitmap holds %zd bytes, expected at least %zd", name,

@@ -1,4 +1,5 @@
-"""Arrow buffers of a Polars string Series, as the package's C extensions read them."""
+"""Arrow buffers of a Polars string Series, as the package's one C extension (the number
+screen, :mod:`xpert_frames.numeric.screens`) reads them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import polars as pl
 
 def arrow_strings(series: pl.Series) -> tuple[Any, Any, Any, int, int]:
     """``(offsets, data, validity or None, start, offset width)`` of a string Series' Arrow
-    array, as the C kernels read them (``large_string``: Polars' oldest compatibility level,
+    array, as the C number screen reads them (``large_string``: Polars' oldest compatibility level,
     one contiguous array whatever the Series' chunks and string views)."""
     import pyarrow as pa
 
@@ -17,7 +18,7 @@ def arrow_strings(series: pl.Series) -> tuple[Any, Any, Any, int, int]:
     if not pa.types.is_large_string(array.type):  # a Polars that exports otherwise
         raise TypeError(
             f"expected Polars to export a String Series as Arrow large_string, got {array.type}; "
-            "hint: report the Polars version, the C kernels read Arrow buffers directly"
+            "hint: report the Polars version, the C number screen reads Arrow buffers directly"
         )
     validity, offsets, data = array.buffers()
     if array.null_count == 0:

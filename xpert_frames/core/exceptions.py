@@ -22,12 +22,14 @@ class XpertFramesError(Exception):
 class ColumnNotFoundError(XpertFramesError, KeyError):
     """A required column is missing from the input table."""
 
-    def __init__(self, column: str, role: str, present: Iterable[str]) -> None:
+    def __init__(
+        self, column: str, role: str, present: Iterable[str], *, hint: str | None = None
+    ) -> None:
         present = list(present)
         msg = (
             f"column {column!r} ({role}) not found; columns present: {present}."
             f"{did_you_mean(column, present)}"
-            f" Map it with {role}=<column name>."
+            f" {hint if hint is not None else f'Map it with {role}=<column name>.'}"
         )
         super().__init__(msg)
         self.column = column
@@ -80,6 +82,23 @@ class TermTableError(InvalidOptionError):
 
 class ConfigurationError(XpertFramesError, ValueError):
     """The scoring configuration is unknown, unreadable or contradictory where it matters."""
+
+
+class InvalidUTF8Error(XpertFramesError, ValueError):
+    """An Arrow string column holds bytes that are not UTF-8 (checked where Arrow data enters,
+    before Polars reads it)."""
+
+    def __init__(self, column: str, row: int, dtype: str, *, source: str = "") -> None:
+        where = f" of {source}" if source else ""
+        msg = (
+            f"column {column!r}{where} ({dtype}) must hold UTF-8 text, got invalid UTF-8 (or "
+            f"inconsistent string buffers) at row {row} (0-based, the first such row). Hint: "
+            "decode the source with its real encoding and write it as UTF-8, or pass the "
+            "column as binary and decode it with errors='replace'."
+        )
+        super().__init__(msg)
+        self.column = column
+        self.row = row
 
 
 # Errors added when the hierarchy became public (xpert_frames.exceptions re-exports each).

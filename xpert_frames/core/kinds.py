@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from xpert_frames.core import utf8
 from xpert_frames.core.aliases import Frame
 from xpert_frames.core.exceptions import FrameTypeError
 
@@ -63,7 +64,9 @@ def to_arrow_table(frame: object) -> pa.Table:
 
 def to_lazy(frame: Frame) -> pl.LazyFrame:
     """Any supported table as a LazyFrame: Polars as is; pyarrow tables wrapped without copying;
-    pandas DataFrames (index dropped) and any object with ``__arrow_c_stream__`` converted."""
+    pandas DataFrames (index dropped) and any object with ``__arrow_c_stream__`` converted.
+    Arrow string columns are checked to be UTF-8 first (:func:`~xpert_frames.core.utf8.check_table`:
+    :class:`~xpert_frames.core.exceptions.InvalidUTF8Error` naming the column and row)."""
     if isinstance(frame, pl.LazyFrame):
         return frame
     if isinstance(frame, pl.DataFrame):
@@ -71,7 +74,9 @@ def to_lazy(frame: Frame) -> pl.LazyFrame:
     if is_pandas(frame):
         return pl.from_pandas(frame).lazy()
     if is_arrow_table(frame) or hasattr(frame, "__arrow_c_stream__"):
-        return pl.from_arrow(to_arrow_table(frame), rechunk=False).lazy()  # type: ignore[union-attr]
+        # Polars trusts Arrow strings to be UTF-8: check them before it reads them.
+        table = utf8.check_table(to_arrow_table(frame))
+        return pl.from_arrow(table, rechunk=False).lazy()  # type: ignore[union-attr]
     raise FrameTypeError(
         "expected a table: a polars DataFrame or LazyFrame, a pandas DataFrame, or any object "
         "with the Arrow stream interface __arrow_c_stream__ (pyarrow Table, RecordBatch or "

@@ -92,6 +92,7 @@ __all__ = [
     "extract_number_pair",
     "normalize_text",
     "parse_number",
+    "parse_number_detail",
     "parse_number_with_unit",
 ]
 
@@ -293,8 +294,11 @@ def _extract_series(
     return out.select(struct.alias(texts.name)).to_series()
 
 
-def _parse_series(texts: pl.Series, *, normalize: bool, decimal_comma: str) -> pl.Series:
-    """The batch behind :func:`parse_number_with_unit`."""
+def _parse_series(
+    texts: pl.Series, *, normalize: bool, decimal_comma: str, detail: bool = False
+) -> pl.Series:
+    """The batch behind :func:`parse_number_with_unit` (``detail``: also ``text``, the string
+    as normalized, of the rows that are a number: :func:`parse_number_detail`)."""
     texts = texts.cast(pl.String)
     df = pl.DataFrame({"t": texts.unique().drop_nulls()})
     if normalize:
@@ -310,10 +314,16 @@ def _parse_series(texts: pl.Series, *, normalize: bool, decimal_comma: str) -> p
         df = df.with_columns(pl.col("t").str.strip_chars().alias("n"))
     parsed = parse_frame(normalize, df["n"], validated=False)
     df = df.join(parsed, left_on="n", right_on="c", how="left")
+    fields = ["value", "unit"]
+    if detail:  # the text of the rows that are a number (beyond Float64: value null)
+        number = pl.col("value").is_not_null() | pl.col("unit").is_not_null()
+        number = number | pl.col("n").str.contains(BARE)
+        df = df.with_columns(pl.when(number).then(pl.col("n")).alias("text"))
+        fields.append("text")
     out = pl.DataFrame({"t": texts}).join(
-        df.select("t", "value", "unit"), on="t", how="left", maintain_order="left"
+        df.select("t", *fields), on="t", how="left", maintain_order="left"
     )
-    return out.select(pl.struct("value", "unit").alias(texts.name)).to_series()
+    return out.select(pl.struct(fields).alias(texts.name)).to_series()
 
 
 # --------------------------------------------------------------------------- public
@@ -420,12 +430,28 @@ def parse_number_with_unit(
     text: IntoExpr, *, normalize: bool = True, decimal_comma: DecimalComma = "auto"
 ) -> pl.Expr:
     """Struct ``{value, unit}`` of a string that is exactly one number (else both null)."""
+    return _parse(text, normalize, decimal_comma, detail=False)
+
+
+def parse_number_detail(
+    text: IntoExpr, *, normalize: bool = True, decimal_comma: DecimalComma = "auto"
+) -> pl.Expr:
+    """:func:`parse_number_with_unit` plus ``text``: the string as normalized when it is a
+    number (a bare number beyond Float64's range too, whose value is null), else null; what
+    :func:`~xpert_frames.numeric.exact.integer_key` reads."""
+    return _parse(text, normalize, decimal_comma, detail=True)
+
+
+def _parse(text: IntoExpr, normalize: object, decimal_comma: object, *, detail: bool) -> pl.Expr:
     fn = functools.partial(
         _parse_series,
         normalize=check_bool("normalize", normalize),
         decimal_comma=_check_decimal_comma(decimal_comma),
+        detail=detail,
     )
-    dtype = pl.Struct({"value": pl.Float64(), "unit": pl.String()})
+    dtype = pl.Struct(
+        {"value": pl.Float64(), "unit": pl.String()} | ({"text": pl.String()} if detail else {})
+    )
 
     def batch(texts: pl.Series) -> pl.Series:
         return _with_infinity(texts, fn(texts))

@@ -4,9 +4,12 @@ Reading a number runs many steps, each only on the rows that can match it
 (:func:`xpert_frames.numeric.rules.on_subset`); deciding which rows those are took a regex or
 ``contains_any`` pass over every row per step. :func:`screen` finds, in one pass of the
 package's C extension over the Arrow buffers, which of a few short patterns occur in each
-text and returns a UInt32 of bits (:data:`BITS`); a gate is then a bit test (:func:`has`),
-and a gate that is a regex runs that regex only on the rows whose bits are set
-(:func:`matches`).
+text and returns a UInt32 of bits; a gate is then a bit test (:func:`has`), and a gate that
+is a regex runs that regex only on the rows whose bits are set (:func:`matches`).
+
+When the extension is not built (no C compiler at install) or ``XPERT_FRAMES_NATIVE=0``, its
+Polars twin gives the same bits (one ``contains_any`` per bit and case rule; tests compare the
+two): the math evaluator is then about 1.7x slower end to end (``benchmarks/RESULTS.md``).
 
 Two kinds of bit: an *exact* bit is set exactly when its gate holds (a ``contains_any`` of
 literals, or the fold gate); a *screen* bit is set whenever its regex can match (every match
@@ -23,7 +26,7 @@ from collections.abc import Callable
 import polars as pl
 
 from xpert_frames.core.arrow import arrow_strings
-from xpert_frames.numeric._screen import screen as _screen
+from xpert_frames.core.native import load_native
 from xpert_frames.numeric.grammar import (
     CHECK_TRIGGERS,
     CONCLUSION_WORDS,
@@ -31,6 +34,12 @@ from xpert_frames.numeric.grammar import (
     REWRITE_TRIGGERS,
 )
 from xpert_frames.numeric.scales import SCREEN as SCALE_SCREEN
+
+#: The C extension's module, or None when the Polars twin is in use (not built, or
+#: ``XPERT_FRAMES_NATIVE=0``; :func:`xpert_frames.core.native.load_native`).
+_NATIVE = load_native("xpert_frames.numeric._screen", "number screen")
+#: Whether :func:`screen` runs the C extension (tests flip it to compare both paths).
+NATIVE = _NATIVE is not None
 
 #: Exact: ``contains_any`` of the keys of the fold table (``grammar.FOLDS``).
 FOLD = 1 << 11
@@ -114,8 +123,43 @@ def screen(texts: pl.Series) -> pl.Series:
 
     if len(texts) == 0:
         return pl.Series(texts.name, [], dtype=pl.UInt32)
-    out = _screen(*arrow_strings(texts), len(texts), *_buffers())
+    if not NATIVE or _NATIVE is None:
+        return pl.select(_polars_screen(pl.lit(texts))).to_series().alias(texts.name)
+    out = _NATIVE.screen(*arrow_strings(texts), len(texts), *_buffers())
     return pl.Series(texts.name, np.frombuffer(out, dtype=np.uint32), dtype=pl.UInt32)
+
+
+def _literals(pattern: str) -> list[str]:
+    """The literal strings a pattern stands for (each :data:`_D` as each ASCII digit)."""
+    out = [""]
+    for ch in pattern:
+        if ch == _H:
+            raise ValueError("the Polars screen has no 'any high byte' pattern")
+        out = [o + d for o in out for d in ("0123456789" if ch == _D else ch)]
+    return out
+
+
+@functools.cache
+def _gates() -> tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]:
+    """Per bit: its exact literals and its ASCII-case-insensitive ones."""
+    by_bit: dict[int, tuple[list[str], list[str]]] = {}
+    for bit, pattern, ci in _PATTERNS:
+        exact, folded = by_bit.setdefault(bit, ([], []))
+        (folded if ci else exact).extend(_literals(pattern))
+    return tuple((bit, tuple(e), tuple(f)) for bit, (e, f) in by_bit.items())
+
+
+def _polars_screen(n: pl.Expr) -> pl.Expr:
+    """The Polars twin of the C screen: one ``contains_any`` per bit and case rule."""
+    bits = []
+    for bit, exact, folded in _gates():
+        gate = pl.lit(False)
+        if exact:
+            gate = gate | n.str.contains_any(list(exact))
+        if folded:
+            gate = gate | n.str.contains_any(list(folded), ascii_case_insensitive=True)
+        bits.append(pl.when(gate).then(pl.lit(bit, pl.UInt32)).otherwise(pl.lit(0, pl.UInt32)))
+    return pl.sum_horizontal(bits).fill_null(0).cast(pl.UInt32)
 
 
 def rescreen(df: pl.DataFrame) -> pl.DataFrame:

@@ -4,7 +4,10 @@ Sections: the per-group table with 95% intervals; charts (each metric by group w
 interval, sub-type metrics such as per answer type, score distributions, a paired comparison
 against a baseline model); the wrong answers per model with the prediction, reference, extracted
 value and rule; the evaluators' options and signatures. Every value taken from the data is
-HTML-escaped; charts are inline SVG, styles inline, fonts the system's.
+HTML-escaped; charts are inline SVG, styles inline, fonts the system's. A value from the data
+never makes the page large: labels and headings show :data:`SHOWN` characters, table cells
+:data:`CELL` characters, chart labels what fits (:mod:`~xpert_frames.reporting.svg`); a cut
+value ends with ``…`` and its tooltip holds the value up to :data:`~.svg.TIP_LIMIT` characters.
 """
 
 from __future__ import annotations
@@ -20,12 +23,16 @@ from xpert_frames.core.exceptions import InvalidOptionError, did_you_mean
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.reporting.compare import compare
 from xpert_frames.reporting.report import report
-from xpert_frames.reporting.svg import COLORS, dot_chart, esc, histogram
+from xpert_frames.reporting.svg import COLORS, dot_chart, esc, histogram, tip
 
 TITLE = "xpert-frames report"
 BINS = 10
 #: Metric columns per table of the report section: seven fit 1,280 pixels.
 TABLE_METRICS = 7
+#: Characters of a label or heading taken from the data (a group, a model, a column name).
+SHOWN = 80
+#: Characters of a table cell (a prediction, a reference).
+CELL = 400
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;
 max-width:1100px;padding:0 1em;color:#1a202c}
@@ -79,8 +86,8 @@ def html_report(
     rows = lf.select(pl.len()).collect().item()
     body = [
         f"<h1>{esc(title)}</h1>",
-        f'<p class="note">{rows:,} rows; evaluators {esc(", ".join(e.name for e in evs))}'
-        f"; grouped by {esc(', '.join(group) or 'nothing (all rows)')}.</p>",
+        f'<p class="note">{rows:,} rows; evaluators {_shown(", ".join(e.name for e in evs))}'
+        f"; grouped by {_shown(', '.join(group) or 'nothing (all rows)')}.</p>",
         '<nav><a href="#groups">By group</a> · <a href="#table">Report</a> · '
         '<a href="#types">Sub-types</a> · <a href="#dist">Distributions</a> · '
         '<a href="#compare">Comparison</a> · <a href="#wrong">Wrong answers</a> · '
@@ -126,14 +133,20 @@ def _cell(value: Any) -> str:
         return f'<td class="n">{value:.4f}</td>'
     if isinstance(value, int) and not isinstance(value, bool):
         return f'<td class="n">{value:,}</td>'
+    return f'<td class="t">{_shown(value, CELL)}</td>'
+
+
+def _shown(value: Any, limit: int = SHOWN) -> str:
+    """``value`` as escaped text of at most ``limit`` characters; a longer value is cut with
+    ``…`` and its tooltip holds it (up to ``svg.TIP_LIMIT`` characters)."""
     text = "" if value is None else str(value)
-    if len(text) > 400:
-        text = text[:399] + "…"
-    return f'<td class="t">{esc(text)}</td>'
+    if len(text) <= limit:
+        return esc(text)
+    return f'<span title="{esc(tip(text))}">{esc(text[: limit - 1])}…</span>'
 
 
 def _html_table(frame: pl.DataFrame) -> str:
-    head = "".join(f"<th>{esc(c)}</th>" for c in frame.columns)
+    head = "".join(f"<th>{_shown(c)}</th>" for c in frame.columns)
     body = "".join(  # a few hundred report or listed rows at most, never the data
         "<tr>" + "".join(_cell(v) for v in row) + "</tr>" for row in frame.iter_rows()
     )
@@ -168,20 +181,20 @@ def _table_section(
     each cell the score and its 95% interval; then every report row."""
     cells: dict[str, dict[str, str]] = {}
     for r in rep.iter_rows(named=True):  # report rows, not data rows
-        tip = f"{r['count']} scored, {r['skipped']} skipped, {r['not_applicable']} not applicable"
+        note = f"{r['count']} scored, {r['skipped']} skipped, {r['not_applicable']} not applicable"
         text = "–" if r["score"] is None else f"{r['score']:.3f}"
         if r["ci_low"] is not None and r["ci_high"] is not None:
             text += f'<br><span class="ci">[{r["ci_low"]:.3f}, {r["ci_high"]:.3f}]</span>'
         cells.setdefault(_label(r, group), {})[r["metric"]] = (
-            f'<td class="n" title="{esc(tip)}">{text}</td>'
+            f'<td class="n" title="{esc(note)}">{text}</td>'
         )
     tables = []
     for metrics in _metric_tables(lf, schema, rep, evs):
-        head = f"<th>{esc(' / '.join(group) or 'rows')}</th>" + "".join(
-            f"<th>{esc(m)}</th>" for m in metrics
+        head = f"<th>{_shown(' / '.join(group) or 'rows')}</th>" + "".join(
+            f"<th>{_shown(m)}</th>" for m in metrics
         )
         body = "".join(
-            f'<tr><td class="g">{esc(label)}</td>'
+            f'<tr><td class="g">{_shown(label)}</td>'
             + "".join(row.get(m, "<td></td>") for m in metrics)
             + "</tr>"
             for label, row in cells.items()
@@ -239,7 +252,9 @@ def _group_section(rep: pl.DataFrame, group: list[str], evs: Sequence[BaseEvalua
         for metric in _overall(ev)
     ]
     where = f"by {', '.join(group)}" if group else "over all rows"
-    return f'<h2 id="groups">Metrics {esc(where)}</h2><div class="charts">{"".join(charts)}</div>'
+    return (
+        f'<h2 id="groups">Metrics {_shown(where)}</h2><div class="charts">{"".join(charts)}</div>'
+    )
 
 
 def _subtype_section(
@@ -304,8 +319,8 @@ def _compare_section(
     head = '<h2 id="compare">Paired comparison</h2>'
     if model is None or model not in schema or on not in schema:
         return head + (
-            f'<p class="note">Needs a model column and an item column {esc(on)!s} '
-            f"(found model={esc(model)}).</p>"
+            f'<p class="note">Needs a model column and an item column {_shown(on)} '
+            f"(found model={_shown(model)}).</p>"
         )
     charts, tables, used = [], [], baseline
     for i, ev in enumerate(evs):
@@ -326,9 +341,10 @@ def _compare_section(
                 color=COLORS[i % len(COLORS)],
             )
         )
-        tables.append(f"<h3>{esc(ev.name)}</h3>{_html_table(table)}")
+        tables.append(f"<h3>{_shown(ev.name)}</h3>{_html_table(table)}")
     note = (
-        f'<p class="note">Each model minus the baseline {esc(used)} on the items ({esc(on)}) '
+        f'<p class="note">Each model minus the baseline {_shown(used)} on the items '
+        f"({_shown(on)}) "
         "both answered; paired bootstrap intervals and p-values.</p>"
     )
     return head + note + f'<div class="charts">{"".join(charts)}</div>' + "".join(tables)
@@ -362,14 +378,14 @@ def _wrong_section(
         )
         counts = picked.group_by(key or pl.lit("all rows")).len().collect()
         label = "below the middle of the score range" if not ev.binary_score else "scored 0"
-        parts.append(f"<h3>{esc(ev.name)} <span class='note'>({esc(label)})</span></h3>")
+        parts.append(f"<h3>{_shown(ev.name)} <span class='note'>({esc(label)})</span></h3>")
         if counts.height == 0:
             parts.append('<p class="note">None.</p>')
         for name, n in counts.sort(counts.columns[0], nulls_last=True).iter_rows():
             rows = listed.filter(pl.col(key) == name) if key else listed
             more = f", the first {rows.height} shown" if n > rows.height else ""
             parts.append(
-                f"<details><summary>{esc(name)}: {n:,} wrong{esc(more)}</summary>"
+                f"<details><summary>{_shown(name)}: {n:,} wrong{esc(more)}</summary>"
                 f"{_html_table(rows.drop(key) if key else rows)}</details>"
             )
     return "".join(parts)

@@ -95,7 +95,9 @@ def report_plan(
     checking the ``by`` columns."""
     for column in by:
         if column not in schema:
-            raise ColumnNotFoundError(column, "report group", schema.names())
+            raise ColumnNotFoundError(
+                column, "report group", schema.names(), hint="Group by columns of the table."
+            )
     clash = [c for c in by if c in REPORT_COLUMNS]
     if clash:
         raise DuplicateColumnError(

@@ -1,8 +1,16 @@
-"""Inline SVG charts for the HTML report: no scripts, no fonts, every label escaped."""
+"""Inline SVG charts for the HTML report: no scripts, no fonts, every label escaped.
+
+Labels taken from the data are never clipped and never make the page large: a row label is cut
+to fit the label margin (:data:`LABEL_UNITS` units of a lower-case letter; a wide CJK
+character counts two, capitals more than one) and a chart title to the chart's width, with
+an ellipsis; the tooltip (``<title>``) holds the value, itself cut after :data:`TIP_LIMIT`
+characters with its length stated.
+"""
 
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from html import escape
 
@@ -11,11 +19,66 @@ LABEL = 170  # left margin for row labels
 ROW = 24
 PAD = 28  # room for the axis below and the title above
 COLORS = ("#2b6cb0", "#c05621", "#2f855a", "#6b46c1", "#b83280", "#4a5568")
+#: Display units (:func:`units`; about 6px each at 11px) of a row label: the label margin.
+LABEL_UNITS = 24
+#: Display units of a 13px chart title (about 7px each): the chart's width.
+TITLE_UNITS = 66
+#: Characters of a value a tooltip holds; longer values are cut, their length stated.
+TIP_LIMIT = 1000
 
 
 def esc(value: object) -> str:
     """Text for HTML and SVG: ``&``, ``<``, ``>`` and both quotes escaped."""
     return escape("" if value is None else str(value), quote=True)
+
+
+_NARROW = frozenset("iljtfrI.,:;'|!()[] ")
+_BROAD = frozenset("MWmw@%")
+
+
+def _unit(ch: str) -> float:
+    """Rough width of ``ch`` in a proportional sans-serif, in units of a lower-case letter."""
+    if unicodedata.east_asian_width(ch) in "WF":
+        return 2.0
+    if ch in _NARROW:
+        return 0.5
+    if ch in _BROAD:
+        return 1.7
+    return 1.3 if ch.isupper() else 1.0
+
+
+def units(text: str) -> float:
+    """Display width of ``text`` in units of a lower-case letter (wide characters count two)."""
+    return sum(_unit(ch) for ch in text)
+
+
+def ellipsize(text: str, limit: float) -> str:
+    """``text`` cut to ``limit`` display units, ending with ``…`` when cut."""
+    if len(text) <= limit / 2 or units(text) <= limit:
+        return text
+    out, used = [], 1.0  # room for the ellipsis
+    for ch in text:
+        used += _unit(ch)
+        if used > limit:
+            break
+        out.append(ch)
+    return "".join(out) + "…"
+
+
+def tip(value: object) -> str:
+    """A value for a tooltip: whole up to :data:`TIP_LIMIT` characters, else cut and its
+    length stated."""
+    text = "" if value is None else str(value)
+    if len(text) <= TIP_LIMIT:
+        return text
+    return f"{text[:TIP_LIMIT]}… ({len(text):,} characters)"
+
+
+def _text(x: float, y: float, label: str, limit: float, attrs: str) -> str:
+    """An SVG text element: ``label`` cut to ``limit`` units, its tooltip the value."""
+    shown = ellipsize(label, limit)
+    title = f"<title>{esc(tip(label))}</title>" if shown != label else ""
+    return f'<text x="{x:.1f}" y="{y:.1f}" {attrs}>{title}{esc(shown)}</text>'
 
 
 def _x(value: float, lo: float, hi: float) -> float:
@@ -56,8 +119,8 @@ def dot_chart(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{WIDTH}" '
         f'height="{height}" viewBox="0 0 {WIDTH} {height}" class="chart">',
-        f"<title>{esc(title)}</title>",
-        f'<text x="4" y="16" class="ctitle">{esc(title)}</text>',
+        f"<title>{esc(tip(title))}</title>",
+        _text(4, 16, title, TITLE_UNITS, 'class="ctitle"'),
         *_axis(lo, hi, PAD - 6, height - PAD),
     ]
     if zero is not None:
@@ -67,10 +130,7 @@ def dot_chart(
         )
     for i, (label, est, low, high) in enumerate(rows):
         y = PAD + ROW * i + ROW / 2
-        parts.append(
-            f'<text x="{LABEL - 8}" y="{y + 4:.1f}" text-anchor="end" class="label">'
-            f"{esc(_short(label))}</text>"
-        )
+        parts.append(_text(LABEL - 8, y + 4, label, LABEL_UNITS, 'text-anchor="end" class="label"'))
         if _finite(low) and _finite(high):
             x1, x2 = _x(_clip(low, lo, hi), lo, hi), _x(_clip(high, lo, hi), lo, hi)
             parts.append(
@@ -78,12 +138,12 @@ def dot_chart(
                 f'stroke="{color}" stroke-width="2"/>'
             )
         if _finite(est):
-            tip = f"{label}: {est:.4f}" + (
+            note = f"{tip(label)}: {est:.4f}" + (
                 f" [{low:.4f}, {high:.4f}]" if _finite(low) and _finite(high) else ""
             )
             parts.append(
                 f'<circle cx="{_x(_clip(est, lo, hi), lo, hi):.1f}" cy="{y:.1f}" r="5" '
-                f'fill="{color}"><title>{esc(tip)}</title></circle>'
+                f'fill="{color}"><title>{esc(note)}</title></circle>'
             )
     parts.append("</svg>")
     return "".join(parts)
@@ -106,8 +166,8 @@ def histogram(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{WIDTH}" '
         f'height="{height}" viewBox="0 0 {WIDTH} {height}" class="chart">',
-        f"<title>{esc(title)}</title>",
-        f'<text x="4" y="16" class="ctitle">{esc(title)}</text>',
+        f"<title>{esc(tip(title))}</title>",
+        _text(4, 16, title, TITLE_UNITS, 'class="ctitle"'),
         *_axis(lo, hi, top_y, bottom),
         f'<text x="{LABEL - 40}" y="{(top_y + bottom) / 2:.1f}" text-anchor="middle" '
         f'class="label" transform="rotate(-90 {LABEL - 40} {(top_y + bottom) / 2:.1f})">'
@@ -158,7 +218,3 @@ def _finite(value: float | None) -> bool:
 
 def _clip(value: float | None, lo: float, hi: float) -> float:
     return min(max(float(value or 0.0), lo), hi)
-
-
-def _short(label: str, limit: int = 30) -> str:
-    return label if len(label) <= limit else label[: limit - 1] + "…"

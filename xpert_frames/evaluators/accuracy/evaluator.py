@@ -17,7 +17,8 @@ Each row is scored by its ``answer_type`` (seed default ``text``; types other th
 * ``number``: the answer's number (:func:`xpert_frames.numeric.parse.extract_number`, the
   parser shared with the math evaluator) against the reference
   (:func:`xpert_frames.numeric.parse.parse_number`) within ``numeric_tolerance`` (absolute, as
-  the seed).
+  the seed); two integers at or above 2**53 (or beyond Float64's range) compare exactly by
+  their digits (:mod:`xpert_frames.numeric.exact`), at any size.
 
 Output columns: ``<name>_score`` (1.0 / 0.0), ``<name>_extracted`` (the option letters, the
 normalized text or the number taken), ``<name>_rule`` (which rule decided) and ``<name>_type``.
@@ -45,6 +46,7 @@ from xpert_frames.evaluators.accuracy.text_answers import (
     text_match,
 )
 from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.numeric import exact
 from xpert_frames.numeric import parse as numbers
 
 __all__ = [
@@ -65,33 +67,69 @@ def number_match(
 ) -> pl.Expr:
     """The answer's number (:func:`xpert_frames.numbers.extract_number`, ``mode="last"``:
     boxed, then answer statement, then ``= x`` at the end, then the last number) against the
-    reference number: ``|pred - ref| <= numeric_tolerance`` scores 1.
+    reference number: ``|pred - ref| <= numeric_tolerance`` scores 1, computed exactly when
+    both are integers at or above 2**53 (or beyond Float64's range).
     ``Struct{score, extracted, rule}``; a prediction without a number scores 0 (rule ``none``)."""
     tol = check_float("numeric_tolerance", numeric_tolerance, low=0.0)
-    found = numbers.extract_number(prediction, mode="last")
-    return _number_outcome(found, numbers.parse_number(reference), tol)
+    found = numbers.extract_number_detail(prediction, mode="last")
+    ref = numbers.parse_number_detail(reference)
+    return _number_outcome(found, ref, _keys(found, ref), tol)
 
 
-def _number_outcome(found: pl.Expr, ref: pl.Expr, tol: float) -> pl.Expr:
-    """Score, extracted and rule of a found-number struct against a reference value."""
-    value = found.struct.field("value")
-    hit = (value == ref) | ((value - ref).abs() <= tol)  # equal infinities match too
+def _keys(found: pl.Expr, ref: pl.Expr) -> pl.Expr:
+    """``{p, r}``: the exact integer keys of both numbers where they are needed
+    (:func:`~xpert_frames.numeric.exact.exact_keys`)."""
+    pv, rv = found.struct.field("value"), ref.struct.field("value")
+    pt, rt = found.struct.field("text"), ref.struct.field("text")
+    return pl.struct(
+        exact.exact_keys(pv, rv, pt, rt).alias("p"), exact.exact_keys(rv, pv, rt, pt).alias("r")
+    )
+
+
+def _number_outcome(found: pl.Expr, ref: pl.Expr, keys: pl.Expr, tol: float) -> pl.Expr:
+    """Score, extracted and rule of a found-number struct against a reference number, with
+    their exact integer keys ``{p, r}``: two keys compare exactly; a number beyond Float64
+    with a key equals nothing without one."""
+    value, ref_value = found.struct.field("value"), ref.struct.field("value")
+    pk, rk = keys.struct.field("p"), keys.struct.field("r")
+    hit = (value == ref_value) | ((value - ref_value).abs() <= tol)  # equal infinities too
+    beyond = pl.when(pk.is_not_null()).then(exact.beyond_float(value)).otherwise(False)
+    beyond = beyond | pl.when(rk.is_not_null()).then(exact.beyond_float(ref_value)).otherwise(False)
+    hit = (
+        pl.when(pk.is_not_null() & rk.is_not_null())
+        .then(exact.keys_close(pk, rk, tol))
+        .when(beyond)
+        .then(False)
+        .otherwise(hit)
+    )
     score = pl.when(hit.fill_null(False)).then(1.0).otherwise(0.0)
-    rule = pl.when(value.is_null()).then(pl.lit("none")).otherwise(found.struct.field("rule"))
-    return result(score, value.cast(pl.String), rule)
+    found_none = value.is_null() & pk.is_null()
+    rule = pl.when(found_none).then(pl.lit("none")).otherwise(found.struct.field("rule"))
+    shown = pl.when(pk.is_not_null() & exact.beyond_float(value)).then(found.struct.field("text"))
+    return result(score, pl.coalesce(shown, value.cast(pl.String)), rule)
 
 
-_NUMBERS_DTYPE = pl.Struct({"found": numbers.NUMBER_DTYPE, "ref": pl.Float64})
+_NUMBERS_DTYPE = pl.Struct(
+    {
+        "found": numbers.DETAIL_DTYPE,
+        "ref": pl.Struct({"value": pl.Float64, "unit": pl.String, "text": pl.String}),
+        "keys": pl.Struct({"p": pl.String, "r": pl.String}),
+    }
+)
 
 
 def _numbers_batch(batch: pl.Series) -> pl.Series:
-    """Number parsing of a batch's number rows; a batch without any skips the parser."""
+    """Number parsing of a batch's number rows (and their exact integer keys where needed);
+    a batch without any skips the parser."""
     df = batch.struct.unnest()
     if df["p"].null_count() == df.height:
         return pl.Series(batch.name, [None] * df.height, dtype=_NUMBERS_DTYPE)
-    found = numbers.extract_number("p", mode="last").alias("found")
-    out = df.select(pl.struct(found, numbers.parse_number("r").alias("ref")).alias(batch.name))
-    return out.to_series()
+    df = df.select(
+        numbers.extract_number_detail("p", mode="last").alias("found"),
+        numbers.parse_number_detail("r").alias("ref"),
+    )
+    df = df.with_columns(_keys(pl.col("found"), pl.col("ref")).alias("keys"))
+    return df.select(pl.struct("found", "ref", "keys").alias(batch.name)).to_series()
 
 
 # --------------------------------------------------------------------------- choice
@@ -233,7 +271,10 @@ class AccuracyEvaluator(BaseEvaluator):
     def _combined(self) -> pl.Expr:
         kind, num = self._col("kind"), self._col("num")
         number = _number_outcome(
-            num.struct.field("found"), num.struct.field("ref"), self.numeric_tolerance
+            num.struct.field("found"),
+            num.struct.field("ref"),
+            num.struct.field("keys"),
+            self.numeric_tolerance,
         )
         return (
             pl.when(kind == "choice")

@@ -1,8 +1,11 @@
 """Fuzzy matching: normalized Levenshtein similarity on Unicode code points.
 
-The columnar path runs rapidfuzz over whole batches
-(:func:`xpert_frames.evaluators.fuzzy.kernel.levenshtein_similarity`); the seed's pure-Python
-``FuzzyMatcher`` API is in :mod:`xpert_frames.evaluators.fuzzy.matcher`.
+The columnar path runs rapidfuzz's Levenshtein over whole batches, each distinct pair once, in
+pieces that let Ctrl-C through
+(:func:`xpert_frames.evaluators.fuzzy.kernel.levenshtein_similarity`); a pair whose lengths
+multiply past 10^10 (two strings of 100,000 characters) is not scored: null, counted as
+skipped, with a ``LongPairWarning``. The seed's pure-Python ``FuzzyMatcher`` API is in
+:mod:`xpert_frames.evaluators.fuzzy.matcher`.
 """
 
 from __future__ import annotations
@@ -51,7 +54,9 @@ def similarity(
     steps: Sequence[FuzzyNormalization] = (),
     aliases: Mapping[str, str] | None = None,
 ) -> pl.Expr:
-    """Normalized Levenshtein similarity of two string columns (Float64, null if either is)."""
+    """Normalized Levenshtein similarity of two string columns (Float64, null if either is, or
+    if the pair is over the kernel's length cap: :data:`~xpert_frames.evaluators.fuzzy.kernel.
+    MAX_PAIR_CELLS`)."""
     steps = _check_steps(steps)
     aliases = _check_aliases(aliases)
     pair = pl.struct(

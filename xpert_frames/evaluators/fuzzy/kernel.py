@@ -1,25 +1,50 @@
-"""Native kernels called on whole batches: never one Python call per row.
+"""The fuzzy evaluator's kernel: rapidfuzz's Levenshtein on whole batches, never one Python call
+per row.
 
 ``levenshtein_similarity`` is ``1 - distance / max(len)`` on Unicode code points (1.0 for two
-equal strings, including two empty ones), computed in float64 by the package's C extension
-``_levenshtein`` straight from the Arrow buffers of the two string columns: no Python strings.
-Its results are those of rapidfuzz's ``Levenshtein.normalized_similarity`` on the same Python
-strings (bit-parallel distance: one 64-bit word for patterns of <= 64 code points, blocks of
-words beyond; tests compare both against the plain dynamic programme).
+equal strings, including two empty ones), exactly ``rapidfuzz.distance.Levenshtein.
+normalized_similarity`` (the tests compare it with the plain dynamic programme of
+:mod:`xpert_frames.evaluators.fuzzy.matcher`). How the strings reach rapidfuzz:
 
-The kernel's thread count follows the cores this process may use (:func:`kernel_threads`):
-never more than Polars' own thread pool, the CPU affinity mask, or a Ray actor's CPU allotment.
+1. Each distinct (a, b) pair is scored once: rows are numbered by a 64-bit hash of the pair,
+   one representative per hash is scored, and every row is checked against its representative
+   (a hash collision is scored on its own, never given another pair's score).
+2. Equal pairs score 1.0 and null pairs null in Polars, without reaching rapidfuzz.
+3. The other pairs go to ``rapidfuzz.process.cpdist`` as Python strings, in **pieces**
+   (:data:`PIECE_ROWS` pairs and :data:`PIECE_CELLS` cells at most, one longer pair alone), with
+   ``workers`` threads from the process's one core budget (:func:`kernel_threads`). Between two
+   pieces the interpreter runs Python code again, so a pending signal's handler (Ctrl-C, the
+   CLI's SIGTERM handler) runs within one piece's time (well under a second on one core; the
+   CLI turns it into a clean exit).
+4. **Cap:** a pair whose code-point lengths multiply to more than ``max_cells`` (by default
+   :data:`MAX_PAIR_CELLS` = 10^10, e.g. two strings of 100,000 characters, about half a
+   second of one core) is not scored: its score is null (the row is kept and counted as
+   skipped) and a :class:`LongPairWarning` gives the count. Levenshtein is quadratic; two
+   strings of 2 MB would hold one core for minutes with no way to stop it.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import warnings
 
 import polars as pl
 
-from xpert_frames.core.arrow import arrow_strings
-from xpert_frames.evaluators.fuzzy._levenshtein import similarity as _similarity
+from xpert_frames.core.exceptions import InvalidOptionError
+
+#: Cells (product of the two code-point lengths) above which a pair is not scored (null).
+MAX_PAIR_CELLS = 10**10
+#: At most this many pairs per ``cpdist`` call.
+PIECE_ROWS = 50_000
+#: At most this many cells per ``cpdist`` call (a single longer pair is a piece of its own).
+PIECE_CELLS = 2 * 10**9
+
+_SEEDS = (0x5EED_F001, 0x5EED_F002)
+
+
+class LongPairWarning(UserWarning):
+    """Some pairs were too long to score (their score is null)."""
 
 
 def kernel_threads() -> int:
@@ -52,20 +77,105 @@ def _ray_cpus() -> int | None:
     return None if cpus is None else max(1, int(cpus))
 
 
-def levenshtein_similarity(a: pl.Series, b: pl.Series, *, workers: int | None = None) -> pl.Series:
-    """Normalized Levenshtein similarity of aligned string Series; null where either is null.
+def levenshtein_similarity(
+    a: pl.Series,
+    b: pl.Series,
+    *,
+    workers: int | None = None,
+    max_cells: int = MAX_PAIR_CELLS,
+) -> pl.Series:
+    """Normalized Levenshtein similarity of aligned string Series; null where either is null
+    and where a pair has more than ``max_cells`` cells (a :class:`LongPairWarning` says how
+    many). ``workers`` is rapidfuzz's thread count; by default :func:`kernel_threads`."""
+    if len(a) != len(b):
+        raise InvalidOptionError(f"series lengths differ: {len(a)} and {len(b)}")
+    threads = kernel_threads() if workers is None else workers
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise InvalidOptionError(
+            f"workers must be a positive thread count or None, got {workers!r}"
+        )
+    if isinstance(max_cells, bool) or not isinstance(max_cells, int) or max_cells < 1:
+        raise InvalidOptionError(f"max_cells must be a positive integer, got {max_cells!r}")
+    frame = pl.DataFrame({"a": a, "b": b}, schema={"a": pl.String, "b": pl.String})
+    if frame.height == 0:
+        return pl.Series(a.name, [], dtype=pl.Float64)
+    keyed = frame.with_columns(h=_pair_key(), i=pl.int_range(pl.len(), dtype=pl.UInt32))
+    reps = keyed.filter(pl.col("h").is_first_distinct())
+    scores = reps.select("h", "i", s=_score_distinct(reps["a"], reps["b"], threads, max_cells))
+    out = keyed.select("h").join(scores, on="h", how="left", maintain_order="left")
+    # The pairs behind one hash are equal, except after a collision: check every row.
+    rep = out["i"]
+    same = frame.select(
+        pl.col("a").eq_missing(a.gather(rep)) & pl.col("b").eq_missing(b.gather(rep))
+    ).to_series()
+    result = out["s"]
+    if not same.all():
+        other = frame.filter(~same)
+        own = _score_distinct(other["a"], other["b"], threads, max_cells)
+        result = result.scatter((~same).arg_true(), own)
+    return result.alias(a.name)
 
-    ``workers`` is the kernel's thread count; by default :func:`kernel_threads`.
-    """
+
+def _pair_key() -> pl.Expr:
+    """A 64-bit hash of the pair (a, b): equal pairs, equal keys."""
+    return pl.col("a").hash(_SEEDS[0]) ^ pl.col("b").hash(_SEEDS[1])
+
+
+def _score_distinct(a: pl.Series, b: pl.Series, threads: int, max_cells: int) -> pl.Series:
+    """Scores of aligned pairs (no deduplication): equal and null pairs in Polars, the others
+    through ``cpdist`` in pieces."""
+    import numpy as np
+    from rapidfuzz import process
+    from rapidfuzz.distance import Levenshtein
+
+    frame = pl.DataFrame({"a": a, "b": b})
+    lengths = frame.select(
+        todo=(pl.col("a") != pl.col("b")).fill_null(False),
+        cells=pl.col("a").str.len_chars().cast(pl.Float64)
+        * pl.col("b").str.len_chars().cast(pl.Float64),
+    )
+    out = np.where((a.is_null() | b.is_null()).to_numpy(), np.nan, 1.0)
+    todo = lengths["todo"]
+    cells = lengths["cells"].fill_null(0.0).to_numpy()
+    long = todo.to_numpy() & (cells > max_cells)
+    if long.any():
+        out[long] = np.nan
+        todo = todo & pl.Series(~long)
+        warnings.warn(
+            f"fuzzy: {int(long.sum()):,} pair(s) not scored (score null, counted as skipped): "
+            f"the product of their lengths in characters exceeds {max_cells:,} (e.g. two strings "
+            f"of {int(max_cells**0.5):,} characters); Levenshtein distance is quadratic",
+            LongPairWarning,
+            stacklevel=2,
+        )
+    rows = todo.arg_true().to_numpy()
+    if len(rows) == 0:
+        return pl.Series(out, dtype=pl.Float64, nan_to_null=True)
+    sa, sb = a.gather(rows), b.gather(rows)
+    for begin, end in _pieces(cells[rows]):
+        out[rows[begin:end]] = process.cpdist(
+            sa.slice(begin, end - begin).to_list(),
+            sb.slice(begin, end - begin).to_list(),
+            scorer=Levenshtein.normalized_similarity,
+            dtype=np.float64,
+            workers=threads,
+        )
+        # Back in the interpreter between pieces: a pending signal's handler runs here.
+    return pl.Series(out, dtype=pl.Float64, nan_to_null=True)
+
+
+def _pieces(cells: object) -> list[tuple[int, int]]:
+    """Consecutive ``[begin, end)`` ranges of at most :data:`PIECE_ROWS` pairs and
+    :data:`PIECE_CELLS` cells (a pair above that alone)."""
     import numpy as np
 
-    if len(a) != len(b):
-        raise ValueError(f"series lengths differ: {len(a)} and {len(b)}")
-    threads = kernel_threads() if workers is None else workers
-    if threads < 1:
-        raise ValueError(f"workers must be a positive thread count or None, got {workers!r}")
-    out = np.empty(len(a), dtype=np.float64)
-    if len(a):
-        _similarity(*arrow_strings(a), *arrow_strings(b), out, threads)
-    # The kernel writes NaN exactly where either side is null (never otherwise).
-    return pl.Series(a.name, out, dtype=pl.Float64, nan_to_null=True)
+    total = np.cumsum(np.asarray(cells, dtype=np.float64))
+    out: list[tuple[int, int]] = []
+    begin, n = 0, len(total)
+    while begin < n:
+        base = total[begin - 1] if begin else 0.0
+        end = int(np.searchsorted(total, base + PIECE_CELLS, side="right"))
+        end = min(max(end, begin + 1), begin + PIECE_ROWS, n)
+        out.append((begin, end))
+        begin = end
+    return out

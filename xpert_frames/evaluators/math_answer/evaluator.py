@@ -8,8 +8,11 @@ with ``extract="first"``, the seed's choice), in prediction and reference alike.
 compared with the seed's rule: absolute error when ``|reference| < tolerance``, else relative
 error, both ``<= tolerance``; two whole numbers
 must be equal, at any size: at or above 2**53 (where Float64 no longer holds every integer)
-two numbers written as integers (plain, thousands, ``万``/``亿``) compare by their digits
-(:func:`integer_digits`); scientific notation keeps the tolerance. A last number that is part
+and beyond Float64's range two numbers written as integers (plain, thousands, ``万``/``亿``)
+compare by their exact keys (:mod:`xpert_frames.numeric.exact`), and so do two answers that
+are integers or powers of ten (``\\boxed{10^{5000}}`` and 1 followed by 5,000 zeros; rule
+``<source>:integer``); scientific notation keeps the tolerance (it writes approximations)
+unless beyond Float64. A last number that is part
 of the expression ending the prediction (``… gives 2x``, ``$3x + 2$``, ``x^2``) is not the
 answer: that expression is, compared symbolically. An approximation written right after the answer
 (``x = 1/3 ≈ 0.33``) counts too when the reference is a decimal.
@@ -47,6 +50,7 @@ from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.math_answer import set_forms
 from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.evaluators.math_answer.parts import in_parts
+from xpert_frames.numeric import exact
 from xpert_frames.numeric.boxed import box_tail
 from xpert_frames.numeric.grammar import CONCLUSION, grammar
 from xpert_frames.numeric.parse import (
@@ -70,76 +74,23 @@ def concluded(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
     return (boxed & late).fill_null(False)
 
 
-_WHOLE_BELOW = 2.0**53
-#: A number as written (the extracted ``text``) that is an integer: sign, digits (thousands
-#: commas allowed), a decimal part of zeros, ``万``/``亿``, then nothing or a unit (not ``%``,
-#: ``‰``, a fraction or a mixed number). Scientific notation is not: it writes approximations.
-_INTEGER_TEXT = (
-    r"(?s)^(?P<sign>[-+]?)(?P<digits>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?P<point>\.[0-9]+)?"
-    r"(?P<exp>[eE][-+]?[0-9]+)?\s*(?P<mult>[万亿])?(?P<rest>.*)$"
-)
-_NOT_A_UNIT = r"^\s*[-+/%‰0-9.,×]"
-
-
-def integer_digits(text: pl.Expr) -> pl.Expr:
-    """The exact decimal digits (with ``-`` when negative, no leading zeros) of a number
-    written as an integer (:data:`_INTEGER_TEXT`), else null: the key that compares
-    integers exactly at any size."""
-    m = text.str.extract_groups(_INTEGER_TEXT)
-    point, rest = m.struct.field("point"), m.struct.field("rest")
-    whole = (
-        (point.is_null() | point.str.contains(r"^\.0+$"))
-        & m.struct.field("exp").is_null()
-        & ~rest.str.contains(_NOT_A_UNIT)
-    )
-    digits = m.struct.field("digits").str.replace_all(",", "", literal=True)
-    zeros = m.struct.field("mult").replace_strict(
-        {"万": "0000", "亿": "00000000"}, default="", return_dtype=pl.String
-    )
-    digits = pl.concat_str(digits, zeros).str.strip_chars_start("0")
-    key = pl.when(digits == "").then(pl.lit("0")).otherwise(digits)
-    negative = (m.struct.field("sign") == "-") & (key != "0")
-    return pl.when(whole).then(pl.when(negative).then("-" + key).otherwise(key))
-
-
-def _digits_batch(texts: pl.Series) -> pl.Series:
-    """:func:`integer_digits` of the non-null texts of a batch (most are null: only whole
-    numbers at or above 2**53 need their digits)."""
-    if texts.null_count() == len(texts):
-        return texts
-    out = pl.repeat(None, len(texts), dtype=pl.String, eager=True).alias(texts.name)
-    df = pl.DataFrame({"t": texts}).with_row_index("i").drop_nulls("t")
-    df = df.with_columns(integer_digits(pl.col("t")).alias("k"))
-    return out.scatter(df["i"], df["k"])
-
-
-def big_integer_digits(value: pl.Expr, other: pl.Expr, text: pl.Expr) -> pl.Expr:
-    """The digits of ``text`` (the number ``value`` as written) when ``value`` and ``other``
-    are both whole and one is at or above 2**53, else null (a batch function that reads only
-    those rows)."""
-    big = (value.round(0) == value) & (other.round(0) == other)
-    big = big & value.is_finite() & other.is_finite()
-    big = big & ((value.abs() >= _WHOLE_BELOW) | (other.abs() >= _WHOLE_BELOW))
-    return (
-        pl.when(big)
-        .then(text)
-        .map_batches(_digits_batch, return_dtype=pl.String, is_elementwise=True)
-    )
+_WHOLE_BELOW = exact.WHOLE_BELOW
 
 
 def values_close(
     pred: pl.Expr,
     ref: pl.Expr,
     tolerance: float,
-    pred_digits: pl.Expr | None = None,
-    ref_digits: pl.Expr | None = None,
+    pred_key: pl.Expr | None = None,
+    ref_key: pl.Expr | None = None,
 ) -> pl.Expr:
     """The seed's rule: ``|p - r| <= tol`` when ``|r| < tol``, else ``|p - r| / |r| <= tol``
     (Boolean; null when either side is null). The relative test is written ``|p - r| <= tol·|r|``
     so that ``tolerance=0`` with a zero reference is exact equality (the seed divided by zero
-    there and scored 0). Two whole numbers below 2**53 must be equal; where both
-    ``pred_digits`` and ``ref_digits`` are given (:func:`big_integer_digits`: integers at or
-    above 2**53, where Float64 no longer holds every integer) their digits must be equal."""
+    there and scored 0). Two whole numbers below 2**53 must be equal; where both ``pred_key``
+    and ``ref_key`` are given (:func:`~xpert_frames.numeric.exact.exact_keys`: integers at or
+    above 2**53 or beyond Float64) their keys must be equal, and a number beyond Float64 with
+    a key equals nothing without one (an infinity, a finite number)."""
     diff = (pred - ref).abs()
     close = (
         pl.when(ref.abs() < tolerance)
@@ -148,12 +99,16 @@ def values_close(
     )
     whole = (pred.round(0) == pred) & (ref.round(0) == ref) & (ref.abs() < _WHOLE_BELOW)
     # Infinities are equal or not (inf <= tol·inf would pass any number).
-    exact = (whole & (pred.abs() < _WHOLE_BELOW)) | ref.is_infinite() | pred.is_infinite()
-    out = pl.when(exact).then(pred == ref).otherwise(close)
-    if pred_digits is None or ref_digits is None:
+    exact_ = (whole & (pred.abs() < _WHOLE_BELOW)) | ref.is_infinite() | pred.is_infinite()
+    out = pl.when(exact_).then(pred == ref).otherwise(close)
+    if pred_key is None or ref_key is None:
         return out
-    both = pred_digits.is_not_null() & ref_digits.is_not_null()
-    return pl.when(both).then(pred_digits == ref_digits).otherwise(out)
+    both = pred_key.is_not_null() & ref_key.is_not_null()
+    one = pred_key.is_not_null() | ref_key.is_not_null()
+    beyond = pl.when(pred_key.is_not_null()).then(exact.beyond_float(pred)).otherwise(
+        pl.lit(False)
+    ) | pl.when(ref_key.is_not_null()).then(exact.beyond_float(ref)).otherwise(pl.lit(False))
+    return pl.when(both).then(pred_key == ref_key).when(one & beyond).then(False).otherwise(out)
 
 
 class MathEvaluator(BaseEvaluator):
@@ -286,14 +241,24 @@ class MathEvaluator(BaseEvaluator):
         span = pl.when(on).then(pl.col(t("pspan")))
         p_text = pl.col(frames.PRED)
         compared = pl.coalesce(pl.lit("$") + span + pl.lit("$"), pl.when(on).then(p_text))
+        # Two integers (as written or powers of ten: 10^{5000}) compare by their exact keys,
+        # at any size, without the symbolic step.
+        lf = lf.with_columns(
+            exact.power_key(compared).alias(t("pk")),
+            exact.power_key(pl.when(on).then(pl.col(t("rspan")))).alias(t("rk")),
+        )
+        keyed = pl.col(t("pk")).is_not_null() & pl.col(t("rk")).is_not_null()
+        verify = on & ~keyed
         outcome = sym.symbolic_outcome(
-            compared,
-            pl.when(on).then(pl.col(t("rspan"))),
-            pl.col(t("sym")),
+            pl.when(verify).then(compared),
+            pl.when(verify).then(pl.col(t("rspan"))),
+            verify,
             mode=self.symbolic,
             timeout=self.symbolic_timeout,
         )
-        return lf.with_columns(outcome.alias(t("outcome")))
+        same = pl.when(pl.col(t("pk")) == pl.col(t("rk"))).then(pl.lit("equal"))
+        outcome = pl.when(keyed).then(same.otherwise(pl.lit("different"))).otherwise(outcome)
+        return lf.with_columns(outcome.alias(t("outcome")), keyed.alias(t("keyed")))
 
     def _read(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         """Both numbers, the answer spans, which rows are symbolic and (``normalize``) the
@@ -317,9 +282,10 @@ class MathEvaluator(BaseEvaluator):
                 pl.col(t("both")).struct.field("second").alias(ref),
             )
         pv, rv = pl.col(pred).struct.field("value"), pl.col(ref).struct.field("value")
+        p_number, r_number = pl.col(pred).struct.field("text"), pl.col(ref).struct.field("text")
         lf = lf.with_columns(
-            big_integer_digits(pv, rv, pl.col(pred).struct.field("text")).alias(t("pd")),
-            big_integer_digits(rv, pv, pl.col(ref).struct.field("text")).alias(t("rd")),
+            exact.exact_keys(pv, rv, p_number, r_number).alias(t("pd")),
+            exact.exact_keys(rv, pv, r_number, p_number).alias(t("rd")),
         )
         p_text, r_text = pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)
         rule = pl.col(pred).struct.field("rule")
@@ -375,7 +341,9 @@ class MathEvaluator(BaseEvaluator):
         numeric = numeric.fill_null(False) | by_approx.fill_null(False)
         method = sym.method_name(self.symbolic)
         suffix = (
-            pl.when(outcome.is_in(["equal", "different"]))
+            pl.when(pl.col(t("keyed")))
+            .then(pl.lit("integer"))
+            .when(outcome.is_in(["equal", "different"]))
             .then(pl.lit(method))
             .otherwise(pl.lit("symbolic-") + outcome)
         )
