@@ -1,6 +1,6 @@
 """Write docs/img/html_report.png, the picture of the HTML report on the Reports page:
-the bundled sample scored by every evaluator, reported by model, shown by headless Chromium
-1,280 pixels wide (Debian's ``chromium`` package).
+the bundled sample scored with its scoring plan (every evaluator on its rows), reported by
+model, shown by headless Chromium 1,280 pixels wide (Debian's ``chromium`` package).
 
     python scripts/make_report_picture.py
 """
@@ -17,7 +17,6 @@ import xpert_frames as xf
 
 ROOT = Path(__file__).resolve().parents[1]
 PICTURE = ROOT / "docs" / "img" / "html_report.png"
-EVALUATORS = ["accuracy", "math", "bleu", "tcm_diagnosis", "fuzzy"]
 
 
 def main() -> int:
@@ -25,10 +24,11 @@ def main() -> int:
     if browser is None:
         print("headless Chromium is needed: apt-get install chromium", file=sys.stderr)
         return 1
-    scored = xf.score(xf.load_sample(), EVALUATORS)
+    plan = xf.load_sample_plan()
+    scored = xf.score(xf.load_sample(), plan)
     with tempfile.TemporaryDirectory(prefix="xf-picture-") as tmp:
         page = Path(tmp) / "report.html"
-        page.write_text(xf.html_report(scored, by="model"), encoding="utf-8")
+        page.write_text(xf.html_report(scored, by="model", evaluators=plan.evaluators), encoding="utf-8")
         PICTURE.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(
             [
