@@ -28,7 +28,9 @@ def main() -> int:
     scored = xf.score(xf.load_sample(), plan)
     with tempfile.TemporaryDirectory(prefix="xf-picture-") as tmp:
         page = Path(tmp) / "report.html"
-        page.write_text(xf.html_report(scored, by="model", evaluators=plan.evaluators), encoding="utf-8")
+        page.write_text(
+            xf.html_report(scored, by="model", evaluators=plan.evaluators), encoding="utf-8"
+        )
         PICTURE.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(
             [
