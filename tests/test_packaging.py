@@ -53,6 +53,10 @@ def test_sdist_has_the_license_sources_and_the_test_suite(dist: Path) -> None:
         "tests/data/math_labelled.jsonl",
         "benchmarks/common.py",
         "notebooks/quickstart.ipynb",
+        "mkdocs.yml",
+        "docs/index.md",
+        "docs/errors.md",
+        "docs/img/html_report.png",
     }
     assert required <= names, sorted(required - names)
     assert not [n for n in names if n.endswith((".so", ".pyc", ".pyd"))]
