@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import decimal
 import functools
+from collections.abc import Callable
 
 import polars as pl
 
@@ -27,9 +28,11 @@ __all__ = [
     "beyond_float",
     "exact_keys",
     "integer_key",
+    "integer_keys",
     "keys_close",
     "keys_within",
     "power_key",
+    "power_keys",
 ]
 
 #: Below this, Float64 holds every integer exactly (and a text of one reads exactly).
@@ -54,53 +57,87 @@ _POWER = (
 _MULT_ZEROS = {"万": 4, "亿": 8}
 
 
-def _key(sign: pl.Expr, whole: pl.Expr, frac: pl.Expr, exponent: pl.Expr) -> pl.Expr:
-    """The key of ``sign whole.frac × 10^exponent`` (``whole`` digits, ``frac`` digits or "",
-    ``exponent`` Int64), or null when that is not an integer."""
-    frac = frac.str.strip_chars_end("0")
-    digits = pl.concat_str(whole, frac).str.strip_chars_start("0")
-    significant = digits.str.strip_chars_end("0")
-    zeros = digits.str.len_chars() - significant.str.len_chars() + exponent
-    zeros = zeros - frac.str.len_chars()
-    body = pl.concat_str(significant, pl.lit("e"), zeros.cast(pl.String))
-    negative = pl.when(sign == "-").then(pl.lit("-")).otherwise(pl.lit(""))
-    return (
-        pl.when(digits == "").then(pl.lit("0")).when(zeros >= 0).then(pl.concat_str(negative, body))
+def _keys(df: pl.DataFrame) -> pl.Series:
+    """The key of ``sign whole.frac × 10^exponent`` for each row of ``df`` (``whole`` digits,
+    ``frac`` digits or null, ``exponent`` Int64), or null when that is not an integer. Step
+    by step on an eager frame: each intermediate column is computed once."""
+    f = pl.col
+    df = df.with_columns(f("frac").fill_null("").str.strip_chars_end("0"))
+    df = df.with_columns(pl.concat_str(f("whole"), f("frac")).str.strip_chars_start("0").alias("d"))
+    df = df.with_columns(f("d").str.strip_chars_end("0").alias("s"))
+    length = [f(c).str.len_chars().cast(pl.Int64) for c in ("d", "s", "frac")]
+    df = df.with_columns((length[0] - length[1] - length[2] + f("exponent")).alias("z"))
+    negative = pl.when(f("sign") == "-").then(pl.lit("-")).otherwise(pl.lit(""))
+    body = pl.concat_str(negative, f("s"), pl.lit("e"), f("z").cast(pl.String))
+    key = pl.when(f("d") == "").then(pl.lit("0")).when(f("z") >= 0).then(body)
+    return df.select(key).to_series()
+
+
+def _on_values(fn: Callable[[pl.Series], pl.Series]) -> Callable[[pl.Series], pl.Series]:
+    """A batch function that runs ``fn`` on the non-null texts of a batch only."""
+
+    def batch(texts: pl.Series) -> pl.Series:
+        out = pl.repeat(None, len(texts), dtype=pl.String, eager=True).alias(texts.name)
+        present = texts.is_not_null()
+        if not present.any():
+            return out
+        return out.scatter(present.arg_true(), fn(texts.filter(present)))
+
+    return batch
+
+
+def integer_keys(texts: pl.Series, *, scientific: bool = False) -> pl.Series:
+    """:func:`integer_key` of a Series (eager)."""
+    df = pl.DataFrame({"t": texts}).select(pl.col("t").str.extract_groups(_WRITTEN)).unnest("t")
+    f = pl.col
+    exponent = f("exp").cast(pl.Int64, strict=False)
+    written = ~f("rest").str.contains(_NOT_A_UNIT)
+    if scientific:
+        written = written & (f("exp").is_null() | exponent.is_not_null())
+    else:
+        written = written & f("exp").is_null()
+    mult = f("mult").replace_strict(_MULT_ZEROS, default=0, return_dtype=pl.Int64)
+    df = df.select(
+        "sign",
+        f("int").str.replace_all(",", "", literal=True).alias("whole"),
+        "frac",
+        (exponent.fill_null(0) + mult).alias("exponent"),
+        written.fill_null(False).alias("w"),
     )
+    return pl.select(pl.when(df["w"]).then(_keys(df))).to_series().alias(texts.name)
 
 
 def integer_key(text: pl.Expr, *, scientific: bool = False) -> pl.Expr:
     """The key of a number as written (see module docs) when it is an integer, else null.
     ``scientific``: ``2.5e3`` counts too (its value is an integer); else scientific notation
-    gives null."""
-    m = text.str.extract_groups(_WRITTEN)
-    field = m.struct.field
-    exponent = field("exp").cast(pl.Int64, strict=False)
-    written = ~field("rest").str.contains(_NOT_A_UNIT)
-    if scientific:
-        written = written & (field("exp").is_null() | exponent.is_not_null())
-        exponent = exponent.fill_null(0)
-    else:
-        written = written & field("exp").is_null()
-        exponent = pl.lit(0, pl.Int64)
-    mult = field("mult").replace_strict(_MULT_ZEROS, default=0, return_dtype=pl.Int64)
-    whole = field("int").str.replace_all(",", "", literal=True)
-    key = _key(field("sign"), whole, field("frac").fill_null(""), exponent + mult)
-    return pl.when(written).then(key)
+    gives null. A batch function over the non-null texts."""
+    fn = _on_values(functools.partial(integer_keys, scientific=scientific))
+    return text.map_batches(fn, return_dtype=pl.String, is_elementwise=True)
+
+
+def power_keys(texts: pl.Series) -> pl.Series:
+    """:func:`power_key` of a Series (eager)."""
+    spans = texts.str.strip_chars(" \t\n\r$")
+    df = pl.DataFrame({"t": spans}).select(pl.col("t").str.extract_groups(_POWER)).unnest("t")
+    f = pl.col
+    df = df.select(
+        "sign",
+        f("int").fill_null("1").alias("whole"),
+        "frac",
+        pl.coalesce("exp", "bare").cast(pl.Int64, strict=False).alias("exponent"),
+    )
+    power = _keys(df)
+    plain = spans.str.contains(r"^[-+]?[0-9][0-9,]*(?:\.[0-9]+)?$")
+    plain_keys = _on_values(integer_keys)(pl.select(pl.when(plain).then(spans)).to_series())
+    return pl.select(pl.coalesce(power, plain_keys)).to_series().alias(texts.name)
 
 
 def power_key(text: pl.Expr) -> pl.Expr:
     """The key of an answer span that is an integer as written (:func:`integer_key`, no unit)
     or a power of ten with an optional factor (``10^{5000}``, ``3\\times10^{400}``), else
-    null."""
-    span = text.str.strip_chars(" \t\n\r$")
-    m = span.str.extract_groups(_POWER)
-    field = m.struct.field
-    exponent = pl.coalesce(field("exp"), field("bare")).cast(pl.Int64, strict=False)
-    whole = pl.when(field("int").is_null()).then(pl.lit("1")).otherwise(field("int"))
-    power = _key(field("sign"), whole, field("frac").fill_null(""), exponent)
-    plain = pl.when(span.str.contains(r"^[-+]?[0-9][0-9,]*(?:\.[0-9]+)?$")).then(span)
-    return pl.coalesce(power, integer_key(plain))
+    null. A batch function over the non-null spans."""
+    fn = _on_values(power_keys)
+    return text.map_batches(fn, return_dtype=pl.String, is_elementwise=True)
 
 
 def _parts(key: str) -> tuple[decimal.Decimal, int, int]:
@@ -140,20 +177,19 @@ def beyond_float(value: pl.Expr) -> pl.Expr:
 
 
 def _keys_batch(pairs: pl.Series) -> pl.Series:
-    """:func:`integer_key` of the texts ``t`` of a batch of ``{t, v}`` (most are null: only
+    """:func:`integer_keys` of the texts ``t`` of a batch of ``{t, v}`` (most are null: only
     the rows :func:`exact_keys` picks are read); scientific notation only where its value
     ``v`` is beyond Float64 (elsewhere it keeps the tolerance)."""
     out = pl.repeat(None, len(pairs), dtype=pl.String, eager=True).alias(pairs.name)
     df = pairs.struct.unnest().with_row_index("i").drop_nulls("t")
     if df.height == 0:
         return out
-    t = pl.col("t")
-    key = pl.coalesce(
-        integer_key(t),
-        pl.when(beyond_float(pl.col("v"))).then(integer_key(t, scientific=True)),
-    )
-    df = df.select("i", key.alias("k"))
-    return out.scatter(df["i"], df["k"])
+    keys = integer_keys(df["t"])
+    beyond = df.select(beyond_float(pl.col("v"))).to_series()
+    if beyond.any():
+        scientific = integer_keys(df["t"], scientific=True)
+        keys = pl.select(pl.coalesce(keys, pl.when(beyond).then(scientific))).to_series()
+    return out.scatter(df["i"], keys)
 
 
 def exact_keys(value: pl.Expr, other: pl.Expr, text: pl.Expr, other_text: pl.Expr) -> pl.Expr:
