@@ -140,22 +140,38 @@ def _literals(pattern: str) -> list[str]:
 
 
 @functools.cache
-def _gates() -> tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]:
-    """Per bit: its exact literals and its ASCII-case-insensitive ones."""
-    by_bit: dict[int, tuple[list[str], list[str]]] = {}
+def _gates() -> tuple[tuple[int, tuple[str, ...], str | None, tuple[str, ...]], ...]:
+    """Per bit: its exact literals, one regex for its exact patterns with digits (None if it
+    has none), and its ASCII-case-insensitive literals."""
+    import re
+
+    by_bit: dict[int, tuple[list[str], list[str], list[str]]] = {}
     for bit, pattern, ci in _PATTERNS:
-        exact, folded = by_bit.setdefault(bit, ([], []))
-        (folded if ci else exact).extend(_literals(pattern))
-    return tuple((bit, tuple(e), tuple(f)) for bit, (e, f) in by_bit.items())
+        exact, digits, folded = by_bit.setdefault(bit, ([], [], []))
+        if ci:
+            folded.extend(_literals(pattern))
+        elif _D in pattern:
+            digits.append("".join("[0-9]" if c == _D else re.escape(c) for c in pattern))
+        else:
+            exact.extend(_literals(pattern))
+    return tuple(
+        (bit, tuple(e), "|".join(d) if d else None, tuple(f))
+        for bit, (e, d, f) in by_bit.items()
+    )
 
 
 def _polars_screen(n: pl.Expr) -> pl.Expr:
-    """The Polars twin of the C screen: one ``contains_any`` per bit and case rule."""
+    """The Polars twin of the C screen: per bit, one ``contains``/``contains_any`` per kind of
+    pattern (literals, digit patterns as one regex, case-insensitive literals)."""
     bits = []
-    for bit, exact, folded in _gates():
+    for bit, exact, digits, folded in _gates():
         gate = pl.lit(False)
-        if exact:
+        if len(exact) == 1:
+            gate = gate | n.str.contains(exact[0], literal=True)
+        elif exact:
             gate = gate | n.str.contains_any(list(exact))
+        if digits is not None:
+            gate = gate | n.str.contains(digits)
         if folded:
             gate = gate | n.str.contains_any(list(folded), ascii_case_insensitive=True)
         bits.append(pl.when(gate).then(pl.lit(bit, pl.UInt32)).otherwise(pl.lit(0, pl.UInt32)))
