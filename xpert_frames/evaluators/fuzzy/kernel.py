@@ -80,16 +80,19 @@ def levenshtein_similarity(
     b: pl.Series,
     *,
     workers: int | None = None,
-    max_cells: int = MAX_PAIR_CELLS,
+    max_cells: int | None = None,
 ) -> pl.Series:
     """Normalized Levenshtein similarity of aligned string Series; null where either is null
     and where a pair has more than ``max_cells`` cells (a :class:`LongPairWarning` says how
-    many). ``workers`` is rapidfuzz's thread count; by default :func:`kernel_threads`."""
+    many; by default :data:`MAX_PAIR_CELLS`). ``workers`` is rapidfuzz's thread count; by
+    default :func:`kernel_threads`."""
     if len(a) != len(b):
         raise ValueError(f"series lengths differ: {len(a)} and {len(b)}")
     threads = kernel_threads() if workers is None else workers
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"workers must be a positive thread count or None, got {workers!r}")
+    if max_cells is None:
+        max_cells = MAX_PAIR_CELLS
     if isinstance(max_cells, bool) or not isinstance(max_cells, int) or max_cells < 1:
         raise ValueError(f"max_cells must be a positive integer, got {max_cells!r}")
     frame = pl.DataFrame({"a": a, "b": b}, schema={"a": pl.String, "b": pl.String})
