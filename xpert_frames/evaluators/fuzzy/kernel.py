@@ -8,7 +8,8 @@ normalized_similarity`` (the tests compare it with the plain dynamic programme o
 
 1. Each distinct (a, b) pair is scored once: rows are numbered by a 64-bit hash of the pair,
    one representative per hash is scored, and every row is checked against its representative
-   (a hash collision is scored on its own, never given another pair's score).
+   (a hash collision is scored on its own, never given another pair's score). When more than
+   :data:`DISTINCT_SHARE` of the pairs are distinct, every row is scored instead.
 2. Equal pairs score 1.0 and null pairs null in Polars, without reaching rapidfuzz.
 3. The other pairs go to ``rapidfuzz.process.cpdist`` as Python strings, in **pieces**
    (:data:`PIECE_ROWS` pairs and :data:`PIECE_CELLS` cells at most, one longer pair alone), with
@@ -33,6 +34,9 @@ import polars as pl
 
 #: Cells (product of the two code-point lengths) above which a pair is not scored (null).
 MAX_PAIR_CELLS = 10**10
+#: Above this share of distinct pairs, every row is scored (deduplication would cost more than
+#: it saves).
+DISTINCT_SHARE = 0.8
 #: At most this many pairs per ``cpdist`` call.
 PIECE_ROWS = 50_000
 #: At most this many cells per ``cpdist`` call (a single longer pair is a piece of its own).
@@ -99,7 +103,10 @@ def levenshtein_similarity(
     if frame.height == 0:
         return pl.Series(a.name, [], dtype=pl.Float64)
     keyed = frame.with_columns(h=_pair_key(), i=pl.int_range(pl.len(), dtype=pl.UInt32))
-    reps = keyed.filter(pl.col("h").is_first_distinct())
+    first = keyed.select(pl.col("h").is_first_distinct()).to_series()
+    if first.sum() > DISTINCT_SHARE * frame.height:  # few repeats: not worth gathering back
+        return _score_distinct(a, b, threads, max_cells).alias(a.name)
+    reps = keyed.filter(first)
     scores = reps.select("h", "i", s=_score_distinct(reps["a"], reps["b"], threads, max_cells))
     out = keyed.select("h").join(scores, on="h", how="left", maintain_order="left")
     # The pairs behind one hash are equal, except after a collision: check every row.
