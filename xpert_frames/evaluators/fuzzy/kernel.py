@@ -50,7 +50,7 @@ class LongPairWarning(UserWarning):
 
 
 def kernel_threads() -> int:
-    """Threads for a native kernel: the cores Polars, the affinity mask and Ray allow.
+    """Threads for rapidfuzz's workers: the cores Polars, the affinity mask and Ray allow.
 
     Polars' thread pool (``POLARS_MAX_THREADS``) is the budget the caller already chose for
     this process; the affinity mask (``taskset``, cgroup cpusets) can be narrower than
