@@ -5,7 +5,6 @@ units, Chinese numerals; about 70% correct)."""
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +16,6 @@ import polars as pl
 import xpert_frames as xf
 from benchmarks.common import Row, peak_rss_mb, runs, size, timed
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
-from xpert_frames.numeric import screens
 
 BENCH = "math"
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,19 +121,9 @@ def run(quick: bool) -> list[Row]:
     seed, ev = SeedMathEvaluator(), MathEvaluator()
     sp, sa = preds[:seed_n], answers[:seed_n]
 
-    def polars_path() -> Any:
-        """The same, with the number screen's Polars twin (as without a C compiler)."""
-        native = screens.NATIVE
-        screens.NATIVE = False
-        try:
-            return xf.score(table, [ev])
-        finally:
-            screens.NATIVE = native
-
     contenders: dict[str, Callable[[], Any]] = {
         "seed": lambda: seed.score_rows(sp, sa),
         "arrow": lambda: xf.score(table, [ev]),
-        "twin": polars_path,
         "streaming": lambda: xf.score(df.lazy(), [ev]).collect(engine="streaming"),
     }
     best: dict[str, tuple[float, float, Any]] = {}
@@ -173,18 +161,6 @@ def run(quick: bool) -> list[Row]:
         f"{agree}/{oracle_n}; peak RSS {peak_rss_mb():.0f} MiB; best of {runs(ROUNDS)}"
     )
     rows.append(Row(BENCH, "xpert_frames (Arrow in, scores out)", n, t, note))
-
-    native_t = t
-    t, cpu, twin_out = best["twin"]
-    same = pl.from_arrow(twin_out).equals(got)  # type: ignore[union-attr]
-    note = (
-        f"end to end; {n / cpu:,.0f} rows per CPU-s; the C screen is {t / native_t:.2f}x "
-        f"faster end to end (wall); same scores: {same}; load {os.getloadavg()[0]:.1f}"
-    )
-    label = "xpert_frames, Polars twin of the C screen (as without a compiler)"
-    if screens._NATIVE is None:
-        label += "; C screen not built: both rows take this path"
-    rows.append(Row(BENCH, label, n, t, note))
 
     t, cpu, _ = best["streaming"]
     note = f"end to end; {n / cpu:,.0f} rows per CPU-s; best of {runs(ROUNDS)}"

@@ -260,7 +260,7 @@ def run(quick: bool) -> list[Row]:
             n,
             t,
             f"{cpu_note(cpu, n)}; agrees with baseline on {agree:,} rows; "
-            f"peak RSS {peak_rss_mb():.0f} MiB; no native code: the same path with or without "
+            f"peak RSS {peak_rss_mb():.0f} MiB; no C extension: the same path with or without "
             f"a C compiler (Polars extract_many); load {os.getloadavg()[0]:.1f}",
             {"mean_score": float(out["tcm_diagnosis_score"].mean())},  # type: ignore[arg-type]
         )

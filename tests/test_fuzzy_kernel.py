@@ -214,3 +214,23 @@ def test_options_are_checked() -> None:
     with pytest.raises(ValueError, match="lengths differ"):
         levenshtein_similarity(one, pl.Series(["a", "b"]))
     assert levenshtein_similarity(pl.Series([], dtype=pl.String), pl.Series([])).to_list() == []
+
+
+def test_the_evaluator_keeps_a_refused_row_and_counts_it_skipped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import xpert_frames as xf
+
+    monkeypatch.setattr(kernels, "MAX_PAIR_CELLS", 100)
+    frame = pl.DataFrame(
+        {
+            "id": [1, 2, 3],
+            "prediction": ["abc", "x" * 11, "的人"],
+            "answer": ["abd", "y" * 10, "的"],
+        }
+    )
+    with pytest.warns(LongPairWarning, match="1 pair"):
+        out = xf.score(frame, "fuzzy")
+    assert out["id"].to_list() == [1, 2, 3]
+    assert out["fuzzy_score"].to_list() == [seed("abd", "abc"), None, 0.5]
+    assert out["fuzzy_match"].to_list() == [True, None, False]

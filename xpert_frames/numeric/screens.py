@@ -2,14 +2,14 @@
 
 Reading a number runs many steps, each only on the rows that can match it
 (:func:`xpert_frames.numeric.rules.on_subset`); deciding which rows those are took a regex or
-``contains_any`` pass over every row per step. :func:`screen` finds, in one pass of the
-package's C extension over the Arrow buffers, which of a few short patterns occur in each
-text and returns a UInt32 of bits; a gate is then a bit test (:func:`has`), and a gate that
-is a regex runs that regex only on the rows whose bits are set (:func:`matches`).
+``contains_any`` pass over every row per step. :func:`screen` finds, in one Polars expression
+(per bit one ``contains``/``contains_any`` per kind of pattern), which of a few short patterns
+occur in each text and returns a UInt32 of bits; a gate is then a bit test (:func:`has`), and
+a gate that is a regex runs that regex only on the rows whose bits are set (:func:`matches`).
 
-When the extension is not built (no C compiler at install) or ``XPERT_FRAMES_NATIVE=0``, its
-Polars twin gives the same bits (one ``contains_any`` per bit and case rule; tests compare the
-two): the math evaluator is then about 1.7x slower end to end (``benchmarks/RESULTS.md``).
+A C byte-trie scan of the Arrow buffers gave the same bits; it made the math evaluator 1.37x
+faster end to end on the 1M-row benchmark (1.35-1.38x in CPU; accuracy about 1.05x), under
+the 1.5x that native code of our own must earn, so it was removed (``benchmarks/RESULTS.md``).
 
 Two kinds of bit: an *exact* bit is set exactly when its gate holds (a ``contains_any`` of
 literals, or the fold gate); a *screen* bit is set whenever its regex can match (every match
@@ -25,8 +25,6 @@ from collections.abc import Callable
 
 import polars as pl
 
-from xpert_frames.core.arrow import arrow_strings
-from xpert_frames.core.native import load_native
 from xpert_frames.numeric.grammar import (
     CHECK_TRIGGERS,
     CONCLUSION_WORDS,
@@ -34,12 +32,6 @@ from xpert_frames.numeric.grammar import (
     REWRITE_TRIGGERS,
 )
 from xpert_frames.numeric.scales import SCREEN as SCALE_SCREEN
-
-#: The C extension's module, or None when the Polars twin is in use (not built, or
-#: ``XPERT_FRAMES_NATIVE=0``; :func:`xpert_frames.core.native.load_native`).
-_NATIVE = load_native("xpert_frames.numeric._screen", "number screen")
-#: Whether :func:`screen` runs the C extension (tests flip it to compare both paths).
-NATIVE = _NATIVE is not None
 
 #: Exact: ``contains_any`` of the keys of the fold table (``grammar.FOLDS``).
 FOLD = 1 << 11
@@ -66,9 +58,8 @@ EQUALS = 1 << 9
 #: Exact: ``contains_any(CONCLUSION_WORDS, ascii_case_insensitive=True)``.
 CONCLUSION = 1 << 10
 
-#: In a pattern, any ASCII digit (any byte >= 0x80: :data:`_H`).
+#: In a pattern, any ASCII digit.
 _D = "\x00"
-_H = "\x01"
 #: ``(bit, pattern, ci)``: with ``ci``, ASCII letters match in either case (Polars'
 #: ``ascii_case_insensitive``); every other character as written. ``ſ`` (long s) and ``K``
 #: (Kelvin sign) match ``s``/``k`` in a Unicode ``(?i)`` regex: screens of such regexes spell
@@ -92,70 +83,54 @@ _PATTERNS: tuple[tuple[int, str, bool], ...] = (
     *((FOLD, p, False) for p in FOLDS),
 )
 
-_EXACT, _DIGIT, _LETTER, _HIGH = 0, 1, 2, 3
-
-
-@functools.cache
-def _buffers() -> tuple[bytes, bytes, bytes, bytes]:
-    """The patterns as the C extension reads them: int64 offsets, bytes, kinds, uint32 bits."""
-    import numpy as np
-
-    data, kinds, ends, bits = bytearray(), bytearray(), [0], []
-    for bit, pattern, ci in _PATTERNS:
-        for ch in pattern:
-            if ch in (_D, _H):
-                data.append(0)
-                kinds.append(_DIGIT if ch == _D else _HIGH)
-                continue
-            raw = ch.encode("utf-8")
-            letter = ci and ch.isascii() and ch.isalpha()
-            data.extend(raw.lower() if letter else raw)
-            kinds.extend([_LETTER if letter else _EXACT] * len(raw))
-        ends.append(len(data))
-        bits.append(bit)
-    offsets = np.array(ends, dtype=np.int64).tobytes()
-    return offsets, bytes(data), bytes(kinds), np.array(bits, dtype=np.uint32).tobytes()
-
 
 def screen(texts: pl.Series) -> pl.Series:
     """The bits (UInt32) of each text; 0 for a null."""
-    import numpy as np
-
     if len(texts) == 0:
         return pl.Series(texts.name, [], dtype=pl.UInt32)
-    if not NATIVE or _NATIVE is None:
-        return pl.select(_polars_screen(pl.lit(texts))).to_series().alias(texts.name)
-    out = _NATIVE.screen(*arrow_strings(texts), len(texts), *_buffers())
-    return pl.Series(texts.name, np.frombuffer(out, dtype=np.uint32), dtype=pl.UInt32)
+    return pl.select(_polars_screen(pl.lit(texts))).to_series().alias(texts.name)
 
 
 def _literals(pattern: str) -> list[str]:
     """The literal strings a pattern stands for (each :data:`_D` as each ASCII digit)."""
     out = [""]
     for ch in pattern:
-        if ch == _H:
-            raise ValueError("the Polars screen has no 'any high byte' pattern")
         out = [o + d for o in out for d in ("0123456789" if ch == _D else ch)]
     return out
 
 
 @functools.cache
-def _gates() -> tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]:
-    """Per bit: its exact literals and its ASCII-case-insensitive ones."""
-    by_bit: dict[int, tuple[list[str], list[str]]] = {}
+def _gates() -> tuple[tuple[int, tuple[str, ...], str | None, tuple[str, ...]], ...]:
+    """Per bit: its exact literals, one regex for its exact patterns with digits (None if it
+    has none), and its ASCII-case-insensitive literals."""
+    import re
+
+    by_bit: dict[int, tuple[list[str], list[str], list[str]]] = {}
     for bit, pattern, ci in _PATTERNS:
-        exact, folded = by_bit.setdefault(bit, ([], []))
-        (folded if ci else exact).extend(_literals(pattern))
-    return tuple((bit, tuple(e), tuple(f)) for bit, (e, f) in by_bit.items())
+        exact, digits, folded = by_bit.setdefault(bit, ([], [], []))
+        if ci:
+            folded.extend(_literals(pattern))
+        elif _D in pattern:
+            digits.append("".join("[0-9]" if c == _D else re.escape(c) for c in pattern))
+        else:
+            exact.extend(_literals(pattern))
+    return tuple(
+        (bit, tuple(e), "|".join(d) if d else None, tuple(f)) for bit, (e, d, f) in by_bit.items()
+    )
 
 
 def _polars_screen(n: pl.Expr) -> pl.Expr:
-    """The Polars twin of the C screen: one ``contains_any`` per bit and case rule."""
+    """Per bit, one ``contains``/``contains_any`` per kind of pattern (literals, digit patterns
+    as one regex, case-insensitive literals), summed into a UInt32 (0 for a null)."""
     bits = []
-    for bit, exact, folded in _gates():
+    for bit, exact, digits, folded in _gates():
         gate = pl.lit(False)
-        if exact:
+        if len(exact) == 1:
+            gate = gate | n.str.contains(exact[0], literal=True)
+        elif exact:
             gate = gate | n.str.contains_any(list(exact))
+        if digits is not None:
+            gate = gate | n.str.contains(digits)
         if folded:
             gate = gate | n.str.contains_any(list(folded), ascii_case_insensitive=True)
         bits.append(pl.when(gate).then(pl.lit(bit, pl.UInt32)).otherwise(pl.lit(0, pl.UInt32)))

@@ -1,6 +1,7 @@
 """The ``fuzzy`` evaluator (normalized Levenshtein, rapidfuzz) and the seed's ``FuzzyMatcher``."""
 
 from xpert_frames.evaluators.fuzzy.evaluator import FuzzyEvaluator, normalize, similarity
+from xpert_frames.evaluators.fuzzy.kernel import MAX_PAIR_CELLS, LongPairWarning
 from xpert_frames.evaluators.fuzzy.matcher import (
     FuzzyMatcher,
     fuzzy_match_score,
@@ -8,8 +9,10 @@ from xpert_frames.evaluators.fuzzy.matcher import (
 )
 
 __all__ = [
+    "MAX_PAIR_CELLS",
     "FuzzyEvaluator",
     "FuzzyMatcher",
+    "LongPairWarning",
     "fuzzy_match_score",
     "levenshtein_distance",
     "normalize",

@@ -8,7 +8,8 @@ normalized_similarity`` (the tests compare it with the plain dynamic programme o
 
 1. Each distinct (a, b) pair is scored once: rows are numbered by a 64-bit hash of the pair,
    one representative per hash is scored, and every row is checked against its representative
-   (a hash collision is scored on its own, never given another pair's score).
+   (a hash collision is scored on its own, never given another pair's score). When more than
+   :data:`DISTINCT_SHARE` of the pairs are distinct, every row is scored instead.
 2. Equal pairs score 1.0 and null pairs null in Polars, without reaching rapidfuzz.
 3. The other pairs go to ``rapidfuzz.process.cpdist`` as Python strings, in **pieces**
    (:data:`PIECE_ROWS` pairs and :data:`PIECE_CELLS` cells at most, one longer pair alone), with
@@ -35,6 +36,9 @@ from xpert_frames.core.exceptions import InvalidOptionError
 
 #: Cells (product of the two code-point lengths) above which a pair is not scored (null).
 MAX_PAIR_CELLS = 10**10
+#: Above this share of distinct pairs, every row is scored (deduplication would cost more than
+#: it saves).
+DISTINCT_SHARE = 0.8
 #: At most this many pairs per ``cpdist`` call.
 PIECE_ROWS = 50_000
 #: At most this many cells per ``cpdist`` call (a single longer pair is a piece of its own).
@@ -48,7 +52,7 @@ class LongPairWarning(UserWarning):
 
 
 def kernel_threads() -> int:
-    """Threads for a native kernel: the cores Polars, the affinity mask and Ray allow.
+    """Threads for rapidfuzz's workers: the cores Polars, the affinity mask and Ray allow.
 
     Polars' thread pool (``POLARS_MAX_THREADS``) is the budget the caller already chose for
     this process; the affinity mask (``taskset``, cgroup cpusets) can be narrower than
@@ -82,11 +86,12 @@ def levenshtein_similarity(
     b: pl.Series,
     *,
     workers: int | None = None,
-    max_cells: int = MAX_PAIR_CELLS,
+    max_cells: int | None = None,
 ) -> pl.Series:
     """Normalized Levenshtein similarity of aligned string Series; null where either is null
     and where a pair has more than ``max_cells`` cells (a :class:`LongPairWarning` says how
-    many). ``workers`` is rapidfuzz's thread count; by default :func:`kernel_threads`."""
+    many; by default :data:`MAX_PAIR_CELLS`). ``workers`` is rapidfuzz's thread count; by
+    default :func:`kernel_threads`."""
     if len(a) != len(b):
         raise InvalidOptionError(f"series lengths differ: {len(a)} and {len(b)}")
     threads = kernel_threads() if workers is None else workers
@@ -94,13 +99,18 @@ def levenshtein_similarity(
         raise InvalidOptionError(
             f"workers must be a positive thread count or None, got {workers!r}"
         )
+    if max_cells is None:
+        max_cells = MAX_PAIR_CELLS
     if isinstance(max_cells, bool) or not isinstance(max_cells, int) or max_cells < 1:
         raise InvalidOptionError(f"max_cells must be a positive integer, got {max_cells!r}")
     frame = pl.DataFrame({"a": a, "b": b}, schema={"a": pl.String, "b": pl.String})
     if frame.height == 0:
         return pl.Series(a.name, [], dtype=pl.Float64)
     keyed = frame.with_columns(h=_pair_key(), i=pl.int_range(pl.len(), dtype=pl.UInt32))
-    reps = keyed.filter(pl.col("h").is_first_distinct())
+    first = keyed.select(pl.col("h").is_first_distinct()).to_series()
+    if first.sum() > DISTINCT_SHARE * frame.height:  # few repeats: not worth gathering back
+        return _score_distinct(a, b, threads, max_cells).alias(a.name)
+    reps = keyed.filter(first)
     scores = reps.select("h", "i", s=_score_distinct(reps["a"], reps["b"], threads, max_cells))
     out = keyed.select("h").join(scores, on="h", how="left", maintain_order="left")
     # The pairs behind one hash are equal, except after a collision: check every row.
