@@ -168,7 +168,8 @@ def score(
     _check_score_options(report_path, baseline, engine, address)
     columns = columns_from(roles)
     safety.check_outputs(files.expand(inputs), output, report_path)
-    scored = engines.scored_plan(files.scan(inputs), evaluators, columns, all_rows, row_id)
+    source = files.scan(inputs)
+    scored = engines.scored_plan(source, evaluators, columns, all_rows, row_id)
     group = _by(by)
     missing = [c for c in group if c not in scored.collect_schema()]
     if missing:
@@ -179,7 +180,10 @@ def score(
             inputs, output, evaluators, columns, address, row_id, all_rows, quiet
         )
     else:
-        ready = engines.score_in_process(inputs, output, scored, evaluators, chunk_rows, quiet)
+        score_chunk = engines.chunk_scorer(evaluators, columns, all_rows, row_id)
+        ready = engines.score_in_process(
+            inputs, output, source, score_chunk, evaluators, chunk_rows, quiet
+        )
     done = time.perf_counter()
     rep = None
     if report_path or not quiet:  # else nobody reads a report
