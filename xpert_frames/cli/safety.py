@@ -128,21 +128,24 @@ def run_stoppable(work: Callable[[], None]) -> None:
     next check (:mod:`xpert_frames.core.interrupt`), and the signal's exception is raised here
     once it did (or after :data:`STOP_GRACE` seconds)."""
     failure: list[BaseException] = []
+    done = threading.Event()  # not Thread.join: a join cut short by a signal can wrongly
+    # report the thread as ended (CPython 3.11)
 
     def target() -> None:
         try:
             work()
         except BaseException as exc:  # re-raised in the caller's thread
             failure.append(exc)
+        finally:
+            done.set()
 
     thread = threading.Thread(target=target, name="xpert-frames-work", daemon=True)
     thread.start()
     try:
-        while thread.is_alive():
-            thread.join(0.1)
+        while not done.wait(0.1):
             interrupt.raise_pending()
     except BaseException:  # a signal's: the work stops at its next check
-        thread.join(STOP_GRACE)
+        done.wait(STOP_GRACE)
         raise
     if failure:
         raise failure[0]
