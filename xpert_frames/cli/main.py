@@ -143,7 +143,8 @@ def cli() -> None:
     type=click.IntRange(min=1),
     default=files.CHUNK_ROWS,
     show_default=True,
-    help="rows scored at a time from Parquet inputs (bounds memory; one row group each)",
+    help="input rows scored at a time, each chunk on its own: peak memory follows this, not "
+    "the input's size (one row group each)",
 )
 @click.option("-q", "--quiet", is_flag=True, help="print nothing but errors (Ray's logs too)")
 @role_options
@@ -187,7 +188,12 @@ def score(
     done = time.perf_counter()
     rep = None
     if report_path or not quiet:  # else nobody reads a report
-        rep = _report_after(output, report_path, group, evaluators, baseline, columns, chunk_rows)
+        rep = safety.run_stoppable(  # a signal is raised at once, not after the report
+            lambda: _report_after(
+                output, report_path, group, evaluators, baseline, columns, chunk_rows
+            ),
+            grace=2.0,  # a report is not checked in pieces: wait a little for its temp file
+        )
     if not quiet and rep is not None:
         click.echo(render(rep, "table", evaluators))
         click.echo(progress.summary(output, evaluators, (started, ready, done), engine))

@@ -20,10 +20,13 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
+from typing import TypeVar
 
 from xpert_frames.core import interrupt
 from xpert_frames.core.exceptions import XpertFramesError
 from xpert_frames.core.interrupt import Terminated as Terminated
+
+T = TypeVar("T")
 
 #: Output files the CLI writes, by extension.
 OUTPUT_SUFFIXES = (".parquet", ".pq")
@@ -122,18 +125,20 @@ def signals_as_exceptions() -> Iterator[None]:
 STOP_GRACE = 10.0
 
 
-def run_stoppable(work: Callable[[], None]) -> None:
+def run_stoppable(work: Callable[[], T], grace: float = STOP_GRACE) -> T:
     """Run ``work`` on a thread while the main thread waits in our own code, where a signal's
     exception can be raised at once (never inside Polars). After a signal the work stops at its
     next check (:mod:`xpert_frames.core.interrupt`), and the signal's exception is raised here
-    once it did (or after :data:`STOP_GRACE` seconds)."""
+    once it did (or after ``grace`` seconds: then a temporary file it may leave is removed
+    by the next run). Returns what ``work`` returns."""
     failure: list[BaseException] = []
+    result: list[T] = []
     done = threading.Event()  # not Thread.join: a join cut short by a signal can wrongly
     # report the thread as ended (CPython 3.11)
 
     def target() -> None:
         try:
-            work()
+            result.append(work())
         except BaseException as exc:  # re-raised in the caller's thread
             failure.append(exc)
         finally:
@@ -145,11 +150,12 @@ def run_stoppable(work: Callable[[], None]) -> None:
         while not done.wait(0.1):
             interrupt.raise_pending()
     except BaseException:  # a signal's: the work stops at its next check
-        done.wait(STOP_GRACE)
+        done.wait(grace)
         raise
     if failure:
         raise failure[0]
     interrupt.raise_pending()
+    return result[0]
 
 
 def stopped(signum: int) -> int:
