@@ -123,7 +123,7 @@ def test_each_distinct_pair_verified_once(monkeypatch: pytest.MonkeyPatch) -> No
     seen: list[tuple[str, str]] = []
 
     class Counting:
-        def verify(self, pairs: list[tuple[str, str]]) -> list[str]:
+        def verify(self, pairs: list[tuple[str, str]], *, budget: float | None = None) -> list[str]:
             seen.extend(pairs)
             return ["equal"] * len(pairs)
 

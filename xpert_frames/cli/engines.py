@@ -4,30 +4,32 @@ through Ray Data."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 import polars as pl
 
-from xpert_frames.cli import files, lines, progress
+from xpert_frames.cli import files, lines, progress, safety
+from xpert_frames.core import interrupt
 from xpert_frames.core.frames import Columns
 from xpert_frames.plans import Plan
-from xpert_frames.scoring import plan
+from xpert_frames.scoring import Evaluators, plan
 
-if TYPE_CHECKING:
-    import pyarrow as pa
+#: Rows scored at once within a chunk: between pieces, a stop request (Ctrl-C) is seen.
+PIECE_ROWS = 100_000
 
 
 def scored_plan(
     lf: pl.LazyFrame,
-    evaluators: Plan,
+    evaluators: Evaluators,
     columns: Columns,
     all_rows: bool,
     row_id: str,
+    offset: int = 0,
 ) -> pl.LazyFrame:
-    """The scoring plan (validated against the input as given), with ``row_id`` added."""
+    """The scoring plan (validated against the input as given), with ``row_id`` added
+    (numbered from ``offset``: the first row's place in the input)."""
     in_schema = lf.collect_schema()
     scored = plan(lf, evaluators, columns, all_rows=all_rows)
     if row_id and row_id in in_schema and not in_schema[row_id].is_integer():
@@ -41,42 +43,10 @@ def scored_plan(
     # The row index goes on the scan, under the scoring: a chunk's slice then reaches the
     # Parquet reader (a row index above the scoring would make every chunk start at row 0).
     outputs = scored.collect_schema().names()[len(in_schema) :]
-    indexed = lf.with_row_index(row_id).with_columns(pl.col(row_id).cast(pl.Int64))
+    indexed = lf.with_row_index(row_id, offset=offset).with_columns(pl.col(row_id).cast(pl.Int64))
     return plan(indexed, evaluators, columns, all_rows=all_rows).select(
         *in_schema.names(), row_id, *outputs
     )
-
-
-def scored_chunks(
-    lf: pl.LazyFrame,
-    scoring_plan: Plan,
-    columns: Columns,
-    all_rows: bool,
-    row_id: str,
-    *,
-    total: int,
-    chunk_rows: int,
-    advance: Callable[[int], object] | None = None,
-) -> Iterator[pa.Table]:
-    """The scored table, ``chunk_rows`` input rows at a time, as :func:`scored_plan` gives it.
-
-    Each chunk of the input is read (its slice reaching the Parquet reader), made contiguous,
-    then scored: a chunk read from several files (a directory) or row groups is scored as one
-    batch, so the evaluators' per-batch work (regex compilation, number parsing setup) runs
-    once per chunk, not once per file."""
-    in_schema = lf.collect_schema()
-    source, order = lf, in_schema.names()
-    if row_id and row_id not in in_schema:
-        source = lf.with_row_index(row_id).with_columns(pl.col(row_id).cast(pl.Int64))
-        order = [*order, row_id]
-    for offset in range(0, max(total, 1), chunk_rows):
-        part = source.slice(offset, chunk_rows).collect(engine="streaming").rechunk()
-        scored = plan(part.lazy(), scoring_plan, columns, all_rows=all_rows)
-        outputs = scored.collect_schema().names()[len(order) :]
-        table = scored.select(*order, *outputs).collect().to_arrow()
-        yield table
-        if advance is not None:
-            advance(table.num_rows)
 
 
 def score_with_ray(
@@ -116,17 +86,42 @@ def score_with_ray(
     return ready
 
 
+def chunk_scorer(
+    evaluators: Evaluators,
+    columns: Columns,
+    all_rows: bool,
+    row_id: str,
+    piece_rows: int = PIECE_ROWS,
+) -> Callable[[pl.DataFrame, int], pl.DataFrame]:
+    """``score(chunk, offset)``: one chunk of input rows scored on its own, in pieces of
+    ``piece_rows`` rows; a stop request (:mod:`xpert_frames.core.interrupt`) is raised between
+    pieces (the symbolic pool and the tokenizer workers stop sooner, within a piece)."""
+
+    def score(chunk: pl.DataFrame, offset: int) -> pl.DataFrame:
+        pieces = []
+        for start in range(0, max(chunk.height, 1), piece_rows):
+            piece = chunk.slice(start, piece_rows).lazy()
+            lf = scored_plan(piece, evaluators, columns, all_rows, row_id, offset + start)
+            pieces.append(lf.collect(engine="streaming"))
+            interrupt.raise_pending()
+        return pieces[0] if len(pieces) == 1 else pl.concat(pieces, rechunk=False)
+
+    return score
+
+
 def score_in_process(
     inputs: tuple[str, ...],
     output: Path,
-    scored: pl.LazyFrame,
+    source: pl.LazyFrame,
+    score: Callable[[pl.DataFrame, int], pl.DataFrame],
     scoring_plan: Plan,
     chunk_rows: int,
     quiet: bool,
-    chunks: Callable[..., Iterator[pa.Table]] | None = None,
 ) -> float:
-    """Stream the plan into ``output`` atomically, with the configuration (evaluators and row
-    filters) in its metadata; returns when start-up (tokenizers, dictionaries) ended."""
+    """Score ``source`` (the input scan) into ``output`` atomically, ``chunk_rows`` input rows
+    at a time (:func:`files.sink_chunked`), with the configuration (evaluators and row filters)
+    in its metadata; returns when start-up (tokenizers, dictionaries) ended. The work runs on a
+    thread that stops between pieces after a signal (:func:`safety.run_stoppable`)."""
     meta = scoring_plan.metadata()  # the configuration travels with the scores
     evaluators = scoring_plan.evaluators
     total = files.count_rows(inputs)
@@ -134,22 +129,22 @@ def score_in_process(
     ready = time.perf_counter()
     bar = progress.bar(total=total, disable=quiet)
 
+    def sink(lf: pl.LazyFrame, rows: int, tmp: Path) -> None:
+        files.sink_chunked(
+            lf, score, tmp, total=rows, chunk_rows=chunk_rows, advance=bar.update, metadata=meta
+        )
+
     def write(tmp: Path) -> None:
-        if total is not None and chunks is not None:  # Parquet: bounded, contiguous chunks
-            files.write_tables(
-                tmp, chunks(total=total, chunk_rows=chunk_rows, advance=bar.update), meta
-            )
-        elif total is not None:  # Parquet: bounded chunks, whatever the plan holds in memory
-            files.sink_chunked(
-                scored, tmp, total=total, chunk_rows=chunk_rows, advance=bar.update, metadata=meta
-            )
-        else:
-            tracked = progress.track(scored, evaluators[0].score_column, bar)
-            tracked.sink_parquet(tmp, metadata=meta)
+        if total is not None:  # Parquet: slices read from its row groups
+            sink(source, total, tmp)
+        else:  # a line format: read once into a temporary Parquet file, then the same
+            with files.staged(source, output) as (lf, rows):
+                bar.total = rows
+                sink(lf, rows, tmp)
         bar.close()
 
     try:
-        files.write_atomic(output, write)
+        files.write_atomic(output, lambda tmp: safety.run_stoppable(lambda: write(tmp)))
     except pl.exceptions.PolarsError:
         if total is None:  # a line format: name the file and line if one is the cause
             lines.diagnose([str(p) for p in files.expand(inputs)])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import glob
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -9,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from xpert_frames.core import interrupt
+from xpert_frames.core.atomic import temporary_beside
 from xpert_frames.core.atomic import write_atomic as write_atomic
 from xpert_frames.core.atomic import write_text_atomic as write_text_atomic
 from xpert_frames.core.exceptions import InputError
@@ -151,8 +154,21 @@ def write_tables(
     return count
 
 
+@contextlib.contextmanager
+def staged(source: pl.LazyFrame, beside: Path) -> Iterator[tuple[pl.LazyFrame, int]]:
+    """``source`` (a JSONL or CSV scan, which cannot be sliced without reading it from its
+    start) written once, as read, to a temporary Parquet file beside ``beside`` (the output:
+    named as :mod:`xpert_frames.core.atomic` names temporary files, removed afterwards): a scan
+    of it, whose slices read only their own row groups, and its row count."""
+    with temporary_beside(beside, ".input") as stage:
+        source.sink_parquet(stage, row_group_size=CHUNK_ROWS // 4)
+        lf = pl.scan_parquet(stage)
+        yield lf, int(lf.select(pl.len()).collect().item())
+
+
 def sink_chunked(
-    plan: pl.LazyFrame,
+    source: pl.LazyFrame,
+    score: Callable[[pl.DataFrame, int], pl.DataFrame],
     path: Path,
     *,
     total: int,
@@ -160,17 +176,25 @@ def sink_chunked(
     advance: Callable[[int], object] | None = None,
     metadata: dict[str, str] | None = None,
 ) -> None:
-    """Write ``plan`` to one Parquet file, ``chunk_rows`` rows at a time (one row group each).
+    """Score the input ``chunk_rows`` rows at a time into one Parquet file (one row group per
+    chunk).
 
-    Each chunk is a slice of the plan, pushed down to the Parquet scan, collected with the
-    streaming engine and appended: peak memory follows the chunk size, not the table size, even
-    where an operation in the plan would hold a whole column (Polars 2.1 evaluates mapping
-    replacements such as ``replace_strict`` outside its streaming engine).
+    Each chunk is a slice of the *input* (``source``, a Parquet scan of ``total`` rows: the
+    slice reads only the row groups it needs), scored on its own by ``score(chunk, offset)``
+    (``offset``: the chunk's first row in the input) and appended. No step of the scoring plan
+    ever sees more than one chunk, whatever it holds in memory (a batch function over a whole
+    column, a mapping replacement): peak memory follows ``chunk_rows``, time the number of
+    rows. A stop request (:mod:`xpert_frames.core.interrupt`) is raised between chunks.
     """
 
     def chunks() -> Iterator[pa.Table]:
         for offset in range(0, max(total, 1), chunk_rows):
-            table = plan.slice(offset, chunk_rows).collect(engine="streaming").to_arrow()
+            interrupt.raise_pending()
+            # One contiguous batch: a chunk read from several files (a directory) or row groups
+            # reaches the evaluators' per-batch work (regexes, number parsing) once, not per file.
+            chunk = source.slice(offset, chunk_rows).collect().rechunk()
+            table = score(chunk, offset).to_arrow()
+            interrupt.raise_pending()
             yield table
             if advance is not None:
                 advance(table.num_rows)

@@ -10,7 +10,6 @@ import sys
 import time
 import warnings
 from collections.abc import Sequence
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -175,7 +174,8 @@ def cli() -> None:
     type=click.IntRange(min=1),
     default=files.CHUNK_ROWS,
     show_default=True,
-    help="rows scored at a time from Parquet inputs (bounds memory; one row group each)",
+    help="input rows scored at a time, each chunk on its own: peak memory follows this, not "
+    "the input's size (one row group each)",
 )
 @click.option(
     "--long", "long_table", is_flag=True, help="print the long report (every metric and count)"
@@ -215,17 +215,22 @@ def score(
             inputs, output, scoring_plan, columns, address, row_id, all_rows, quiet
         )
     else:
-        chunks = partial(engines.scored_chunks, source, scoring_plan, columns, all_rows, row_id)
+        score_chunk = engines.chunk_scorer(scoring_plan, columns, all_rows, row_id)
         try:
             ready = engines.score_in_process(
-                inputs, output, scored, scoring_plan, chunk_rows, quiet, chunks
+                inputs, output, source, score_chunk, scoring_plan, chunk_rows, quiet
             )
         except pl.exceptions.ComputeError as exc:
             raise _explained(exc, inputs) from None
     done = time.perf_counter()
     rep = None
     if report_path or not quiet:  # else nobody reads a report
-        rep = _report_after(output, report_path, group, scoring_plan, baseline, columns, chunk_rows)
+        rep = safety.run_stoppable(  # a signal is raised at once, not after the report
+            lambda: _report_after(
+                output, report_path, group, scoring_plan, baseline, columns, chunk_rows
+            ),
+            grace=2.0,  # a report is not checked in pieces: wait a little for its temp file
+        )
     if not quiet and rep is not None:
         text = render(rep, "table", evaluators, long=long_table, rows=scoring_plan.describe_rows())
         click.echo(text)

@@ -1,6 +1,6 @@
-"""What the CLI says while it works: a progress bar fed by the streaming engine once per batch
-(never per row), the summary line with start-up and scoring time apart, and Ray's log lines held
-back on quiet runs."""
+"""What the CLI says while it works: a progress bar advanced once per chunk (never per row),
+the summary line with start-up and scoring time apart, and Ray's log lines held back on quiet
+runs."""
 
 from __future__ import annotations
 
@@ -29,21 +29,6 @@ def bar(total: int | None, *, disable: bool) -> tqdm:
         disable=disable or not sys.stderr.isatty(),
         file=sys.stderr,
         dynamic_ncols=True,
-    )
-
-
-def track(lf: pl.LazyFrame, column: str, progress: tqdm) -> pl.LazyFrame:
-    """``lf`` unchanged, except that each batch passing through ``column`` advances ``progress``."""
-    if progress.disable:
-        return lf
-
-    def tick(batch: pl.Series) -> pl.Series:
-        progress.update(len(batch))
-        return batch
-
-    dtype = lf.collect_schema()[column]
-    return lf.with_columns(
-        pl.col(column).map_batches(tick, return_dtype=dtype, is_elementwise=True)
     )
 
 

@@ -13,6 +13,10 @@ need and kept for the life of the process. Small batches stay in this process: b
 The number of workers is :func:`available_cores` minus one (this process): the CPUs of the
 affinity mask, capped by Polars' thread pool size and, inside a Ray task or actor, by its CPU
 allotment, so that jieba never runs more processes than the cores the caller was given.
+
+Workers run in their own process group (a Ctrl-C typed in a terminal reaches this process
+only); a stop request (:mod:`xpert_frames.core.interrupt`) kills them at once, so a batch
+waiting on them ends with an error that the CLI replaces by the signal's exit.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from xpert_frames.core import interrupt
 from xpert_frames.tokens import zh
 
 #: Strings from which worker processes are used for jieba ...
@@ -94,6 +99,7 @@ def _spawn() -> subprocess.Popen[bytes]:
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         env=env,
+        process_group=0,
     )
 
 
@@ -103,10 +109,17 @@ def _start(count: int) -> list[subprocess.Popen[bytes]]:
     alive = [w for w in _workers if w.poll() is None]
     if not _workers:
         atexit.register(shutdown)
+        interrupt.on_request("jieba-workers", _kill_now)
     while len(alive) < count:
         alive.append(_spawn())
     _workers = alive
     return alive[:count]
+
+
+def _kill_now() -> None:
+    """Kill the workers without waiting or locking (from a signal handler)."""
+    for worker in list(_workers):
+        worker.kill()
 
 
 def shutdown() -> None:

@@ -22,8 +22,15 @@ intervals, tuples, matrices, equations: :mod:`xpert_frames.evaluators.math_answe
 gets credit from a number taken out of it: Math-Verify decides it (the ``symbolic`` extra;
 rule ``<source>:symbolic``, ``:symbolic-timeout`` or ``:symbolic-error``, the last two
 scoring 0) or, without the extra or with ``symbolic="latex"``, an exact comparison of
-normalized LaTeX (rule ``<source>:latex-exact``). ``<name>_extracted`` and ``<name>_expected``
-show what was compared: the numbers as written, or the two answer spans.
+normalized LaTeX (rule ``<source>:latex-exact``). Math-Verify gets ``symbolic_timeout``
+seconds per distinct pair (default 5) and ``symbolic_budget`` seconds per call (default 60:
+per scoring call through the API, per piece of at most 100,000 rows in the CLI;
+``float("inf")``: no budget). Once
+the budget is spent, the pairs not yet verified score 0 with rule
+``<source>:symbolic-budget``, and one ``RuntimeWarning`` gives their count: a file of
+pathological answers costs at most the budget, not their number times the timeout.
+``<name>_extracted`` and ``<name>_expected`` show what was compared: the numbers as written,
+or the two answer spans.
 
 ``normalize=True`` (default) reads full-width forms, Chinese numerals and fractions, LaTeX and
 ``×10^n``, mixed numbers, space and LaTeX thousands, decimal commas (``decimal_comma``),
@@ -38,6 +45,7 @@ percentage only as its value (``50%`` is 0.5).
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 import polars as pl
@@ -158,6 +166,7 @@ class MathEvaluator(BaseEvaluator):
         decimal_comma: DecimalComma = "auto",
         symbolic: str = "auto",
         symbolic_timeout: float = 5.0,
+        symbolic_budget: float = 60.0,
         name: str | None = None,
     ) -> None:
         super().__init__(name=name)
@@ -175,6 +184,9 @@ class MathEvaluator(BaseEvaluator):
                 "comparison of normalized LaTeX)."
             )
         self.symbolic_timeout = check_float("symbolic_timeout", symbolic_timeout, low=0.1)
+        self.symbolic_budget = check_float(
+            "symbolic_budget", symbolic_budget, low=0.0, low_open=True
+        )
 
     # ------------------------------------------------------------------ columns
     def _number(self, text: str | pl.Expr) -> pl.Expr:
@@ -255,6 +267,7 @@ class MathEvaluator(BaseEvaluator):
             verify,
             mode=self.symbolic,
             timeout=self.symbolic_timeout,
+            budget=None if math.isinf(self.symbolic_budget) else self.symbolic_budget,
         )
         same = pl.when(pl.col(t("pk")) == pl.col(t("rk"))).then(pl.lit("equal"))
         outcome = pl.when(keyed).then(same.otherwise(pl.lit("different"))).otherwise(outcome)

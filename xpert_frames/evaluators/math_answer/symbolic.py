@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import string
+import warnings
 from collections.abc import Callable
 
 import polars as pl
@@ -377,32 +378,52 @@ def symbolic_rows(
     return spans.map_batches(_classify_batch, return_dtype=pl.Boolean, is_elementwise=True)
 
 
-def _verify_batch(pairs: pl.Series, *, timeout: float) -> pl.Series:
+def _verify_batch(pairs: pl.Series, *, timeout: float, budget: float | None) -> pl.Series:
     """Outcome per row of a struct ``{p, r}`` batch (null where either is null): each
-    distinct pair verified once by Math-Verify."""
+    distinct pair verified once by Math-Verify, all of them within ``budget`` seconds (the
+    pairs left then are ``budget``, with one warning giving their count)."""
     df = pairs.struct.unnest()
     todo = df.drop_nulls().unique()
     if todo.height == 0:
         return pl.Series(pairs.name, [None] * len(pairs), dtype=pl.String)
-    outcomes = math_verify_pool.pool(timeout).verify(list(todo.iter_rows()))
+    outcomes = math_verify_pool.pool(timeout).verify(list(todo.iter_rows()), budget=budget)
     todo = todo.with_columns(pl.Series("o", outcomes, dtype=pl.String))
-    out = df.join(todo, on=["p", "r"], how="left", maintain_order="left")
-    return out["o"].alias(pairs.name)
+    out = df.join(todo, on=["p", "r"], how="left", maintain_order="left")["o"]
+    spent = outcomes.count(math_verify_pool.BUDGET)
+    if spent:
+        rows = int((out == math_verify_pool.BUDGET).sum())
+        warnings.warn(
+            f"symbolic_budget={budget:g} s spent: {rows:,} row(s) ({spent:,} distinct "
+            "symbolic pair(s)) not verified, scored 0 with rule '<source>:symbolic-budget'. "
+            "Hint: raise symbolic_budget (inf: no budget) or lower symbolic_timeout.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return out.alias(pairs.name)
 
 
 def symbolic_outcome(
-    prediction: pl.Expr, reference: pl.Expr, on: pl.Expr, *, mode: str, timeout: float
+    prediction: pl.Expr,
+    reference: pl.Expr,
+    on: pl.Expr,
+    *,
+    mode: str,
+    timeout: float,
+    budget: float | None = None,
 ) -> pl.Expr:
-    """``equal``/``different``/``timeout``/``error`` for the rows where ``on`` holds (else
-    null), and the method used: ``symbolic`` (Math-Verify) or ``latex-exact``."""
+    """``equal``/``different``/``timeout``/``error``/``budget`` for the rows where ``on``
+    holds (else null): Math-Verify with ``timeout`` seconds per pair and ``budget`` seconds
+    per batch (None: no budget), or ``latex-exact``."""
     prediction = sqrt_latex(pl.when(on).then(prediction))
     reference = sqrt_latex(pl.when(on).then(reference))
     if resolve_mode(mode) == "latex":
         same = latex_form(prediction) == latex_form(reference)
         return pl.when(on).then(pl.when(same).then(pl.lit("equal")).otherwise(pl.lit("different")))
     pair = pl.struct(prediction.alias("p"), (pl.lit("$") + reference + pl.lit("$")).alias("r"))
-    fn = functools.partial(_verify_batch, timeout=timeout)
-    return pair.map_batches(fn, return_dtype=pl.String, is_elementwise=True)
+    fn = functools.partial(_verify_batch, timeout=timeout, budget=budget)
+    # One batch per call (not elementwise): the budget and its warning are per call, not per
+    # morsel of the streaming engine.
+    return pair.map_batches(fn, return_dtype=pl.String)
 
 
 def resolve_mode(mode: str) -> str:

@@ -14,6 +14,13 @@ only its own deadline. A large batch is shared by up to one worker per available
 driven by its own caller thread under the same deadlines. The worker calls Math-Verify in its
 main thread under one alarm per pair (80% of the deadline) that answers "timeout" itself, so a
 slow pair is reported as timed out (never as a silent "not equal") without a worker restart.
+
+A call may be given a *budget* (seconds for the whole call): once spent, the pairs not yet
+answered are :data:`BUDGET` and the workers busy on them are replaced. A stop request
+(:mod:`xpert_frames.core.interrupt`: Ctrl-C or SIGTERM in the CLI) kills every worker at once and
+the call returns within a tenth of a second, its unanswered pairs :data:`ERROR` (the caller
+discards them). Workers run in their own process group, so a Ctrl-C typed in a terminal reaches
+the caller only, which stops them.
 """
 
 from __future__ import annotations
@@ -25,10 +32,13 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Sequence
 
-#: Outcomes of one pair.
-EQUAL, DIFFERENT, TIMEOUT, ERROR = "equal", "different", "timeout", "error"
+#: Outcomes of one pair (``budget``: not verified, the call's budget being spent).
+EQUAL, DIFFERENT, TIMEOUT, ERROR, BUDGET = "equal", "different", "timeout", "error", "budget"
+#: Seconds between two looks at the clock and at a stop request while an answer is awaited.
+_POLL = 0.1
 _CHUNK = 64
 #: Pairs per worker from which a batch uses another worker process.
 MIN_PER_WORKER = 32
@@ -39,6 +49,25 @@ def available() -> bool:
     from importlib.util import find_spec
 
     return find_spec("math_verify") is not None
+
+
+def _stop_requested() -> bool:
+    """Whether the caller's process was asked to stop (imported here, not at the top: the
+    worker runs this file without the package)."""
+    from xpert_frames.core import interrupt
+
+    return interrupt.pending() is not None
+
+
+class _Late:
+    """What :meth:`VerifyPool._answer` returns when no answer came in time: the pair's
+    deadline (``timeout``), the call's budget (``budget``) or a stop request (``stop``)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+_DEADLINE, _SPENT, _STOPPED = _Late("timeout"), _Late("budget"), _Late("stop")
 
 
 class _PairTimeout(BaseException):
@@ -73,8 +102,15 @@ def _verify_one(prediction: str, reference: str, budget: float) -> str:
     return EQUAL if equal else DIFFERENT
 
 
+class _Stopped(Exception):
+    """A worker's start-up was cut short by a stop request."""
+
+
 def _worker(budget: float) -> None:  # pragma: no cover - runs in the child
     import logging
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller stops its workers itself
 
     import math_verify  # noqa: F401  (imported once, before the first pair)
 
@@ -100,6 +136,7 @@ class _Worker:
             stderr=subprocess.DEVNULL,
             text=True,
             encoding="utf-8",
+            process_group=0,  # a terminal's Ctrl-C reaches the caller, which stops the worker
         )
         self.answers: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -118,6 +155,21 @@ class _Worker:
     def kill(self) -> None:
         self.proc.kill()
         self.proc.wait()
+
+    def answer(self, end: float, budget_end: float) -> str | _Late | None:
+        """The next answer (None: the worker ended), waited for until ``end`` and not past
+        ``budget_end`` (monotonic clock), looking for a stop request every :data:`_POLL`."""
+        while True:
+            if _stop_requested():
+                return _STOPPED
+            now = time.monotonic()
+            limit = min(end, budget_end)
+            if now >= limit:
+                return _SPENT if budget_end <= end else _DEADLINE
+            try:
+                return self.answers.get(timeout=min(_POLL, limit - now))
+            except queue.Empty:
+                continue
 
 
 def available_cores() -> int:
@@ -143,17 +195,28 @@ class VerifyPool:
         self.size = max(1, workers if workers is not None else available_cores())
         self._lock = threading.Lock()
         self._workers: list[_Worker | None] = [None] * self.size
+        from xpert_frames.core import interrupt
+
+        interrupt.on_request(f"verify-pool-{id(self)}", self._kill_all_now)
+
+    def _kill_all_now(self) -> None:
+        """Kill every worker without waiting or locking (from a signal handler); the callers
+        waiting on them see the stop request within :data:`_POLL` seconds."""
+        for worker in list(self._workers):
+            if worker is not None:
+                worker.proc.kill()
 
     def _start(self, slot: int) -> _Worker:
         # the worker's own alarm answers "timeout" a little before the caller's deadline, so a
         # slow pair does not cost a worker restart
         worker = _Worker(max(0.05, self.timeout * 0.8))
-        try:
-            ready = worker.answers.get(timeout=self.start_timeout)
-        except queue.Empty:
-            ready = None
+        ready = worker.answer(time.monotonic() + self.start_timeout, float("inf"))
+        if ready is _STOPPED:
+            worker.kill()
+            raise _Stopped
         if ready != "ready":
             worker.kill()
+            ready = None if isinstance(ready, _Late) else ready
             raise RuntimeError(
                 f"expected a Math-Verify worker within {self.start_timeout} s, received "
                 f"{ready!r}. Hint: check that `{sys.executable} -c 'import math_verify'` works."
@@ -167,11 +230,17 @@ class VerifyPool:
             worker.kill()
         self._workers[slot] = None
 
-    def _chunk(self, slot: int, pairs: Sequence[tuple[str, str]], out: list[str]) -> None:
+    def _chunk(
+        self, slot: int, pairs: Sequence[tuple[str, str]], out: list[str], budget_end: float
+    ) -> None:
         """Verify ``pairs`` on worker ``slot`` into ``out`` (same length): each answer waited
-        for at most ``timeout``; a worker that is late or gone is killed and replaced."""
+        for at most ``timeout``; a worker that is late or gone is killed and replaced. Past
+        ``budget_end`` the pairs left are :data:`BUDGET`; after a stop request, :data:`ERROR`."""
         done = 0
         while done < len(pairs):
+            if _stop_requested() or time.monotonic() >= budget_end:
+                out[done:] = [ERROR if _stop_requested() else BUDGET] * (len(pairs) - done)
+                return
             worker = self._workers[slot] or self._start(slot)
             chunk = pairs[done:]
             try:
@@ -180,12 +249,12 @@ class VerifyPool:
                 self._kill(slot)
                 continue
             for _ in chunk:
-                late = False
-                try:
-                    answer = worker.answers.get(timeout=self.timeout)
-                except queue.Empty:  # stuck where its own alarm cannot reach (C code)
-                    answer, late = TIMEOUT, True
-                out[done] = answer or ERROR
+                answer = worker.answer(time.monotonic() + self.timeout, budget_end)
+                if answer is _SPENT or answer is _STOPPED:
+                    self._kill(slot)  # busy on a pair nobody waits for any more
+                    break  # the loop's head fills in the rest
+                late = isinstance(answer, _Late)  # stuck where its own alarm cannot reach
+                out[done] = TIMEOUT if isinstance(answer, _Late) else (answer or ERROR)
                 done += 1
                 if answer is None or late:
                     self._kill(slot)  # the rest of the chunk goes to a fresh worker
@@ -198,6 +267,7 @@ class VerifyPool:
         pairs: Sequence[tuple[str, str]],
         out: list[str],
         errors: list[BaseException],
+        budget_end: float,
     ) -> None:
         while True:
             try:
@@ -206,19 +276,23 @@ class VerifyPool:
                 return
             part = [ERROR] * (hi - lo)
             try:
-                self._chunk(slot, pairs[lo:hi], part)
+                self._chunk(slot, pairs[lo:hi], part, budget_end)
+            except _Stopped:  # the pairs left stay ERROR: the caller discards them
+                return
             except BaseException as exc:  # re-raised in the caller
                 errors.append(exc)
                 return
             finally:
                 out[lo:hi] = part
 
-    def verify(self, pairs: Sequence[tuple[str, str]]) -> list[str]:
+    def verify(self, pairs: Sequence[tuple[str, str]], *, budget: float | None = None) -> list[str]:
         """Outcome of each ``(prediction, reference)`` pair: equal, different, timeout or
-        error."""
+        error; with ``budget`` (seconds for the whole call, from now), :data:`BUDGET` for the
+        pairs not answered when it is spent."""
         out = [ERROR] * len(pairs)
         if not pairs:
             return out
+        budget_end = float("inf") if budget is None else time.monotonic() + budget
         with self._lock:
             n = min(self.size, -(-len(pairs) // MIN_PER_WORKER))
             step = min(_CHUNK, -(-len(pairs) // n))
@@ -227,12 +301,14 @@ class VerifyPool:
                 chunks.put((lo, min(lo + step, len(pairs))))
             errors: list[BaseException] = []
             threads = [
-                threading.Thread(target=self._drain, args=(i, chunks, pairs, out, errors))
+                threading.Thread(
+                    target=self._drain, args=(i, chunks, pairs, out, errors, budget_end)
+                )
                 for i in range(1, n)
             ]
             for t in threads:
                 t.start()
-            self._drain(0, chunks, pairs, out, errors)
+            self._drain(0, chunks, pairs, out, errors, budget_end)
             for t in threads:
                 t.join()  # each pair waits at most ``timeout``, each start ``start_timeout``
         if errors:
@@ -253,7 +329,7 @@ class VerifyPool:
                 t.join()
 
     def _try_start(self, slot: int) -> None:
-        with contextlib.suppress(RuntimeError):  # verify() starts it again and says why
+        with contextlib.suppress(RuntimeError, _Stopped):  # verify() starts it again, says why
             self._start(slot)
 
     def close(self) -> None:
