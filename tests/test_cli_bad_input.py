@@ -112,11 +112,14 @@ def test_empty_input_gives_empty_output_and_zero_count(tmp_path: Path) -> None:
 
 
 def test_huge_strings_and_astral_characters_are_kept(tmp_path: Path) -> None:
-    big = "人工智能😀" * 200_000  # 1,000,000 code points
+    """A pair past the fuzzy cap (product of lengths over 10**10 cells) keeps its row and text,
+    scores null and is named in a warning; the 100,000-code-point pair under it is scored."""
+    big = "人工智能😀" * 200_000  # 1,000,000 code points: 10**12 cells with its reference
+    mid = big[:100_000]  # 10**10 cells: at the cap, scored
     df = pl.DataFrame(
         {
-            "prediction": [big, "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀🀄", "abc"],
-            "answer": [big[:-1] + "x", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀", "abd"],
+            "prediction": [big, mid, "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀🀄", "abc"],
+            "answer": [big[:-1] + "x", mid[:-1] + "x", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀", "abd"],
         }
     )
     src = write(tmp_path, "in.parquet", df)
@@ -125,7 +128,8 @@ def test_huge_strings_and_astral_characters_are_kept(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     scored = pl.read_parquet(out)
     assert_frame_equal(scored.select(df.columns), df)
-    assert scored["fuzzy_score"].to_list() == [1 - 1 / 1_000_000, 1 - 1 / 10, 1 - 1 / 3]
+    assert scored["fuzzy_score"].to_list() == [None, 1 - 1 / 100_000, 1 - 1 / 10, 1 - 1 / 3]
+    assert "1 pair(s) not scored" in proc.stderr
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
