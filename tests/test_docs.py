@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import xpert_frames as xf
-from tests.test_readme import Block, _env, blocks
+from tests.test_readme import Block, blocks, examples_dir, run_block
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -86,31 +86,9 @@ def test_site_builds_without_warnings(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A directory with ``answers/`` (one Parquet file per model of the sample) and an
-    ``xpert-frames`` command that runs the CLI of this source tree."""
-    root = tmp_path_factory.mktemp("docs")
-    answers = root / "answers"
-    answers.mkdir()
-    for (model,), rows in xf.load_sample().group_by("model"):
-        rows.write_parquet(answers / f"{model}.parquet")
-    bin_dir = root / ".bin"
-    bin_dir.mkdir()
-    shim = bin_dir / "xpert-frames"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m xpert_frames.cli "$@"\n')
-    shim.chmod(0o755)
-    return root
+    return examples_dir(tmp_path_factory.mktemp("docs"))
 
 
 @pytest.mark.parametrize("block", RUNNABLE, ids=[b.id for b in RUNNABLE])
 def test_runnable_block(block: Block, workdir: Path) -> None:
-    if block.lang == "python":
-        command = [sys.executable, "-c", block.code]
-    else:
-        command = ["bash", "-c", "set -euo pipefail\n" + block.code]
-    proc = subprocess.run(
-        command, cwd=workdir, env=_env(workdir), capture_output=True, text=True, timeout=600
-    )
-    assert proc.returncode == 0, (
-        f"{block.id} failed ({proc.returncode})\n--- code\n{block.code}\n--- stdout\n"
-        f"{proc.stdout[-3000:]}\n--- stderr\n{proc.stderr[-5000:]}"
-    )
+    run_block(block, workdir)

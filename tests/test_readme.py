@@ -87,11 +87,9 @@ def test_no_format_list_runs_pipes() -> None:
     assert bad == []
 
 
-@pytest.fixture(scope="module")
-def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A directory with ``answers/`` (one Parquet file per model of the sample) and an
-    ``xpert-frames`` command that runs the CLI of this source tree."""
-    root = tmp_path_factory.mktemp("readme")
+def examples_dir(root: Path) -> Path:
+    """``root`` with ``answers/`` (one Parquet file per model of the sample) and an
+    ``xpert-frames`` command that runs the CLI of this source tree: where runnable examples run."""
     answers = root / "answers"
     answers.mkdir()
     for (model,), rows in xf.load_sample().group_by("model"):
@@ -104,16 +102,8 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _env(workdir: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    env["PATH"] = os.pathsep.join([str(workdir / ".bin"), env.get("PATH", "")])
-    env.setdefault("MPLBACKEND", "Agg")
-    return env
-
-
-@pytest.mark.parametrize("block", RUNNABLE, ids=[b.id for b in RUNNABLE])
-def test_runnable_block(block: Block, workdir: Path) -> None:
+def run_block(block: Block, workdir: Path) -> None:
+    """Run one runnable block (Python or shell) in ``workdir``; fail with its output."""
     if block.lang == "python":
         command = [sys.executable, "-c", block.code]
     else:
@@ -125,3 +115,21 @@ def test_runnable_block(block: Block, workdir: Path) -> None:
         f"{block.id} failed ({proc.returncode})\n--- code\n{block.code}\n--- stdout\n"
         f"{proc.stdout[-3000:]}\n--- stderr\n{proc.stderr[-5000:]}"
     )
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return examples_dir(tmp_path_factory.mktemp("readme"))
+
+
+def _env(workdir: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env["PATH"] = os.pathsep.join([str(workdir / ".bin"), env.get("PATH", "")])
+    env.setdefault("MPLBACKEND", "Agg")
+    return env
+
+
+@pytest.mark.parametrize("block", RUNNABLE, ids=[b.id for b in RUNNABLE])
+def test_runnable_block(block: Block, workdir: Path) -> None:
+    run_block(block, workdir)
