@@ -3,8 +3,6 @@ in-process CLI (local mode, ``ray.init(num_cpus=2)``)."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
@@ -19,13 +17,9 @@ pytest.importorskip("aiohttp")
 pytestmark = pytest.mark.ray
 
 
-@pytest.fixture(scope="module", autouse=True)
-def ray_local() -> Iterator[None]:
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    ray.data.DataContext.get_current().enable_progress_bars = False
-    yield
-    ray.shutdown()
+from tests.test_ray import ray_local  # noqa: E402  (module-scoped, autouse: Ray in local mode)
+
+__all__ = ["ray_local"]
 
 
 def test_plan_through_ray_equals_in_process(tmp_path: Path) -> None:

@@ -294,6 +294,16 @@ def _check_option_names(record: EvaluatorRecord, kwargs: dict[str, Any]) -> None
             )
 
 
+def refuse_shared_names(names: Sequence[str]) -> None:
+    """Evaluators in one table need distinct names (their columns are named for them)."""
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise DuplicateColumnError(
+            f"two evaluators share the name(s) {dupes}; give one a different name, "
+            "e.g. get_evaluator('fuzzy', threshold=0.8, name='fuzzy_strict')"
+        )
+
+
 def resolve_evaluators(
     evaluators: str | BaseEvaluator | Sequence[str | BaseEvaluator],
 ) -> list[BaseEvaluator]:
@@ -311,13 +321,7 @@ def resolve_evaluators(
             raise EvaluatorTypeError(
                 f"expected an evaluator name or BaseEvaluator instance, got {type(item).__name__}"
             )
-    names = [ev.name for ev in out]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise DuplicateColumnError(
-            f"two evaluators share the name(s) {dupes}; give one a different name, "
-            "e.g. get_evaluator('fuzzy', threshold=0.8, name='fuzzy_strict')"
-        )
+    refuse_shared_names([ev.name for ev in out])
     return out
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from xpert_frames import registry
 from xpert_frames.core import frames
 from xpert_frames.core.aliases import FrameT
 from xpert_frames.core.exceptions import (
@@ -40,13 +41,7 @@ def check_names(evaluators: Sequence[BaseEvaluator]) -> list[BaseEvaluator]:
                 f"expected BaseEvaluator instances, got {type(ev).__name__}; "
                 "xpert_frames.score() also takes registry names"
             )
-    names = [ev.name for ev in evs]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise DuplicateColumnError(
-            f"two evaluators share the name(s) {dupes}; give one a different name, "
-            "e.g. get_evaluator('fuzzy', threshold=0.8, name='fuzzy_strict')"
-        )
+    registry.refuse_shared_names([ev.name for ev in evs])
     return evs
 
 

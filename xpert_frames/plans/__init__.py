@@ -40,10 +40,9 @@ from typing import Any, TypeAlias
 
 import polars as pl
 
-from xpert_frames import provenance
+from xpert_frames import provenance, registry
 from xpert_frames.core.exceptions import (
     ConfigurationError,
-    DuplicateColumnError,
     EmptyInputError,
     EvaluatorTypeError,
 )
@@ -95,13 +94,7 @@ class Plan:
             )
         if not entries:
             raise EmptyInputError("no evaluators given; pass names such as ['fuzzy'] or instances")
-        names = [e.name for e in entries]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise DuplicateColumnError(
-                f"two evaluators share the name(s) {dupes}; give one a different name, "
-                "e.g. get_evaluator('fuzzy', threshold=0.8, name='fuzzy_strict')"
-            )
+        registry.refuse_shared_names([e.name for e in entries])
         self.entries = tuple(entries)
 
     # ------------------------------------------------------------------ reading
