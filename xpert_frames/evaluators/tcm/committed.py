@@ -28,6 +28,8 @@ REJECT = (
     "不符|不是|并非|不属于|排除|不适用|不适合|不正确|不完全|并不|不能|不应|不太|均不|都不|"
     "而非|并未|未见|未描述|没有|其他选项|其余选项|其它选项|其他的选项|其余的选项"
 )
+#: The same words as a list (a literal screen: Aho-Corasick over every row).
+REJECT_WORDS = REJECT.split("|")
 #: Words that state a conclusion.
 CONCLUSION = (
     "因此|所以|故|综上|总之|答案|诊断为|辨证为|辨为|证属|属于|应为|应该是|判断为|考虑为|称为|"
@@ -51,6 +53,20 @@ _SENTENCE = r"(?:[^。；;！!？?\n.]|\.\S)+(?:[。；;！!？?\n]+|\.\s*)?|\.\
 _CLAUSE = r"[^，,]+[，,]*"
 _NOISE = r"[\p{P}\p{S}\s]+"
 _STEM = r"^(.{2,}?)(?:证型|证候|证|型)$"
+
+
+def committed_column(predictions: pl.Series) -> pl.Series:
+    """:func:`committed_text` of a column, read only on the rows holding a rejecting word
+    (a literal screen; the other rows are their own conclusion), once per distinct text."""
+    screen = predictions.str.contains_any(REJECT_WORDS).fill_null(False)
+    if not screen.any():
+        return predictions
+    at = screen.arg_true()
+    subset = predictions.gather(at)
+    distinct = subset.unique()
+    table = pl.DataFrame({"v": distinct}).with_columns(committed_text(pl.col("v")).alias("c"))
+    read = subset.to_frame("v").join(table, on="v", how="left", maintain_order="left")["c"]
+    return predictions.clone().scatter(at, read)
 
 
 def committed_text(prediction: pl.Expr) -> pl.Expr:

@@ -44,7 +44,7 @@ from xpert_frames.core.options import check_bool, check_fraction
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.fuzzy.evaluator import similarity
 from xpert_frames.evaluators.tcm.committed import (
-    committed_text,
+    committed_column,
     option_picks,
     option_stem,
     reference_option,
@@ -317,45 +317,46 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             per_distinct(reference_side, [pl.col("a")], r_type).alias("ref"),
             pl.col("p").alias("p_text"),
         ).unnest("ref")
-        part = part.with_columns(
-            pl.col("terms").alias("r"),
-            pl.col("p").list.set_intersection(pl.col("terms")).alias("shared"),
-        )
-        # Matched as itself: no known term, or more than its known terms (脾虚肝旺).
+        part = part.with_columns(pl.col("terms").alias("r"))
+        # Matched as itself: no known term, or more than its known terms (脾虚肝旺); read on
+        # those rows only (a filter: the text of the others is not read).
         itself = (pl.col("r").list.len() == 0) | pl.col("whole")
-        stem = pl.when(itself).then(pl.col("stem"))
-        said = option_stem(pl.when(itself).then(pl.col("p_text")))
+        by_sets = part.filter(~itself).with_columns(
+            pl.col("p").list.set_intersection(pl.col("r")).alias("shared")
+        )
+        by_sets = by_sets.select(
+            "i",
+            self._by_sets(
+                pl.col("p").list.len(), pl.col("r").list.len(), pl.col("shared").list.len()
+            ).alias("score"),
+            pl.col("shared").alias("matched"),
+            pl.col("r").list.set_difference(pl.col("shared")).alias("missing"),
+        )
+        named = part.filter(itself)
+        said = option_stem(pl.col("p_text"))
         # With exact_match the prediction must be the name (with or without 证/型).
-        found = (said == stem) if self.exact_match else said.str.contains(stem, literal=True)
-        hit = (stem.str.len_chars() > 0) & found
-        part = part.with_columns(hit.fill_null(False).alias("hit"))
-        fuzzy = self._fuzzy(pl.when(itself).then(pl.col("a")), pl.col("p_text"))
+        found = (
+            (said == pl.col("stem"))
+            if self.exact_match
+            else said.str.contains(pl.col("stem"), literal=True)
+        )
+        hit = ((pl.col("stem").str.len_chars() > 0) & found).fill_null(False)
+        named = named.with_columns(hit.alias("hit"))
         empty = pl.lit([], dtype=_LIST)
-        return part.select(
+        known = pl.col("r").list.len() > 0
+        named = named.select(
             "i",
             pl.when(pl.col("hit"))
             .then(1.0)
-            .when(itself)
-            .then(fuzzy)
-            .otherwise(
-                self._by_sets(
-                    pl.col("p").list.len(), pl.col("r").list.len(), pl.col("shared").list.len()
-                )
-            )
+            .otherwise(self._fuzzy(pl.col("a"), pl.col("p_text")))
             .alias("score"),
-            pl.when(pl.col("hit"))
+            pl.when(pl.col("hit")).then(pl.concat_list("stem")).otherwise(empty).alias("matched"),
+            pl.when(~pl.col("hit") & known)
             .then(pl.concat_list("stem"))
-            .when(itself)
-            .then(empty)
-            .otherwise(pl.col("shared"))
-            .alias("matched"),
-            pl.when(pl.col("hit"))
-            .then(empty)
-            .when(itself & (pl.col("r").list.len() > 0))
-            .then(pl.concat_list("stem"))
-            .otherwise(pl.col("r").list.set_difference(pl.col("shared")))
+            .otherwise(empty)
             .alias("missing"),
         )
+        return pl.concat([by_sets, named])
 
     def _found(self, column: pl.Series) -> pl.Series:
         """The reference keywords found in the (normalized) prediction, in keyword order, for a
@@ -467,7 +468,7 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         frame = column.struct.unnest().with_row_index("i")
         decided = self._by_option(frame, list(rules))
         # Only the committed conclusion is read (once per distinct prediction).
-        frame = frame.with_columns(distinct_apply(committed_text, frame, ["p"]).alias("p"))
+        frame = frame.with_columns(committed_column(frame["p"]).alias("p"))
         rows = frame.lazy()
         parts = []
         if decided is not None:
