@@ -35,6 +35,8 @@ import threading
 import time
 from collections.abc import Sequence
 
+from xpert_frames.evaluators.math_answer.exact_values import exact_differ
+
 #: Outcomes of one pair (``budget``: not verified, the call's budget being spent).
 EQUAL, DIFFERENT, TIMEOUT, ERROR, BUDGET = "equal", "different", "timeout", "error", "budget"
 #: Seconds between two looks at the clock and at a stop request while an answer is awaited.
@@ -94,6 +96,8 @@ def _verify_one(prediction: str, reference: str, budget: float) -> str:
         gold = parse(reference, parsing_timeout=None)
         target = parse(prediction, parsing_timeout=None)
         equal = bool(gold) and bool(target) and verify(gold, target, timeout_seconds=None)
+        if equal:  # two different exact rationals are never equal by a rounding
+            equal = not exact_differ(gold, target)
     except _PairTimeout:
         return TIMEOUT
     finally:
