@@ -335,7 +335,14 @@ def score(
     if out is None or not options.get("normalize", True) or options.get("strict_format"):
         return out
     assert prediction is not None and answer is not None
-    said = mw.words(prediction, answer)
+    r = extract(
+        answer,
+        options.get("extract_mode", "last"),
+        options.get("normalize", True),
+        options.get("decimal_comma", "auto"),
+    )
+    whole = r["value"] is not None and r["text"] == answer.strip(" \t\n\r$")
+    said = None if whole else mw.words(prediction, answer)
     rule = "worded"
     if said is None:
         said = mw.colon_equal_of(prediction, answer) if re.match(mw_times.SCREEN, answer) else None

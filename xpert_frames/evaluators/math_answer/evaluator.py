@@ -390,7 +390,11 @@ class MathEvaluator(BaseEvaluator):
         )
         source = pred.struct.field("rule")
         symbolic_side = [pl.when(on).then(pl.col(t("pspan"))), pl.when(on).then(frames.PRED)]
-        words = pl.col(t("wk")).is_not_null() & pl.col(frames.VALID)
+        # A reference that is one number as written ("seven") is no worded answer.
+        whole = rv.is_not_null() & (
+            ref_text == pl.col(frames.ANSWER).cast(pl.String).str.strip_chars(" \t\n\r$")
+        )
+        words = pl.col(t("wk")).is_not_null() & pl.col(frames.VALID) & ~whole.fill_null(False)
         colon = pl.col(t("colon")).is_not_null() & pl.col(frames.VALID)
         return {
             "score": pl.when(words)

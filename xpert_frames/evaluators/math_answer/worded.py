@@ -10,7 +10,7 @@ exists}``, ``Converges``, a name in ``\\text{}``. Taking the last number of the 
   states a polarity (:data:`YES`, :data:`NO`: "yes", "true", "it is possible" / "no", "false",
   "impossible", "there is no", "no such … exists", "does not exist"), ``word:<phrase>`` when it
   is one to three words of letters only (a verdict or a name: ``converges``, ``Bob``; at
-  least three letters, not a maths function), else null (not worded: the other rules apply);
+  least three letters, not a maths function nor English number words), else null (not worded: the other rules apply);
 * :func:`worded_answer` reads the prediction's answer text: its last ``\\boxed{}``, else what
   follows its last "answer is"/"answer:", else its last line, with ``\\text{}`` wrappers and
   ``$`` removed and lower-cased;
@@ -41,6 +41,13 @@ _NOT_WORDS = {
     "sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "exp", "max", "min", "lim", "sqrt",
     "pi", "inf", "infty", "frac", "and", "or", "all", "any", "the", "for", "none", "both",
 }  # fmt: skip
+#: English number words: a reference written with them is a number ("seven"), not words.
+_NUMBER_WORDS = set(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy "
+    "eighty ninety hundred thousand million billion trillion half third quarter and a "
+    "point minus negative".split()
+)
 _NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|cannot|can't|doesn't|don't|isn't)\b")
 _MARKER = re.compile(r"(?is).*(?:answer\s*(?:is|:)|therefore|thus|hence)\s*[:：]?")
 
@@ -95,6 +102,8 @@ def worded_kind_of(reference: str) -> str | None:
     polarity = _polarity(text)
     if polarity is not None:
         return polarity
+    if set(re.split(r"[\s-]+", text)) <= _NUMBER_WORDS:
+        return None
     if _WORDS.match(text) and len(text) >= 3 and not set(text.split()) & _NOT_WORDS:
         return "word:" + text
     return None
