@@ -10,7 +10,9 @@ exists}``, ``Converges``, a name in ``\\text{}``. Taking the last number of the 
   states a polarity (:data:`YES`, :data:`NO`: "yes", "true", "it is possible" / "no", "false",
   "impossible", "there is no", "no such … exists", "does not exist"), ``word:<phrase>`` when it
   is one to three words of letters only (a verdict or a name: ``converges``, ``Bob``; at
-  least three letters, not a maths function nor English number words), else null (not worded: the other rules apply);
+  least three letters, not a maths function nor English number words), else null (not
+  worded: the other rules apply; so is "no solution", "no real solutions", "empty set": an
+  empty set, read by the set rules);
 * :func:`worded_answer` reads the prediction's answer text: its last ``\\boxed{}``, else what
   follows its last "answer is"/"answer:", else its last line, with ``\\text{}`` wrappers and
   ``$`` removed and lower-cased;
@@ -42,12 +44,13 @@ _NOT_WORDS = {
     "pi", "inf", "infty", "frac", "and", "or", "all", "any", "the", "for", "none", "both",
 }  # fmt: skip
 #: English number words: a reference written with them is a number ("seven"), not words.
-_NUMBER_WORDS = set(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy "
-    "eighty ninety hundred thousand million billion trillion half third quarter and a "
-    "point minus negative".split()
-)
+_NUMBER_WORDS = {
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    "hundred", "thousand", "million", "billion", "trillion", "half", "third", "quarter", "and",
+    "a", "point", "minus", "negative",
+}  # fmt: skip
 _NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|cannot|can't|doesn't|don't|isn't)\b")
 _MARKER = re.compile(r"(?is).*(?:answer\s*(?:is|:)|therefore|thus|hence)\s*[:：]?")
 
