@@ -6,8 +6,9 @@ written identically (then they are equal, without Math-Verify):
 
 * spacing and delimiters: ``$``, ``\\left``/``\\right``, ``\\,`` ``\\;`` ``\\!``
   ``\\quad``, ``\\dfrac`` and ``\\tfrac`` as ``\\frac``, spaces;
-* words around the answer: a leading ``\\text{The solutions are }`` and trailing conditions
-  (``f(x)=2x \\text{ for all } x>0`` → ``f(x)=2x``); a span that is a sentence (``So the angle is
+* words around the answer: a leading ``\\text{The solutions are }``; trailing conditions
+  (``f(x)=2x \\text{ for all } x>0`` → ``f(x)=2x``, not inside ``\\begin{…}``) only to find
+  the two written identically; a span that is a sentence (``So the angle is
   pi/2.``) gives what follows its last "is"/"are"/"=";
 * plain-text maths: ``sqrt(…)`` as ``\\sqrt{…}``, ``pi`` as ``\\pi``;
 * ``\\log`` (no base) as ``\\ln`` when the other side writes ``\\ln``;
@@ -53,9 +54,10 @@ def _clean(span: str) -> str:
     return re.sub(r"\s+", " ", span).strip()
 
 
-def _words_off(span: str) -> str:
+def _words_off(span: str, trailing: bool) -> str:
     span = _LEADING.sub("", span)
-    span = _TRAILING.sub("", span)
+    if trailing and "\\begin" not in span:
+        span = _TRAILING.sub("", span)
     if "\\" not in span and _PROSE.search(span):
         m = _SENTENCE_TAIL.match(span)
         if m:
@@ -104,7 +106,19 @@ def _rename(pred: str, ref: str) -> str:
 def fit_pair_of(pred: str, ref: str) -> tuple[str, str, bool]:
     """(prediction span, reference span, written identically) after the rewrites (module
     docs)."""
-    p, r = _words_off(_clean(pred)), _words_off(_clean(ref))
+    p, r = _forms(pred, ref, trailing=False)
+    # Trailing conditions (``\\text{ for all } x>0``) are left out only to find the two
+    # written identically; Math-Verify gets them (they may carry a parameter's range).
+    same = _same(*_forms(pred, ref, trailing=True)) or _same(p, r)
+    return p, r, same
+
+
+def _same(p: str, r: str) -> bool:
+    return re.sub(r"\s+", "", p) == re.sub(r"\s+", "", r) and p != ""
+
+
+def _forms(pred: str, ref: str, *, trailing: bool) -> tuple[str, str]:
+    p, r = _words_off(_clean(pred), trailing), _words_off(_clean(ref), trailing)
     p, r = _mixed(p), _mixed(r)
     if _LN.search(p) and not _LN.search(r):
         r = _LOG.sub("\\\\ln", r)
@@ -114,9 +128,7 @@ def fit_pair_of(pred: str, ref: str) -> tuple[str, str, bool]:
         p = _expand_pm(p)
     if _PM.search(r) and not _PM.search(p):
         r = _expand_pm(r)
-    p = _rename(p, r)
-    same = re.sub(r"\s+", "", p) == re.sub(r"\s+", "", r) and p != ""
-    return p, r, same
+    return _rename(p, r), r
 
 
 _PAIR = pl.Struct({"p": pl.String, "r": pl.String, "same": pl.Boolean})
