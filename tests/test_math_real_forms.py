@@ -19,7 +19,7 @@ from tests.test_math import assert_matches_oracle
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 from xpert_frames.evaluators.math_answer.exact_values import exact_differ
 from xpert_frames.evaluators.math_answer.pair_forms import fit_pair_of
-from xpert_frames.evaluators.math_answer.times import colon_equal_of
+from xpert_frames.evaluators.math_answer.times import colon_equal_of, same_numbers_of
 from xpert_frames.evaluators.math_answer.worded import worded_kind_of
 
 REAL = Path(__file__).parent / "data" / "math_labelled_real.jsonl"
@@ -108,6 +108,20 @@ def test_pair_forms(prediction: str, reference: str, same: bool) -> None:
 )
 def test_clock_times_and_ratios(prediction: str, reference: str, equal: bool | None) -> None:
     assert colon_equal_of(prediction, reference) is equal
+
+
+@pytest.mark.parametrize(
+    ("prediction", "reference", "equal"),
+    [
+        ("\\boxed{3, 1, 2}", "1, 2, 3", True),
+        ("\\boxed{\\{3,\\ 1,\\ 2\\}}", "1,2,3", True),
+        ("\\boxed{3, 1, 1}", "1, 2, 3", False),
+        ("\\boxed{1,000,000}", "1,000,000", None),
+        ("The answer is 3, 1, 2.", "1, 2, 3", None),
+    ],
+)
+def test_number_lists_in_another_order(prediction: str, reference: str, equal: bool | None) -> None:
+    assert same_numbers_of(prediction, reference) is equal
 
 
 def test_exact_rationals_differ_where_math_verify_rounds() -> None:

@@ -347,6 +347,8 @@ def score(
     if said is None:
         said = mw.colon_equal_of(prediction, answer) if re.match(mw_times.SCREEN, answer) else None
         rule = "colon"
+    if said is None and ":" not in out["rule"] and re.match(mw_times.LIST_SCREEN, answer):
+        said, rule = mw_times.same_numbers_of(prediction, answer), "list"
     if said is None:
         return out
     return {**out, "score": 1.0 if said else 0.0, "rule": rule}

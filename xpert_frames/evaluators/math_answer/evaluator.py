@@ -287,6 +287,7 @@ class MathEvaluator(BaseEvaluator):
                 pl.lit(None, pl.String).alias(t("wk")),
                 pl.lit(None, pl.Boolean).alias(t("ws")),
                 pl.lit(None, pl.Boolean).alias(t("colon")),
+                pl.lit(None, pl.Boolean).alias(t("list")),
             )
         # A reference stated in words (``\\text{No}``, ``Converges``) is compared as a text
         # answer, never by a number of the prediction (module worded).
@@ -298,6 +299,10 @@ class MathEvaluator(BaseEvaluator):
             worded.worded_score(pl.col(frames.PRED), pl.col(t("wk"))).alias(t("ws")),
             times.colon_equal(pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)).alias(
                 t("colon")
+            ),
+            # The same numbers listed in another order (``110, 143, …``).
+            times.same_numbers(pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)).alias(
+                t("list")
             ),
         )
 
@@ -396,11 +401,14 @@ class MathEvaluator(BaseEvaluator):
         )
         words = pl.col(t("wk")).is_not_null() & pl.col(frames.VALID) & ~whole.fill_null(False)
         colon = pl.col(t("colon")).is_not_null() & pl.col(frames.VALID)
+        listed = pl.col(t("list")).is_not_null() & pl.col(frames.VALID) & ~on
         return {
             "score": pl.when(words)
             .then(pl.col(t("ws")))
             .when(colon)
             .then(pl.col(t("colon")))
+            .when(listed)
+            .then(pl.col(t("list")))
             .when(on)
             .then(outcome == "equal")
             .otherwise(numeric)
@@ -412,6 +420,8 @@ class MathEvaluator(BaseEvaluator):
             .then(pl.lit("worded"))
             .when(colon)
             .then(pl.lit("colon"))
+            .when(listed)
+            .then(pl.lit("list"))
             .otherwise(pl.coalesce(pl.when(on).then(source) + ":" + suffix, source)),
             "extracted": pl.coalesce(*symbolic_side, pred.struct.field("text")),
             "expected": pl.coalesce(pl.when(on).then(pl.col(t("rspan"))), ref_text),

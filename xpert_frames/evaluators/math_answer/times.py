@@ -84,3 +84,52 @@ def _batch(batch: pl.Series) -> pl.Series:
     table = distinct.with_columns(pl.Series("ok", got, dtype=pl.Boolean))
     ok = rows.join(table, on=["p", "r"], how="left", maintain_order="left")["ok"]
     return out.scatter(at, ok)
+
+
+# --------------------------------------------------------------------------- number lists
+_LIST = re.compile(r"^-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){2,}$")
+#: A reference that may be a list of three numbers or more (the screen, every row).
+LIST_SCREEN = r"^\s*\$?\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){2,}\s*\$?\s*$"
+
+
+def _numbers(text: str) -> list[Fraction] | None:
+    text = re.sub(r"\\[,;! ]|\\[{}]|[{}$\s]", "", text.replace("\\left", "").replace("\\right", ""))
+    if not _LIST.match(text):
+        return None
+    items = text.split(",")
+    if len(items) <= 5 and all(len(i) == 3 and i.isdigit() for i in items[1:]):
+        return None  # thousands separators (up to 10^15): one number
+    return sorted(Fraction(i) for i in items)
+
+
+def same_numbers_of(prediction: str, reference: str) -> bool | None:
+    """Whether the prediction's last box lists the reference's numbers (three or more, in any
+    order, each as often); None when either is no such list (the other rules decide)."""
+    want = _numbers(reference)
+    box = last_box(prediction)
+    if want is None or box is None:
+        return None
+    got = _numbers(box)
+    return None if got is None else got == want
+
+
+def same_numbers(prediction: pl.Expr, reference: pl.Expr) -> pl.Expr:
+    """:func:`same_numbers_of` over two columns (Boolean, null where not read): only rows whose
+    reference passes :data:`LIST_SCREEN` are read, each distinct pair once."""
+    pair = pl.struct(prediction.alias("p"), reference.alias("r"))
+    return pair.map_batches(_list_batch, return_dtype=pl.Boolean, is_elementwise=True)
+
+
+def _list_batch(batch: pl.Series) -> pl.Series:
+    df = batch.struct.unnest()
+    out = pl.repeat(None, len(df), dtype=pl.Boolean, eager=True).alias(batch.name)
+    on = (df["r"].str.contains(LIST_SCREEN) & df["p"].is_not_null()).fill_null(False)
+    if not on.any():
+        return out
+    at = on.arg_true()
+    rows = df.filter(on)
+    distinct = rows.unique()
+    got = [same_numbers_of(p, r) for p, r in distinct.iter_rows()]
+    table = distinct.with_columns(pl.Series("ok", got, dtype=pl.Boolean))
+    ok = rows.join(table, on=["p", "r"], how="left", maintain_order="left")["ok"]
+    return out.scatter(at, ok)
