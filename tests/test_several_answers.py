@@ -179,3 +179,28 @@ def test_ray_equals_eager() -> None:
         assert_frame_equal(got, xf.score(table, ["accuracy", "fuzzy"]))
     finally:
         ray.shutdown()
+
+
+def test_a_plugin_gets_best_of_answers_by_declaring_it(clean_registry: None) -> None:
+    """The mechanism is the evaluator contract's: a plugin that declares it scores lists too."""
+
+    class Equal(xf.BaseEvaluator):
+        key = "equal"
+        accepts_list_answer = True
+        best_of_answers = True
+
+        def outputs(self) -> dict[str, pl.Expr]:
+            hit = pl.col("__xf_prediction") == pl.col("__xf_answer")
+            return {"score": hit.cast(pl.Float64), "which": pl.col("__xf_answer")}
+
+    xf.register_evaluator("equal", Equal)
+    table = pl.DataFrame({"prediction": ["b", "z"], "answer": [["a", "b", "c"], ["x", "y"]]})
+    got = xf.score(table, ["equal"])
+    assert got["equal_score"].to_list() == [1.0, 0.0]
+    assert got["equal_which"].to_list() == ["b", "x"]  # the winner's outputs; first on ties
+
+    class Unreadable(Equal):
+        accepts_list_answer = False
+
+    with pytest.raises(TypeError, match="best_of_answers needs accepts_list_answer"):
+        xf.register_evaluator("unreadable", Unreadable)
