@@ -117,3 +117,23 @@ def test_rule_names_the_reader_on_wrong_answers_too() -> None:
     out = xf.score(frame, ["accuracy"])
     assert out["accuracy_score"].to_list() == [0.0, 0.0]
     assert "none" not in out["accuracy_rule"].to_list()
+
+
+def _summary() -> None:
+    """Agreement per answer kind and class, and false credits (``python -m
+    tests.test_accuracy_real_style`` from the repository root)."""
+    got = scored.__wrapped__()  # type: ignore[attr-defined]
+    table: dict[tuple[str, str], list[int]] = {}
+    for c in CASES:
+        ok = (1 if got[c["id"]][0] == 1.0 else 0) == c["expected"]
+        false = got[c["id"]][0] == 1.0 and c["expected"] == 0
+        row = table.setdefault((c["id"].split("-")[0], c["category"]), [0, 0, 0])
+        row[0], row[1], row[2] = row[0] + ok, row[1] + 1, row[2] + false
+    for (kind, category), (agree, n, false) in table.items():
+        print(f"{kind:7s} {category:3s} {agree:3d}/{n:<3d} false credit {false}")
+    agree, n, false = (sum(v[i] for v in table.values()) for i in range(3))
+    print(f"total {agree}/{n} = {agree / n:.4f}, false credit {false}")
+
+
+if __name__ == "__main__":
+    _summary()
