@@ -131,11 +131,11 @@ class BaseEvaluator(XpertEvalMixin, ABC):
         highest score is kept (the first such reference on ties; all outputs from it), then
         the list and the row's validity are put back. Every input row stays, in order."""
         row, refs, valid = self.temp("answers:row"), self.temp("answers:list"), self.temp("valid")
-        lf = lf.with_columns(
-            pl.int_range(pl.len(), dtype=pl.UInt32).alias(row),
-            pl.col(frames.ANSWER).alias(refs),
-            pl.col(frames.VALID).alias(valid),
-        ).explode(frames.ANSWER, empty_as_null=True, keep_nulls=True)
+        lf = (
+            lf.with_row_index(row)
+            .with_columns(pl.col(frames.ANSWER).alias(refs), pl.col(frames.VALID).alias(valid))
+            .explode(frames.ANSWER, empty_as_null=True, keep_nulls=True)
+        )
         blank = pl.col(frames.ANSWER).str.strip_chars().str.len_chars().fill_null(0) == 0
         lf = self._apply_one(lf.with_columns((pl.col(frames.VALID) & ~blank).alias(frames.VALID)))
         score = pl.col(self.score_column).fill_null(float("-inf"))
