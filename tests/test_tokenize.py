@@ -186,54 +186,6 @@ def test_rjieba_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
     assert pool.rjieba_zh(blocks) is None
 
 
-class _FakeContext:
-    def __init__(self, task: str | None, cpus: float) -> None:
-        self.task, self.cpus = task, cpus
-
-    def get_task_id(self) -> str | None:
-        return self.task
-
-    def get_actor_id(self) -> str | None:
-        return None
-
-    def get_assigned_resources(self) -> dict[str, float]:
-        return {"CPU": self.cpus}
-
-
-class _FakeRay:
-    def __init__(self, task: str | None, cpus: float) -> None:
-        self.context = _FakeContext(task, cpus)
-
-    def is_initialized(self) -> bool:
-        return True
-
-    def get_runtime_context(self) -> _FakeContext:
-        return self.context
-
-
-def test_available_cores(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-
-    from xpert_frames.tokens import pool
-
-    monkeypatch.setitem(sys.modules, "ray", None)
-    monkeypatch.setattr(pool.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 4, 5})
-    monkeypatch.setattr(pl, "thread_pool_size", lambda: 16)
-    assert pool.available_cores() == 6
-    assert pool.worker_count() == 5
-    monkeypatch.setattr(pl, "thread_pool_size", lambda: 3)  # POLARS_MAX_THREADS=3
-    assert pool.available_cores() == 3
-    monkeypatch.setitem(sys.modules, "ray", _FakeRay("task-1", 2.0))  # inside a Ray task
-    assert pool.available_cores() == 2
-    monkeypatch.setitem(sys.modules, "ray", _FakeRay("task-1", 0.5))  # fractional CPU
-    assert pool.available_cores() == 1
-    assert pool.worker_count() == 0
-    monkeypatch.setitem(sys.modules, "ray", _FakeRay(None, 1.0))  # the driver: no allotment
-    assert pool.available_cores() == 3
-    monkeypatch.setattr(pool.os, "sched_getaffinity", lambda pid: {0})
-    assert pool.worker_count() == 0
-
-
 # jieba's block characters, the joiners rjieba treats differently, whitespace (\r\n is one
 # token), CJK outside jieba's block range, punctuation, other scripts.
 ZH_ALPHABET = "我们北京天安门中华人民共和国的了是在有個aZ09+#&._%-_ \r\n\t\u3000。，！：“"

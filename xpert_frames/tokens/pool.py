@@ -10,9 +10,9 @@ fail in scripts without an ``if __name__ == "__main__"`` guard). Workers are sta
 need and kept for the life of the process. Small batches stay in this process: below
 :data:`MIN_PARALLEL` strings, starting workers and pickling cost more than they save.
 
-The number of workers is :func:`available_cores` minus one (this process): the CPUs of the
-affinity mask, capped by Polars' thread pool size and, inside a Ray task or actor, by its CPU
-allotment, so that jieba never runs more processes than the cores the caller was given.
+The number of workers is the core budget (:func:`xpert_frames.core.budget.available_cores`:
+the affinity mask, Polars' thread pool, a Ray task's or actor's CPU allotment) minus one (this
+process), so that jieba never runs more processes than the cores the caller was given.
 
 Workers run in their own process group (a Ctrl-C typed in a terminal reaches this process
 only); a stop request (:mod:`xpert_frames.core.interrupt`) kills them at once, so a batch
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from xpert_frames.core import interrupt
+from xpert_frames.core.budget import available_cores
 from xpert_frames.tokens import zh
 
 #: Strings from which worker processes are used for jieba ...
@@ -48,40 +49,6 @@ MAX_WORKERS = 8
 WORKER_WEIGHT = 0.8
 _workers: list[subprocess.Popen[bytes]] = []
 _lock = threading.Lock()
-
-
-def _ray_cpus() -> float | None:
-    """The CPUs Ray assigned to the current task or actor (None outside Ray, or if unknown).
-    Ray is never imported here: only a Ray that the caller already runs is asked."""
-    ray = sys.modules.get("ray")
-    if ray is None:
-        return None
-    try:
-        if not ray.is_initialized():
-            return None
-        context = ray.get_runtime_context()
-        if context.get_task_id() is None and context.get_actor_id() is None:
-            return None  # the driver: not limited by an allotment
-        cpus = context.get_assigned_resources().get("CPU")
-    except Exception:  # any Ray-internal failure means "unknown"
-        return None
-    return float(cpus) if cpus is not None else None
-
-
-def available_cores() -> int:
-    """CPUs this process may use: the affinity mask (``os.sched_getaffinity``), capped by
-    Polars' thread pool size and by Ray's CPU allotment inside a Ray task or actor."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    polars = sys.modules.get("polars")
-    if polars is not None:
-        cores = min(cores, polars.thread_pool_size())
-    ray_cpus = _ray_cpus()
-    if ray_cpus is not None:
-        cores = min(cores, max(1, int(ray_cpus)))
-    return max(1, cores)
 
 
 def worker_count() -> int:

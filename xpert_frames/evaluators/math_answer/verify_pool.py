@@ -173,10 +173,10 @@ class _Worker:
 
 
 def available_cores() -> int:
-    """The cores this process may use (CPU affinity, no more than Polars' thread pool and,
-    inside a Ray task or actor, its CPU allotment): the helper the jieba workers use.
-    Imported here, not at the top: the worker runs this file without the package."""
-    from xpert_frames.tokens.pool import available_cores as cores
+    """The core budget (:func:`xpert_frames.core.budget.available_cores`: CPU affinity, Polars'
+    thread pool, a Ray task's or actor's CPU allotment). Imported here, not at the top: the
+    worker runs this file without the package."""
+    from xpert_frames.core.budget import available_cores as cores
 
     return cores()
 
