@@ -41,16 +41,16 @@ def test_tcm_named_tcm_keeps_the_canonical_subtype_column() -> None:
 def test_pool_releases_the_lock_when_the_worker_cannot_start(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def broken(count: int) -> None:
+    def broken(slot: int) -> None:
         raise OSError("cannot start the worker")
 
     monkeypatch.setattr(pool, "MIN_PARALLEL", 2)
     monkeypatch.setattr(pool, "worker_count", lambda: 1)
-    monkeypatch.setattr(pool, "_start", broken)
+    monkeypatch.setattr(pool.POOL, "_start", broken)
     with pytest.raises(OSError, match="cannot start"):
         pool.tokenize_zh(["你好", "世界", "中文"])
-    assert pool._lock.acquire(blocking=False)  # not left held: the next batch would hang
-    pool._lock.release()
+    assert pool.POOL._lock.acquire(blocking=False)  # not left held: the next batch would hang
+    pool.POOL._lock.release()
 
 
 def test_numpy_requirement_has_bitwise_count() -> None:

@@ -156,12 +156,12 @@ def test_zh_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.setattr(pool, "worker_count", lambda w=workers: w)
             assert pool.tokenize_zh(texts) == [zh.tokenize(t) for t in texts]
             assert pool.tokenize_zh(texts[:10]) == [zh.tokenize(t) for t in texts[:10]]
-        assert len(pool._workers) == 2
+        assert pool.POOL.running() == 2
     finally:
         pool.shutdown()
     monkeypatch.setattr(pool, "worker_count", lambda: 0)
     assert pool.tokenize_zh(texts) == [zh.tokenize(t) for t in texts]
-    assert pool._workers == []
+    assert pool.POOL.running() == 0
 
 
 def test_rjieba_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -177,7 +177,7 @@ def test_rjieba_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
         # Both kinds of request on the same worker, in either order.
         got = columns.segment_blocks(pl.Series(blocks)).to_list()
         assert got == [jieba.lcut(b) for b in blocks]
-        assert len(pool._workers) == 1
+        assert pool.POOL.running() == 1
         assert pool.rjieba_zh(blocks[:30]) == [jieba.lcut(b) for b in blocks[:30]]
         assert pool.tokenize_zh(blocks[:30]) == [jieba.lcut(b) for b in blocks[:30]]
     finally:
