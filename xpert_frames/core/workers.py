@@ -241,7 +241,8 @@ class WorkerPool(Generic[T]):
         chunks: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
         for lo in range(0, len(tasks), step):
             chunks.put((lo, min(lo + step, len(tasks))))
-        count = min(self.size if workers is None else workers, self.size, -(-len(tasks) // step))
+        wanted = self.size if workers is None else max(1, workers)
+        count = min(wanted, self.size, -(-len(tasks) // step))
         errors: list[BaseException] = []
         own: T | None = None
         with self._lock:
@@ -321,8 +322,8 @@ class WorkerPool(Generic[T]):
                 continue
             for _ in range(done, len(tasks)):
                 answer = worker.answer(time.monotonic() + wait, budget_end)
-                if answer is _SPENT or answer is _STOP:
-                    self._kill(slot)  # busy on a task nobody waits for any more
+                if answer is _SPENT or answer is _STOP or interrupt.pending() is not None:
+                    self._kill(slot)  # busy on a task nobody waits for any more (or killed)
                     break  # the loop's head fills in the rest
                 if answer is None or isinstance(answer, _Late):  # gone, or stuck
                     out[done] = Miss.ERROR if answer is None else Miss.TIMEOUT
