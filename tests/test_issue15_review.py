@@ -17,7 +17,6 @@ from xpert_frames import registry
 from xpert_frames.cli import files as io
 from xpert_frames.evaluators.fuzzy import kernel as kernels
 from xpert_frames.evaluators.tcm import TcmDiagnosisEvaluator
-from xpert_frames.tokens import pool
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,21 +35,6 @@ def test_tcm_named_tcm_keeps_the_canonical_subtype_column() -> None:
     assert out["tcm_score"].to_list() == out["t2_score"].to_list() == [1.0, 1.0]
     assert out["t2_type"].to_list() == ["syndrome", "disease"]
     assert not [c for c in out.columns if c.startswith("__xf")]
-
-
-def test_pool_releases_the_lock_when_the_worker_cannot_start(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    def broken(count: int) -> None:
-        raise OSError("cannot start the worker")
-
-    monkeypatch.setattr(pool, "MIN_PARALLEL", 2)
-    monkeypatch.setattr(pool, "worker_count", lambda: 1)
-    monkeypatch.setattr(pool, "_start", broken)
-    with pytest.raises(OSError, match="cannot start"):
-        pool.tokenize_zh(["你好", "世界", "中文"])
-    assert pool._lock.acquire(blocking=False)  # not left held: the next batch would hang
-    pool._lock.release()
 
 
 def test_numpy_requirement_has_bitwise_count() -> None:
