@@ -144,3 +144,30 @@ def test_signal_inside_a_polars_callback_is_raised_after_it() -> None:
     assert calls  # the callback ran to its end: nothing was raised inside it
     assert interrupt.pending() == signal.SIGTERM
     interrupt.clear()
+
+
+@pytest.mark.parametrize(
+    ("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)]
+)
+def test_signals_remove_the_temp_file(tmp_path: Path, sig: signal.Signals, code: int) -> None:
+    src = tmp_path / "in.parquet"
+    n = 400_000
+    pl.DataFrame(
+        {"prediction": [f"answer number {i}" for i in range(n)], "answer": ["answer"] * n}
+    ).write_parquet(src, row_group_size=5_000)
+    out = tmp_path / "out.parquet"
+    proc = subprocess.Popen(
+        [*EXE, "score", str(src), "-o", str(out), "-e", "fuzzy", "--chunk-rows", "5000", "-q"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob(".out.parquet.*")) and time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    assert list(tmp_path.glob(".out.parquet.*")), "the run never started writing"
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err
+    assert not list(tmp_path.glob(".out.parquet.*")) and not out.exists()

@@ -186,6 +186,23 @@ def test_rjieba_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
     assert pool.rjieba_zh(blocks) is None
 
 
+def test_pool_releases_the_lock_when_the_worker_cannot_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from xpert_frames.tokens import pool
+
+    def broken(count: int) -> None:
+        raise OSError("cannot start the worker")
+
+    monkeypatch.setattr(pool, "MIN_PARALLEL", 2)
+    monkeypatch.setattr(pool, "worker_count", lambda: 1)
+    monkeypatch.setattr(pool, "_start", broken)
+    with pytest.raises(OSError, match="cannot start"):
+        pool.tokenize_zh(["你好", "世界", "中文"])
+    assert pool._lock.acquire(blocking=False)  # not left held: the next batch would hang
+    pool._lock.release()
+
+
 class _FakeContext:
     def __init__(self, task: str | None, cpus: float) -> None:
         self.task, self.cpus = task, cpus
