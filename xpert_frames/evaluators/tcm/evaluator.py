@@ -178,6 +178,12 @@ def disease_text(value: IntoExpr, *, strip_suffix: bool = True) -> pl.Expr:
 class TcmDiagnosisEvaluator(BaseEvaluator):
     """TCM diagnosis: syndrome sets, disease names and treatment keywords against a reference.
 
+    The sub-type comes from the ``tcm_eval_type`` column (or ``reference.meta.tcm_eval_type``;
+    ``syndrome`` when absent): ``syndrome`` and ``treatment`` rows compare sets of canonical
+    terms, ``disease`` rows compare names by fuzzy similarity. Columns ``<name>_score``,
+    ``<name>_matched`` and ``<name>_missing`` (the terms found and not found) and
+    ``<name>_type``; report metrics ``<name>``, ``syndrome``, ``disease`` and ``treatment``.
+
     Parameters
     ----------
     match_threshold : float, default 0.7
@@ -199,6 +205,17 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         Entries added to ``terms``; a synonym mapped to two canonical terms is an error.
     name : str, optional
         The prefix of the output columns (default ``tcm_diagnosis``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import xpert_frames as xf
+    >>> df = pl.DataFrame(
+    ...     {"prediction": ["辨证为肝郁脾虚证，治以疏肝健脾。"], "answer": ["肝郁脾虚证"]}
+    ... )
+    >>> out = xf.score(df, xf.TcmDiagnosisEvaluator())
+    >>> out["tcm_diagnosis_score"].to_list(), out["tcm_diagnosis_matched"].to_list()
+    ([1.0], [['肝郁脾虚']])
     """
 
     key: ClassVar[str] = "tcm_diagnosis"
