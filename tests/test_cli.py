@@ -21,6 +21,8 @@ from xpert_frames.api import SAMPLE
 SCRIPT = Path(sys.executable).parent / "xpert-frames"  # the installed console script
 EXE = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "xpert_frames.cli"]
 
+pytestmark = pytest.mark.slow  # every test starts the console script
+
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*EXE, *args], capture_output=True, text=True, cwd=cwd, timeout=300)

@@ -13,6 +13,8 @@ from polars.testing import assert_frame_equal
 from tests.test_cli import run
 from xpert_frames.api import SAMPLE
 
+pytestmark = pytest.mark.slow  # every test starts the console script
+
 
 def write(tmp: Path, name: str, df: pl.DataFrame) -> Path:
     path = tmp / name

@@ -62,6 +62,7 @@ def test_evaluators_shows_class_types_and_whole_description(
         assert f"answer types: {types};" in text
 
 
+@pytest.mark.slow
 def test_score_help_shows_an_option_example() -> None:
     text = run("score", "--help").stdout
     assert "-e NAME:opt=value" in text
@@ -69,12 +70,14 @@ def test_score_help_shows_an_option_example() -> None:
     assert "--all-rows" in text and "--baseline" in text and ".html" in text
 
 
+@pytest.mark.slow
 def test_report_help_lists_the_formats() -> None:
     text = run("report", "--help").stdout
     assert "[table|markdown|json|csv|html]" in text
     assert "--format html -o report.html" in text
 
 
+@pytest.mark.slow
 def test_evaluators_print_options_with_types() -> None:
     text = run("evaluators").stdout
     assert "    threshold=0.6 (float)\n" in text
@@ -83,6 +86,7 @@ def test_evaluators_print_options_with_types() -> None:
     assert "--  " not in text and " = " not in text
 
 
+@pytest.mark.slow
 def test_summary_keeps_start_up_apart(tmp_path: Path) -> None:
     out = tmp_path / "scored.parquet"
     proc = run("score", str(SAMPLE), "-o", str(out), "-e", "fuzzy", "-e", "bleu")
@@ -96,6 +100,7 @@ def test_summary_keeps_start_up_apart(tmp_path: Path) -> None:
     assert "report" in line
 
 
+@pytest.mark.slow
 def test_quiet_prints_nothing(tmp_path: Path) -> None:
     out = tmp_path / "scored.parquet"
     proc = run("score", str(SAMPLE), "-o", str(out), "-e", "fuzzy", "-q")
@@ -103,6 +108,7 @@ def test_quiet_prints_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.ray
+@pytest.mark.slow
 def test_quiet_silences_ray(tmp_path: Path) -> None:
     pytest.importorskip("ray")
     out = tmp_path / "scored.parquet"

@@ -75,6 +75,7 @@ def _start_slow_run(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str],
     return proc, workers
 
 
+@pytest.mark.slow
 @needs_math_verify
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_signal_stops_slow_symbolic_maths_at_once(
@@ -93,6 +94,7 @@ def test_signal_stops_slow_symbolic_maths_at_once(
     assert not [w for w in workers if _alive(w)], "a symbolic worker outlived the run"
 
 
+@pytest.mark.slow
 @needs_math_verify
 def test_temp_file_of_a_killed_run_is_removed_by_the_next(tmp_path: Path) -> None:
     proc, _ = _start_slow_run(tmp_path)
@@ -107,6 +109,7 @@ def test_temp_file_of_a_killed_run_is_removed_by_the_next(tmp_path: Path) -> Non
     assert pl.read_parquet(tmp_path / "out.parquet")["math_score"].to_list() == [1.0]
 
 
+@pytest.mark.slow
 def test_stale_temp_files_go_and_live_ones_stay(tmp_path: Path) -> None:
     target = tmp_path / "out.parquet"
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -146,6 +149,7 @@ def test_signal_inside_a_polars_callback_is_raised_after_it() -> None:
     interrupt.clear()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)]
 )

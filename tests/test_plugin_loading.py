@@ -120,6 +120,7 @@ def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_commands_go_on_past_broken_plugins(tmp_path: Path, broken_plugins: dict[str, str]) -> None:
     listing = cli(broken_plugins, "evaluators")
     assert listing.returncode == 0, listing.stderr

@@ -1,5 +1,5 @@
-"""Reports merge from partial states: split-invariant for any split (duplicates included), bounded state,
-real per-type skipped counts, and the weight matrix built once per process."""
+"""Reports merge from partial states: split-invariant for any split (duplicates included),
+bounded state, real per-type skipped counts, and the weight matrix built once per process."""
 
 from __future__ import annotations
 

@@ -47,6 +47,7 @@ def corpus_from(report: dict) -> float:
     return next(r["score"] for r in report["report"] if r["metric"] == "corpus_bleu")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("spec", "weights"),
     [("bleu:weights=0.1|0.3|0.5|0.1", (0.1, 0.3, 0.5, 0.1)), ("bleu:n_gram=2", (0.5, 0.5))],
@@ -72,6 +73,7 @@ def test_scored_file_records_options_and_reports_use_them(
         assert api == pytest.approx(0.5818, abs=1e-4)
 
 
+@pytest.mark.slow
 def test_bare_table_refuses_option_dependent_metrics(tmp_path: Path) -> None:
     ev = xf.get_evaluator("bleu", weights=(0.1, 0.3, 0.5, 0.1))
     scored = xf.score(pl.DataFrame({"prediction": [HYP2], "answer": [REF2[0]]}), ev)
