@@ -2,7 +2,8 @@
 
 A plugin that raises ``SystemExit`` (or any exception but ``KeyboardInterrupt``) on import, or
 whose class has facts listings cannot read, gives a warning naming it; the built-ins and the
-commands ``evaluators``, ``score`` and ``report`` go on.
+commands ``evaluators``, ``score`` and ``report`` go on. A plugin named like a built-in is
+not loaded: a warning names both classes.
 """
 
 from __future__ import annotations
