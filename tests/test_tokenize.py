@@ -146,6 +146,7 @@ def test_from_lists() -> None:
     assert from_lists([["a", "b"], [], ["c"]]).to_list() == [["a", "b"], [], ["c"]]
 
 
+@pytest.mark.slow
 def test_zh_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
     from xpert_frames.tokens import pool
 
@@ -164,6 +165,7 @@ def test_zh_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
     assert pool.POOL.running() == 0
 
 
+@pytest.mark.slow
 def test_rjieba_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
     import jieba
 
