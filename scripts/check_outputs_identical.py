@@ -80,7 +80,8 @@ def _bench_tcm() -> pl.DataFrame:
 def _labelled(stem: str, evaluators: list[str]) -> Callable[[], pl.DataFrame]:
     def run() -> pl.DataFrame:
         frame = pl.read_ndjson(ROOT / "tests" / "data" / f"{stem}.jsonl", infer_schema_length=None)
-        keep = [c for c in ("prediction", "answer", "choices", "tcm_eval_type") if c in frame.columns]
+        roles = ("prediction", "answer", "choices", "tcm_eval_type")
+        keep = [c for c in roles if c in frame.columns]
         if "choices" in keep and frame.schema["choices"] == pl.Null:
             keep.remove("choices")
         return xf.score(frame.select(keep), evaluators, all_rows=True)
@@ -110,8 +111,10 @@ def save(directory: Path, only: list[str] | None) -> None:
         start = time.perf_counter()
         frame = run()
         frame.write_parquet(directory / f"{stem}.parquet")
-        print(f"{stem}: {frame.height} rows x {frame.width} columns "
-              f"({time.perf_counter() - start:.1f} s)")
+        print(
+            f"{stem}: {frame.height} rows x {frame.width} columns "
+            f"({time.perf_counter() - start:.1f} s)"
+        )
 
 
 def first_difference(before: pl.DataFrame, after: pl.DataFrame) -> str | None:
@@ -131,8 +134,10 @@ def first_difference(before: pl.DataFrame, after: pl.DataFrame) -> str | None:
             same = same | (a.is_nan() & b.is_nan())
         rows = pl.Series(range(a.len())).filter(~same.fill_null(False))
         row = int(rows[0]) if rows.len() else 0
-        return (f"column {name!r} differs on {rows.len()} rows; first row {row}: "
-                f"{a[row]!r} vs {b[row]!r}")
+        return (
+            f"column {name!r} differs on {rows.len()} rows; first row {row}: "
+            f"{a[row]!r} vs {b[row]!r}"
+        )
     return None
 
 
