@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tests.helpers import score_all_paths
 from xpert_frames.evaluators.accuracy import AccuracyEvaluator
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
-from xpert_frames.numeric.exact import integer_key, keys_within, power_key
+from xpert_frames.reading.numbers.exact import integer_key, keys_within, power_key
 
 FIVE_K = "1" + "0" * 5000  # 10**5000 written out (over Python's 4,300-digit int() limit)
 NINES_309 = "9" * 309  # beyond Float64 (about 1.8e308)

@@ -11,9 +11,9 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xpert_frames.numeric import screens
-from xpert_frames.numeric.forms import RARE_TRIGGER, form_stages
-from xpert_frames.numeric.grammar import (
+from xpert_frames.reading.numbers import screens
+from xpert_frames.reading.numbers.forms import RARE_TRIGGER, form_stages
+from xpert_frames.reading.numbers.grammar import (
     CHECK_TRIGGERS,
     CONCLUSION_WORDS,
     FOLDS,
@@ -21,7 +21,7 @@ from xpert_frames.numeric.grammar import (
     REWRITE_TRIGGERS,
     grammar,
 )
-from xpert_frames.numeric.scales import SCREEN as SCALE_SCREEN
+from xpert_frames.reading.numbers.scales import SCREEN as SCALE_SCREEN
 
 # ---------------------------------------------------------------------------- the bits
 # Texts as answers write them, and the characters of every gate (full-width forms, long s).

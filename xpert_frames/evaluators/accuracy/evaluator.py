@@ -4,7 +4,7 @@ Each row is scored by its ``answer_type`` (seed default ``text``; types other th
 ``judge`` and ``number`` are scored as text):
 
 * ``choice``: the option(s) are extracted by the cascade of
-  :func:`~xpert_frames.evaluators.accuracy.choice_extract.extract_choice` and compared with the
+  :func:`~xpert_frames.reading.choice.extract_choice` and compared with the
   reference letters as sets (``"A,B,D"`` equals ``"DBA"``).
 * ``text``: the stated answer (``\\boxed{}``, ``答案是…``, ``The answer is …``, bold, a
   concluding sentence, a short last line; negations erased) under the seed's exact / partial /
@@ -14,11 +14,12 @@ Each row is scored by its ``answer_type`` (seed default ``text``; types other th
   the prediction states (:mod:`xpert_frames.evaluators.accuracy.text_answers`).
 * ``judge``: true/false answers mapped to one canonical value (``正确``/``错误``, ``√``/``×``,
   ``yes``/``no``, ``T``/``F``, negations flip); metric ``judge_accuracy``.
-* ``number``: the answer's number (:func:`xpert_frames.numeric.parse.extract_number`, the
+* ``number``: the answer's number (:func:`xpert_frames.reading.numbers.parse.extract_number`, the
   parser shared with the math evaluator) against the reference
-  (:func:`xpert_frames.numeric.parse.parse_number`) within ``numeric_tolerance`` (absolute, as
+  (:func:`xpert_frames.reading.numbers.parse.parse_number`) within ``numeric_tolerance`` (absolute,
+  as
   the seed); two integers at or above 2**53 (or beyond Float64's range) compare exactly by
-  their digits (:mod:`xpert_frames.numeric.exact`), at any size.
+  their digits (:mod:`xpert_frames.reading.numbers.exact`), at any size.
 
 Output columns: ``<name>_score`` (1.0 / 0.0), ``<name>_extracted`` (the option letters, the
 normalized text or the number taken), ``<name>_rule`` (which rule decided) and ``<name>_type``.
@@ -33,11 +34,6 @@ import polars as pl
 from xpert_frames.core import frames
 from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.options import check_bool, check_float
-from xpert_frames.evaluators.accuracy.choice_extract import (
-    extract_choice,
-    option_letters,
-    reference_letters,
-)
 from xpert_frames.evaluators.accuracy.text_answers import (
     check_text_options,
     judge_match,
@@ -46,8 +42,13 @@ from xpert_frames.evaluators.accuracy.text_answers import (
     text_match,
 )
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.numeric import exact
-from xpert_frames.numeric import parse as numbers
+from xpert_frames.reading.choice import (
+    extract_choice,
+    option_letters,
+    reference_letters,
+)
+from xpert_frames.reading.numbers import exact
+from xpert_frames.reading.numbers import parse as numbers
 
 __all__ = [
     "AccuracyEvaluator",
@@ -78,7 +79,7 @@ def number_match(
 
 def _keys(found: pl.Expr, ref: pl.Expr) -> pl.Expr:
     """``{p, r}``: the exact integer keys of both numbers where they are needed
-    (:func:`~xpert_frames.numeric.exact.exact_keys`)."""
+    (:func:`~xpert_frames.reading.numbers.exact.exact_keys`)."""
     pv, rv = found.struct.field("value"), ref.struct.field("value")
     pt, rt = found.struct.field("text"), ref.struct.field("text")
     return pl.struct(

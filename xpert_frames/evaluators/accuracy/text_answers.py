@@ -1,6 +1,6 @@
 """Scoring of text, label and true/false (``judge``) rows of the accuracy evaluator.
 
-* text: the stated answer (:mod:`xpert_frames.evaluators.accuracy.answer_extract`) under the
+* text: the stated answer (:mod:`xpert_frames.reading.text`) under the
   seed's rules (``exact_match``, ``case_sensitive``, ``allow_partial``); a prediction that
   equals the reference as a whole still scores 1 (rule ``exact``). ``extract_text=False``
   keeps the seed's whole-string comparison.
@@ -23,9 +23,9 @@ from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.exceptions import InvalidOptionError
 from xpert_frames.core.frames import CHOICE_DTYPE
 from xpert_frames.core.options import check_bool
-from xpert_frames.evaluators.accuracy import answer_extract as ae
-from xpert_frames.evaluators.accuracy import answer_labels as al
-from xpert_frames.evaluators.accuracy import answer_patterns as ap
+from xpert_frames.reading import labels as al
+from xpert_frames.reading import text as ae
+from xpert_frames.reading import text_rules as ap
 
 #: Whitespace and Unicode punctuation (ASCII and Chinese alike) at either end.
 _ENDS = r"^[\s\p{P}]+|[\s\p{P}]+$"
@@ -85,7 +85,7 @@ def whole_outcome(
 def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
     """Text result over the columns of :func:`text_frame`: ``whole`` (normalized prediction),
     ``ew`` (normalized, negation-erased), ``tref`` (normalized reference) and the stated answer
-    (:func:`~xpert_frames.evaluators.accuracy.answer_extract.stated_text_frame`). The stated answer
+    (:func:`~xpert_frames.reading.text.stated_text_frame`). The stated answer
     matches when its span, its uncut span, the copula's subject or (copula and line rules) the
     first sentence equals the reference."""
     whole, erased, ref = pl.col("whole"), pl.col("ew"), pl.col("tref")

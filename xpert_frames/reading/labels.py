@@ -1,7 +1,7 @@
 """Candidate labels of text rows and the label a prediction states (Polars only).
 
 A row's labels are the ``content`` (else ``id``) of its ``choices``; the span rules of
-:mod:`xpert_frames.evaluators.accuracy.answer_patterns` run in order and the first span that
+:mod:`xpert_frames.reading.text_rules` run in order and the first span that
 states a label decides (two labels: a hedge). Labels are looked up by a literal search of
 run-wrapped text (:func:`wrap_marks`), so no regular expression is built per row.
 """
@@ -12,8 +12,8 @@ import polars as pl
 
 from xpert_frames.core import text
 from xpert_frames.core.aliases import IntoExpr
-from xpert_frames.evaluators.accuracy import answer_patterns as ap
-from xpert_frames.evaluators.accuracy.answer_extract import (
+from xpert_frames.reading import text_rules as ap
+from xpert_frames.reading.text import (
     cut,
     plain_frame,
     prepare,

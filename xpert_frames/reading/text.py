@@ -2,7 +2,7 @@
 
 A prediction is prepared once (:func:`prepare`: NFC, full-width to half-width), negated spans
 are erased for text and labels (:func:`erase_frame`), then the span rules of
-:mod:`xpert_frames.evaluators.accuracy.answer_patterns` run in evidence order: ``\\boxed{}``, answer
+:mod:`xpert_frames.reading.text_rules` run in evidence order: ``\\boxed{}``, answer
 statements, bold, a concluding sentence, the first sentence with a copula, the last short line.
 Expressions, and frame functions that run them stage by stage over a batch (no Python per row).
 """
@@ -15,7 +15,7 @@ import polars as pl
 
 from xpert_frames.core import text
 from xpert_frames.core.aliases import IntoExpr
-from xpert_frames.evaluators.accuracy import answer_patterns as ap
+from xpert_frames.reading import text_rules as ap
 
 #: Canonical values of a judgement.
 TRUE, FALSE, HEDGE = "true", "false", "hedge"

@@ -16,7 +16,7 @@ import polars as pl
 from xpert_frames.core import text
 from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
-from xpert_frames.evaluators.accuracy import choice_patterns as cp
+from xpert_frames.reading import choice_rules as cp
 
 ALPHABET = string.ascii_uppercase
 DEFAULT_OPTIONS = "ABCD"

@@ -1,4 +1,5 @@
-"""The regexes behind :mod:`xpert_frames.numeric.parse`, and the text normalization they expect.
+"""The regexes behind :mod:`xpert_frames.reading.numbers.parse`, and the text normalization they
+expect.
 
 Polars runs Rust's ``regex`` crate: no look-around and no back-references, so what a look-around
 would do is done by normalizing first (binary minus, ordinals and common words that contain
@@ -13,10 +14,16 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from xpert_frames.numeric.boxed import plain_box
-from xpert_frames.numeric.chinese import DIGITS, INT_CHARS
-from xpert_frames.numeric.forms import LATEX_FORMS
-from xpert_frames.numeric.units import unit_table
+from xpert_frames.reading.boxes import plain_box
+from xpert_frames.reading.numbers.chinese import DIGITS, INT_CHARS
+from xpert_frames.reading.numbers.forms import LATEX_FORMS
+from xpert_frames.reading.numbers.units import unit_table
+from xpert_frames.reading.vocabulary import (
+    BOX_CONTENT,
+    CLAUSE_CONCLUSION,
+    CONCLUSION_EN,
+    NUMBER_STATEMENTS,
+)
 
 _D = "[" + "".join(DIGITS) + "]"
 
@@ -26,22 +33,7 @@ ASCII_NUMBER = r"(?:(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+)(?
 CHINESE_NUMBER = f"(?:{_D}|十)[{INT_CHARS}]*(?:点{_D}+)?"
 
 #: Answer statements; the text after the last one holds the answer.
-STATEMENT_MARKERS: tuple[str, ...] = (
-    "最终答案",
-    "答案是",
-    "答案为",
-    "答案:",
-    "答:",
-    "结果是",
-    "结果为",
-    "所以",
-    "因此",
-    "故",
-    "(?i:the answer is)",
-    "(?i:final answer)",
-    "(?i:answer\\s*:)",
-    "####",
-)
+STATEMENT_MARKERS: tuple[str, ...] = NUMBER_STATEMENTS
 
 # Words that contain numeral characters but are not numbers; "十分之" is kept as it is.
 _WORDS: dict[str, str] = {
@@ -167,7 +159,7 @@ class Grammar:
     mixed: bool  #: whether mixed numbers (``4 4/9``) are read
 
 
-#: A check or verification of the answer (:func:`xpert_frames.numeric.rules.candidates`): a
+#: A check or verification of the answer (:func:`xpert_frames.reading.numbers.rules.candidates`): a
 #: heading at a line start, "let's verify", "check:", 验证/检验/验算/检查.
 CHECK = (
     r"(?i:(?:^|\n)[ \t#*>_-]*(?:check|checking|verify|verification|double[- ]check)\b"
@@ -178,12 +170,10 @@ CHECK = (
 #: Substrings (ASCII case aside) that every :data:`CHECK` match holds (a cheap filter first).
 CHECK_TRIGGERS = ["check", "verif", "验证", "检验", "验算", "检查"]
 #: A conclusion: So/Therefore/Thus/Hence at a sentence or clause start.
-CONCLUSION = r"(?:[.!?。:\n]\s*|,\s*)(?:[Ss]o|[Tt]herefore|[Tt]hus|[Hh]ence)\b"
+CONCLUSION = CLAUSE_CONCLUSION
 #: Literal words (ASCII case aside) that every :data:`CONCLUSION` match holds.
-CONCLUSION_WORDS = ["so", "therefore", "thus", "hence"]
+CONCLUSION_WORDS = list(CONCLUSION_EN)
 
-#: The content of a ``\\boxed{}`` (three levels of nested braces).
-BOX_CONTENT = r"(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*"
 
 #: A text can hold a mixed number (``4 4/9``) only if it matches this; the others are read
 #: with the grammar without that form, whose regexes are a third faster.

@@ -5,7 +5,8 @@
 exactly a number (with an optional unit). Both run as Polars operations on whole batches
 (``map_batches``, one call per batch; no Python per row or per string): regexes,
 ``extract_groups`` and arithmetic, Chinese numerals included
-(:mod:`xpert_frames.numeric.chinese`). Inside a batch, a text that is one bare ASCII number is a
+(:mod:`xpert_frames.reading.numbers.chinese`). Inside a batch, a text that is one bare ASCII number
+is a
 cast, each rule runs only on the rows that can match it, and repeated texts are read once.
 
 Where the answer's number comes from (``rule``), in priority order:
@@ -27,7 +28,7 @@ thousands separators (``1,250.5``), scientific notation (``2.5e3``, ``2.5×10^3`
 ``a/b``, ``a分之b`` (= b/a), ``\\frac{a}{b}``, ``$...$``, percent (``50%`` and ``百分之五十`` are
 0.5, unit ``%``), Chinese numerals (``三点五``, ``一千零五十``, ``两千``), ``万``/``亿``
 multipliers after digits (``2.5万`` = 25000), and a unit after the number (``kg``, ``m/s``,
-``°C``, ``米``, ``千克`` ...; see :mod:`xpert_frames.numeric.units`).
+``°C``, ``米``, ``千克`` ...; see :mod:`xpert_frames.reading.numbers.units`).
 
 ``normalize=False`` reads only the ASCII number forms as written (the rules and the units stay):
 no full-width folding, no Chinese numerals, ``负``, ``分之``, ``百分之`` or ``万``/``亿``
@@ -47,8 +48,8 @@ from xpert_frames.core.aliases import IntoExpr, MathExtract
 from xpert_frames.core.exceptions import InvalidOptionError
 from xpert_frames.core.options import check_bool, check_choice
 from xpert_frames.core.text import to_expr
-from xpert_frames.numeric import screens
-from xpert_frames.numeric.forms import (
+from xpert_frames.reading.numbers import screens
+from xpert_frames.reading.numbers.forms import (
     APPROX_CUT,
     DECIMAL_COMMAS,
     ENGLISH_WORD,
@@ -59,7 +60,7 @@ from xpert_frames.numeric.forms import (
     rewrite_forms,
     rewrite_rare_forms,
 )
-from xpert_frames.numeric.grammar import (
+from xpert_frames.reading.numbers.grammar import (
     MIXED_TRIGGER,
     Grammar,
     fold_text,
@@ -67,10 +68,11 @@ from xpert_frames.numeric.grammar import (
     normalize_text,
     rewrite_text,
 )
-from xpert_frames.numeric.infinity import with_infinity as _with_infinity
-from xpert_frames.numeric.rules import candidates, on_subset, rewrite_stages
-from xpert_frames.numeric.scales import digit_scales
-from xpert_frames.numeric.values import BARE, parse_frame, parse_rows
+from xpert_frames.reading.numbers.infinity import with_infinity as _with_infinity
+from xpert_frames.reading.numbers.rules import candidates, rewrite_stages
+from xpert_frames.reading.numbers.scales import digit_scales
+from xpert_frames.reading.numbers.values import BARE, parse_frame, parse_rows
+from xpert_frames.reading.subsets import on_subset
 
 ExtractMode = MathExtract
 EXTRACT_MODES: tuple[str, ...] = ("last", "first")
@@ -113,7 +115,7 @@ def _check_mode(mode: object) -> str:
 def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFrame:
     """Normalize ``n`` (fold, rewrites, number forms) on the rows that need it, and add the
     last ``exact ≈ approximation`` pair (``exact``, ``approx``) before cutting it out. The
-    texts are screened once (``g``, :mod:`xpert_frames.numeric.screens`); each gate is a bit
+    texts are screened once (``g``, :mod:`xpert_frames.reading.numbers.screens`); each gate is a bit
     test, and each step that rewrites a text screens it again."""
     f = pl.col
     work = screens.rescreen(work)
@@ -438,7 +440,7 @@ def parse_number_detail(
 ) -> pl.Expr:
     """:func:`parse_number_with_unit` plus ``text``: the string as normalized when it is a
     number (a bare number beyond Float64's range too, whose value is null), else null; what
-    :func:`~xpert_frames.numeric.exact.integer_key` reads."""
+    :func:`~xpert_frames.reading.numbers.exact.integer_key` reads."""
     return _parse(text, normalize, decimal_comma, detail=True)
 
 

@@ -17,8 +17,16 @@ it with Python's ``\\Z``, so one set of templates serves both engines.
 
 from __future__ import annotations
 
+from xpert_frames.reading.vocabulary import (
+    CHOICE_CONCLUSION_EN,
+    CHOICE_CONCLUSION_ZH,
+    ERASED,
+    OR_ZH,
+    either,
+)
+
 #: What a negated option letter is rewritten to (not a letter, so no rule can take it).
-GONE = "✗"
+GONE = ERASED
 
 OPEN = r"[\(\[【「\"“'‘\*`]*"
 CLOSE = r"[\)\]】」\"”'’\*`]*"
@@ -88,9 +96,9 @@ CONCLUSION = (
     r"\s+(?i:is|are|seems|appears|would\s+be|must\s+be)\s+(?i:the\s+)?"
     r"(?i:correct|right|true|best|most\s+appropriate|answer)"
     # Therefore, B. / 综上，B
-    r"|(?:^|[^A-Za-z])(?i:therefore|thus|hence|so|consequently)\s*,?\s*(?i:option\s+|choice\s+)?"
+    rf"|(?:^|[^A-Za-z])(?i:{either(CHOICE_CONCLUSION_EN)})\s*,?\s*(?i:option\s+|choice\s+)?"
     rf"{OPEN}(?P<c4>{UP}){CLOSE}{UP_END}"
-    rf"|(?:综上所述|综上|因此|所以|故|因而)\s*[,，:：]?\s*(?:选项)?\s*{OPEN}(?P<c5>{UP}){CLOSE}{UP_END}"
+    rf"|(?:{either(CHOICE_CONCLUSION_ZH)})\s*[,，:：]?\s*(?:选项)?\s*{OPEN}(?P<c5>{UP}){CLOSE}{UP_END}"
     r")"
 )
 CONCLUSION_GROUPS = ("c1", "c2", "c3", "c4", "c5")
@@ -157,7 +165,7 @@ ENUMERATION = (
 )
 #: A hedge between two options (``A or B``, ``A或B``): neither is chosen.
 HEDGE = (
-    rf"(?P<pre>^|[^A-Za-z]){OPEN}[A-Z]{CLOSE}(?:\s+(?i:or)\s+|\s*(?:或者|或|还是)\s*)"
+    rf"(?P<pre>^|[^A-Za-z]){OPEN}[A-Z]{CLOSE}(?:\s+(?i:or)\s+|\s*(?:{either(OR_ZH)})\s*)"
     rf"{OPEN}[A-Z]{CLOSE}(?P<post>[^A-Za-z]|{{END}})"
 )
 

@@ -1,5 +1,5 @@
 """Where the answer's number is in a normalized text: the rules behind
-:func:`xpert_frames.numeric.parse.extract_number`, as Polars frame operations.
+:func:`xpert_frames.reading.numbers.parse.extract_number`, as Polars frame operations.
 
 Each rule runs only on the rows that can match it and that no earlier rule answered
 (:func:`on_subset`). A final answer statement *after* the last ``\\boxed{}`` wins over that box
@@ -13,45 +13,20 @@ number words are read only where a span has no number in digits.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
 
 import polars as pl
 
-from xpert_frames.numeric import screens
-from xpert_frames.numeric.boxed import anchored_box, box_tail
-from xpert_frames.numeric.forms import ENGLISH_WORD, english_numbers
-from xpert_frames.numeric.grammar import (
-    BOX_CONTENT,
+from xpert_frames.reading.boxes import anchored_box, box_tail
+from xpert_frames.reading.numbers import screens
+from xpert_frames.reading.numbers.forms import ENGLISH_WORD, english_numbers
+from xpert_frames.reading.numbers.grammar import (
     CHECK,
     CONCLUSION,
     Grammar,
 )
-from xpert_frames.numeric.values import BARE
-
-
-def on_subset(
-    df: pl.DataFrame,
-    cond: pl.Expr | pl.Series,
-    fn: Callable[[pl.DataFrame], pl.DataFrame],
-    added: Mapping[str, pl.DataType] | None = None,
-) -> pl.DataFrame:
-    """``fn`` on the rows where ``cond`` (an expression, or a Boolean mask) holds; the other
-    rows get null ``added`` columns. Row order changes (callers join or sort afterwards). ``fn``
-    keeps the columns it is given in place and appends ``added`` in that order (so that no row
-    needs no call: a call on an empty frame would still compile every regex)."""
-    if isinstance(cond, pl.Series):
-        mask = cond.fill_null(False)
-    else:
-        mask = df.select(cond.fill_null(False)).to_series()
-    nulls = [pl.lit(None, dt).alias(k) for k, dt in (added or {}).items()]
-    hits = mask.sum()
-    if hits == df.height:  # no copy when all or no rows match
-        return fn(df)
-    if hits == 0:
-        return df.with_columns(nulls)
-    hit = fn(df.filter(mask))
-    miss = df.filter(~mask).with_columns(nulls)
-    return pl.concat([hit, miss.select(hit.columns)])
+from xpert_frames.reading.numbers.values import BARE
+from xpert_frames.reading.subsets import on_subset
+from xpert_frames.reading.vocabulary import BOX_CONTENT
 
 
 def _with(expr: pl.Expr, df: pl.DataFrame) -> pl.DataFrame:
@@ -62,7 +37,8 @@ def rewrite_stages(
     stages: list[tuple[str, list[tuple[str, str]]]], df: pl.DataFrame
 ) -> pl.DataFrame:
     """Column ``n`` through the rewrite stages ``(trigger, [(pattern, replacement), ...])`` in
-    order (:func:`xpert_frames.numeric.forms.form_stages`), each stage's rewrites only on the
+    order (:func:`xpert_frames.reading.numbers.forms.form_stages`), each stage's rewrites only on
+    the
     rows that match its trigger (row order changes)."""
     n = pl.col("n")
     for trigger, rules in stages:
@@ -200,7 +176,7 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
         df = df.with_columns(f("n").str.extract_all(g.candidate).list.first().alias("cand"))
         first = pl.when(f("cand").is_not_null()).then(pl.lit("first")).otherwise(pl.lit("none"))
         return df.with_columns(first.alias("rule"))
-    # Gates are bits of the texts' screen (g; xpert_frames.numeric.screens).
+    # Gates are bits of the texts' screen (g; xpert_frames.reading.numbers.screens).
     df = on_subset(df, screens.has(screens.CHECK), screens.after(functools.partial(_no_check, g)))
     df = on_subset(
         df,
