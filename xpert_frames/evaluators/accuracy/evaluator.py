@@ -66,7 +66,7 @@ _RESULT = {"score": pl.Float64, "extracted": pl.String, "rule": pl.String}
 def number_match(
     prediction: IntoExpr, reference: IntoExpr, *, numeric_tolerance: float = 1e-4
 ) -> pl.Expr:
-    """The answer's number (:func:`xpert_frames.numbers.extract_number`, ``mode="last"``:
+    """The answer's number (:func:`xpert_frames.expr.extract_number`, ``mode="last"``:
     boxed, then answer statement, then ``= x`` at the end, then the last number) against the
     reference number: ``|pred - ref| <= numeric_tolerance`` scores 1, computed exactly when
     both are integers at or above 2**53 (or beyond Float64's range).
@@ -204,9 +204,6 @@ class AccuracyEvaluator(BaseEvaluator):
 
     def _kind(self) -> pl.Expr:
         return pl.col(frames.ANSWER_TYPE).str.strip_chars().str.to_lowercase().fill_null("text")
-
-    def _text_opts(self) -> dict[str, bool]:
-        return {"exact_match": self.exact_match, "allow_partial": self.allow_partial}
 
     def _text(self, prediction: pl.Expr, is_text: pl.Expr) -> pl.Expr:
         return text_match(
