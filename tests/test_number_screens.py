@@ -104,7 +104,7 @@ def exact_gates() -> dict[int, pl.Expr]:
         screens.CHECK: n.str.contains_any(CHECK_TRIGGERS, ascii_case_insensitive=True),
         screens.BOX: n.str.contains_any(["boxed", "fbox"]),
         screens.EQUALS: n.str.contains("=", literal=True),
-        screens.CONCLUSION: n.str.contains_any(CONCLUSION_WORDS, ascii_case_insensitive=True),
+        screens.CONCLUSION_WORD: n.str.contains_any(CONCLUSION_WORDS, ascii_case_insensitive=True),
         screens.DIGIT_SPACE: n.str.contains("[0-9] "),
         screens.FOLD: n.str.contains_any(list(FOLDS)),
     }

@@ -194,9 +194,8 @@ CHECK = (
 )
 #: Substrings (ASCII case aside) that every :data:`CHECK` match holds (a cheap filter first).
 CHECK_TRIGGERS = ["check", "verif", "验证", "检验", "验算", "检查"]
-#: A conclusion: So/Therefore/Thus/Hence at a sentence or clause start.
-CONCLUSION = CLAUSE_CONCLUSION
-#: Literal words (ASCII case aside) that every :data:`CONCLUSION` match holds.
+#: Literal words (ASCII case aside) that every
+#: :data:`~xpert_frames.reading.vocabulary.CLAUSE_CONCLUSION` match holds.
 CONCLUSION_WORDS = list(CONCLUSION_EN)
 
 
@@ -251,8 +250,8 @@ def grammar(chinese: bool, mixed: bool = True) -> Grammar:
         plain_groups=f"^{sign}(?:{plain})$",
         boxed=plain_box(BOX_CONTENT),
         marker=markers,
-        late=f"{CONCLUSION}|{markers}",
-        through_late=f"(?s)^.*(?:{CONCLUSION}|{markers})",
+        late=f"{CLAUSE_CONCLUSION}|{markers}",
+        through_late=f"(?s)^.*(?:{CLAUSE_CONCLUSION}|{markers})",
         answer_after=rf"\\(?:boxed|fbox)|(?:{markers})[^。\n；;!?]*[0-9{INT_CHARS}]",
         through_marker=f"(?s)^.*(?:{markers})",
         sentence_end=r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$",

@@ -21,13 +21,12 @@ from xpert_frames.reading.numbers import screens
 from xpert_frames.reading.numbers.forms import ENGLISH_WORD, english_numbers
 from xpert_frames.reading.numbers.grammar import (
     CHECK,
-    CONCLUSION,
     Grammar,
 )
 from xpert_frames.reading.numbers.values import BARE
 from xpert_frames.reading.rules import Rule, rule_table
 from xpert_frames.reading.subsets import on_subset
-from xpert_frames.reading.vocabulary import BOX_CONTENT
+from xpert_frames.reading.vocabulary import BOX_CONTENT, CLAUSE_CONCLUSION
 
 
 def _with(expr: pl.Expr, df: pl.DataFrame) -> pl.DataFrame:
@@ -161,7 +160,7 @@ def _conclusion(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     ...) when only sentences that carry nothing on follow it (context: ``So John was 34. This
     happened in 1998.``), else null."""
     f = pl.col
-    through = f"(?s)^.*(?:{CONCLUSION})"
+    through = f"(?s)^.*(?:{CLAUSE_CONCLUSION})"
     out = _statement(g, df, through=through, target="conclusion")
     tail = f("normalized_text").str.replace(through, "")
     sentence = tail.str.replace(g.sentence_end, "")
@@ -221,9 +220,9 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     df = _words_fallback(g, df, "last", pl.when(rest).then(f("normalized_text")))
     # A conclusion followed only by context sentences (not by a step or an answer) wins.
     added = {"conclusion": pl.String()}
-    words = screens.has(screens.CONCLUSION)  # CONCLUSION_WORDS
+    words = screens.has(screens.CONCLUSION_WORD)  # CONCLUSION_WORDS
     regex = functools.partial(
-        on_subset, cond=f("normalized_text").str.contains(CONCLUSION), added=added
+        on_subset, cond=f("normalized_text").str.contains(CLAUSE_CONCLUSION), added=added
     )
     concluded = functools.partial(regex, fn=functools.partial(_conclusion, g))
     screened = functools.partial(on_subset, cond=words, fn=concluded, added=added)

@@ -60,7 +60,7 @@ MARKER = 1 << 8
 #: Exact: ``=``.
 EQUALS = 1 << 9
 #: Exact: ``contains_any(CONCLUSION_WORDS, ascii_case_insensitive=True)``.
-CONCLUSION = 1 << 10
+CONCLUSION_WORD = 1 << 10
 
 #: In a pattern, any ASCII digit.
 _D = "\x00"
@@ -83,7 +83,7 @@ _PATTERNS: tuple[tuple[int, str, bool], ...] = (
     *((MARKER, p, False) for p in ("答案", "答:", "结果", "所以", "因此", "故", "####")),
     *((MARKER, p, True) for p in ("answer", "anſwer")),
     (EQUALS, "=", False),
-    *((CONCLUSION, p, True) for p in CONCLUSION_WORDS),
+    *((CONCLUSION_WORD, p, True) for p in CONCLUSION_WORDS),
     *((FOLD, p, False) for p in FOLDS),
 )
 
