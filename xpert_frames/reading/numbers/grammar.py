@@ -1,4 +1,5 @@
-"""The regexes behind :mod:`xpert_frames.numeric.parse`, and the text normalization they expect.
+"""The regexes behind :mod:`xpert_frames.reading.numbers.parse`, and the text normalization they
+expect.
 
 Polars runs Rust's ``regex`` crate: no look-around and no back-references, so what a look-around
 would do is done by normalizing first (binary minus, ordinals and common words that contain
@@ -13,10 +14,16 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from xpert_frames.numeric.boxed import plain_box
-from xpert_frames.numeric.chinese import DIGITS, INT_CHARS
-from xpert_frames.numeric.forms import LATEX_FORMS
-from xpert_frames.numeric.units import unit_table
+from xpert_frames.reading.boxes import plain_box
+from xpert_frames.reading.numbers.chinese import DIGITS, INT_CHARS
+from xpert_frames.reading.numbers.forms import LATEX_FORMS
+from xpert_frames.reading.numbers.units import unit_table
+from xpert_frames.reading.vocabulary import (
+    BOX_CONTENT,
+    CLAUSE_CONCLUSION,
+    CONCLUSION_EN,
+    NUMBER_STATEMENTS,
+)
 
 _D = "[" + "".join(DIGITS) + "]"
 
@@ -26,22 +33,7 @@ ASCII_NUMBER = r"(?:(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+)(?
 CHINESE_NUMBER = f"(?:{_D}|十)[{INT_CHARS}]*(?:点{_D}+)?"
 
 #: Answer statements; the text after the last one holds the answer.
-STATEMENT_MARKERS: tuple[str, ...] = (
-    "最终答案",
-    "答案是",
-    "答案为",
-    "答案:",
-    "答:",
-    "结果是",
-    "结果为",
-    "所以",
-    "因此",
-    "故",
-    "(?i:the answer is)",
-    "(?i:final answer)",
-    "(?i:answer\\s*:)",
-    "####",
-)
+STATEMENT_MARKERS: tuple[str, ...] = NUMBER_STATEMENTS
 
 # Words that contain numeral characters but are not numbers; "十分之" is kept as it is.
 _WORDS: dict[str, str] = {
@@ -108,8 +100,33 @@ def _escape(text: str) -> str:
     return re.sub(r"([\\.+*?()|\[\]{}^$#&~-])", r"\\\1", text)
 
 
-#: A text needs :func:`rewrite_text` only if it contains one of these (after folding).
-REWRITE_TRIGGERS: tuple[str, ...] = ("\\", "×", "第", "-")
+#: A text needs :func:`rewrite_text` or :func:`powers_of_ten` only if it contains one of these
+#: (after folding).
+REWRITE_TRIGGERS: tuple[str, ...] = ("\\", "×", "第", "-", "^")
+
+#: A bare power of ten (``10^{5000}``, ``10^5``, ``10^{-3}``; not a digit's, letter's or
+#: subscript's ``…10^n``): read as its value, not as its exponent. ``m×10^n`` is
+#: :func:`rewrite_text`'s.
+POWER_OF_TEN = r"(^|[^0-9A-Za-z.^_])10\s*\^\s*(?:\{\s*([-+]?[0-9]+)\s*\}|([-+]?[0-9]+))"
+#: What :func:`powers_of_ten` marks a power of ten with before writing it out.
+_POWER_MARK = "\x00"
+#: Powers of ten up to here are written out in digits (an integer, compared exactly from
+#: 2**53 on); larger ones, beyond Float64, in E notation (which has an exact key there too,
+#: :mod:`xpert_frames.reading.numbers.exact`).
+_WRITTEN_OUT_UP_TO = 308
+_POWERS_WRITTEN = {
+    f"{_POWER_MARK}{n}{_POWER_MARK}": "1" + "0" * n for n in range(_WRITTEN_OUT_UP_TO + 1)
+}
+
+
+def powers_of_ten(text: pl.Expr) -> pl.Expr:
+    """Every bare power of ten of ``text`` (:data:`POWER_OF_TEN`) as its value: in digits up
+    to ``10^308``, in E notation beyond (``1e5000``) and for negative exponents (``1e-3``)."""
+    mark = _POWER_MARK
+    marked = text.str.replace_all(POWER_OF_TEN, f"${{1}}{mark}${{2}}${{3}}{mark}")
+    keys = list(_POWERS_WRITTEN)
+    written = marked.str.replace_many(keys, [_POWERS_WRITTEN[k] for k in keys])
+    return written.str.replace_all(f"{mark}([-+]?[0-9]+){mark}", "1e${1}")
 
 
 #: What :func:`fold_text` replaces, and by what.
@@ -167,7 +184,7 @@ class Grammar:
     mixed: bool  #: whether mixed numbers (``4 4/9``) are read
 
 
-#: A check or verification of the answer (:func:`xpert_frames.numeric.rules.candidates`): a
+#: A check or verification of the answer (:func:`xpert_frames.reading.numbers.rules.candidates`): a
 #: heading at a line start, "let's verify", "check:", 验证/检验/验算/检查.
 CHECK = (
     r"(?i:(?:^|\n)[ \t#*>_-]*(?:check|checking|verify|verification|double[- ]check)\b"
@@ -177,13 +194,10 @@ CHECK = (
 )
 #: Substrings (ASCII case aside) that every :data:`CHECK` match holds (a cheap filter first).
 CHECK_TRIGGERS = ["check", "verif", "验证", "检验", "验算", "检查"]
-#: A conclusion: So/Therefore/Thus/Hence at a sentence or clause start.
-CONCLUSION = r"(?:[.!?。:\n]\s*|,\s*)(?:[Ss]o|[Tt]herefore|[Tt]hus|[Hh]ence)\b"
-#: Literal words (ASCII case aside) that every :data:`CONCLUSION` match holds.
-CONCLUSION_WORDS = ["so", "therefore", "thus", "hence"]
+#: Literal words (ASCII case aside) that every
+#: :data:`~xpert_frames.reading.vocabulary.CLAUSE_CONCLUSION` match holds.
+CONCLUSION_WORDS = list(CONCLUSION_EN)
 
-#: The content of a ``\\boxed{}`` (three levels of nested braces).
-BOX_CONTENT = r"(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*"
 
 #: A text can hold a mixed number (``4 4/9``) only if it matches this; the others are read
 #: with the grammar without that form, whose regexes are a third faster.
@@ -207,19 +221,21 @@ def grammar(chinese: bool, mixed: bool = True) -> Grammar:
     num = f"(?:{ASCII_NUMBER}|{CHINESE_NUMBER})" if chinese else ASCII_NUMBER
     sign = "(?P<sign>[-+]|负)?" if chinese else "(?P<sign>[-+])?"
     frac = (
-        rf"\\frac\s*\{{\s*(?P<fa>[-+]?{ASCII_NUMBER})\s*\}}"
-        rf"\s*\{{\s*(?P<fb>[-+]?{ASCII_NUMBER})\s*\}}"
+        rf"\\frac\s*\{{\s*(?P<frac_num>[-+]?{ASCII_NUMBER})\s*\}}"
+        rf"\s*\{{\s*(?P<frac_den>[-+]?{ASCII_NUMBER})\s*\}}"
     )
-    slash = rf"(?P<sa>{ASCII_NUMBER})\s*/\s*(?P<sb>{ASCII_NUMBER})"
+    slash = rf"(?P<slash_num>{ASCII_NUMBER})\s*/\s*(?P<slash_den>{ASCII_NUMBER})"
     # A mixed number: a whole part, one or more spaces, a fraction (``4 4/9``; LaTeX
     # ``4\frac{4}{9}`` is rewritten to this form), or ``三又四分之一``.
-    mixed_form = r"(?P<mw>[0-9]+) +(?P<ma>[0-9]+)\s*/\s*(?P<mb>[0-9]+)"
+    mixed_form = r"(?P<mixed_whole>[0-9]+) +(?P<mixed_num>[0-9]+)\s*/\s*(?P<mixed_den>[0-9]+)"
     forms = [frac, mixed_form] if mixed else [frac]
     if chinese:
-        chinese_fraction = rf"(?:(?P<cw>{num})又)?(?P<da>{num})\s*分之\s*(?P<db>{num})"
-        forms += [f"百分之(?P<pc>{num})", chinese_fraction]
+        chinese_fraction = (
+            rf"(?:(?P<zh_whole>{num})又)?(?P<zh_den>{num})\s*分之\s*(?P<zh_num>{num})"
+        )
+        forms += [f"百分之(?P<percent>{num})", chinese_fraction]
     forms.append(slash)
-    plain = rf"(?P<x>{num})(?:\s*(?P<mult>[万亿]))?" if chinese else f"(?P<x>{num})"
+    plain = rf"(?P<plain>{num})(?:\s*(?P<mult>[万亿]))?" if chinese else f"(?P<plain>{num})"
     forms.append(plain)
     number = f"{sign}(?:{'|'.join(forms)})"
     unnamed = re.sub(r"\(\?P<\w+>", "(?:", number)
@@ -234,8 +250,8 @@ def grammar(chinese: bool, mixed: bool = True) -> Grammar:
         plain_groups=f"^{sign}(?:{plain})$",
         boxed=plain_box(BOX_CONTENT),
         marker=markers,
-        late=f"{CONCLUSION}|{markers}",
-        through_late=f"(?s)^.*(?:{CONCLUSION}|{markers})",
+        late=f"{CLAUSE_CONCLUSION}|{markers}",
+        through_late=f"(?s)^.*(?:{CLAUSE_CONCLUSION}|{markers})",
         answer_after=rf"\\(?:boxed|fbox)|(?:{markers})[^。\n；;!?]*[0-9{INT_CHARS}]",
         through_marker=f"(?s)^.*(?:{markers})",
         sentence_end=r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$",

@@ -1,4 +1,4 @@
-"""Number forms that need a rewrite before :mod:`xpert_frames.numeric.grammar` reads them.
+"""Number forms that need a rewrite before :mod:`xpert_frames.reading.numbers.grammar` reads them.
 
 All are Polars string expressions (Rust ``regex``: no look-around, so a boundary character is
 captured and written back):
@@ -41,9 +41,6 @@ LATEX_FORMS: dict[str, str] = {
     "\\]": " ",
     "\\displaystyle": "",
 }
-
-#: A text needs :func:`rewrite_forms` only if it contains one of these (after folding).
-FORM_TRIGGERS: tuple[str, ...] = ("\\frac", " ", ",", "percent", "pct", "≈")
 
 _FRAC = [
     (r"\\frac\s*([0-9])\s*([0-9])", r"\frac{${1}}{${2}}"),

@@ -2,7 +2,7 @@
 
 A prediction is prepared once (:func:`prepare`: NFC, full-width to half-width), negated spans
 are erased for text and labels (:func:`erase_frame`), then the span rules of
-:mod:`xpert_frames.evaluators.accuracy.answer_patterns` run in evidence order: ``\\boxed{}``, answer
+:mod:`xpert_frames.reading.text_rules` run in evidence order: ``\\boxed{}``, answer
 statements, bold, a concluding sentence, the first sentence with a copula, the last short line.
 Expressions, and frame functions that run them stage by stage over a batch (no Python per row).
 """
@@ -15,7 +15,8 @@ import polars as pl
 
 from xpert_frames.core import text
 from xpert_frames.core.aliases import IntoExpr
-from xpert_frames.evaluators.accuracy import answer_patterns as ap
+from xpert_frames.reading import text_rules as ap
+from xpert_frames.reading.rules import Rule
 
 #: Canonical values of a judgement.
 TRUE, FALSE, HEDGE = "true", "false", "hedge"
@@ -109,7 +110,7 @@ def cascade(
     df: pl.DataFrame,
     source: str,
     plain: str,
-    rules: tuple[tuple[str, str], ...],
+    rules: tuple[Rule, ...],
     evaluate: Callable[[pl.Series], pl.Series],
 ) -> pl.DataFrame:
     """Columns ``value``, ``rule`` and ``raw`` (one row per row of ``df``): the span rules in
@@ -121,12 +122,12 @@ def cascade(
     value = pl.Series("value", [None] * height, dtype=pl.String)
     rule = pl.Series("rule", [None] * height, dtype=pl.String)
     raw_out = pl.Series("raw", [None] * height, dtype=pl.String)
-    open_rows = pl.Series("i", range(height), dtype=pl.UInt32)
-    for name, pattern in rules:
+    open_rows = pl.Series("row", range(height), dtype=pl.UInt32)
+    for step in rules:
         if not open_rows.len():
             break
         sub = df[open_rows]
-        raw = sub.select(span(source if name == "bold" else plain, pattern)).to_series()
+        raw = sub.select(span(source if step.reads_marks else plain, step.pattern)).to_series()
         hit = raw.is_not_null()
         found = pl.Series([None] * raw.len(), dtype=pl.String)
         if hit.any():
@@ -135,7 +136,7 @@ def cascade(
         if done.any():
             at = open_rows.filter(done)
             value = value.scatter(at, found.filter(done))
-            rule = rule.scatter(at, pl.Series([name] * at.len(), dtype=pl.String))
+            rule = rule.scatter(at, pl.Series([step.name] * at.len(), dtype=pl.String))
             raw_out = raw_out.scatter(at, raw.filter(done))
             open_rows = open_rows.filter(~done)
     return pl.DataFrame([value, rule, raw_out])
@@ -156,8 +157,8 @@ def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) ->
         df.select(source, plain),
         source,
         plain,
-        ap.SPAN_RULES,
-        lambda raw: raw.to_frame("r").select(cut("r", case_sensitive=cs)).to_series(),
+        ap.TEXT_RULES,
+        lambda raw: raw.to_frame("raw_span").select(cut("raw_span", case_sensitive=cs)).to_series(),
     )
     df = df.with_columns(
         found["value"].alias("span"),
@@ -225,16 +226,18 @@ def judge_reference_frame(df: pl.DataFrame, column: str, out: str) -> pl.DataFra
 def _judge_spans(raw: pl.Series, *, whole: bool = False) -> pl.Series:
     """Judgements of raw spans: cut at the first clause (not ``whole`` texts), then
     :func:`judge_frame`; a span stating doubt is ``"hedge"``."""
-    df = raw.to_frame("r").with_columns(strip_marks("r").alias("r"))
+    df = raw.to_frame("raw_span").with_columns(strip_marks("raw_span").alias("raw_span"))
     # A final verdict after so/therefore/所以/总体来说 is what the span states.
-    tail = pl.col("r").str.replace(ap.VERDICT_HEAD, "")
-    verdict = pl.col("r").str.contains(ap.VERDICT_HEAD) & tail.str.contains(ap.JUDGE_WORD)
-    df = df.with_columns(pl.when(verdict).then(tail).otherwise(pl.col("r")).alias("r"))
-    df = df.with_columns(pl.col("r").str.contains(ap.HEDGE).alias("h"))
-    df = df.with_columns((pl.col("r") if whole else cut("r")).alias("c"))
-    df = judge_frame(df, "c", "v")
-    doubt = pl.col("h") & pl.col("v").is_not_null()
-    return df.select(pl.when(doubt).then(pl.lit(HEDGE)).otherwise(pl.col("v"))).to_series()
+    tail = pl.col("raw_span").str.replace(ap.VERDICT_HEAD, "")
+    verdict = pl.col("raw_span").str.contains(ap.VERDICT_HEAD) & tail.str.contains(ap.JUDGE_WORD)
+    df = df.with_columns(
+        pl.when(verdict).then(tail).otherwise(pl.col("raw_span")).alias("raw_span")
+    )
+    df = df.with_columns(pl.col("raw_span").str.contains(ap.HEDGE).alias("hedged"))
+    df = df.with_columns((pl.col("raw_span") if whole else cut("raw_span")).alias("clause"))
+    df = judge_frame(df, "clause", "verdict")
+    doubt = pl.col("hedged") & pl.col("verdict").is_not_null()
+    return df.select(pl.when(doubt).then(pl.lit(HEDGE)).otherwise(pl.col("verdict"))).to_series()
 
 
 def judge_stated_frame(df: pl.DataFrame, source: str) -> pl.DataFrame:

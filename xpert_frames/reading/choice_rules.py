@@ -17,8 +17,17 @@ it with Python's ``\\Z``, so one set of templates serves both engines.
 
 from __future__ import annotations
 
+from xpert_frames.reading.rules import Rule, rule_table
+from xpert_frames.reading.vocabulary import (
+    CHOICE_CONCLUSION_EN,
+    CHOICE_CONCLUSION_ZH,
+    ERASED,
+    OR_ZH,
+    either,
+)
+
 #: What a negated option letter is rewritten to (not a letter, so no rule can take it).
-GONE = "✗"
+GONE = ERASED
 
 OPEN = r"[\(\[【「\"“'‘\*`]*"
 CLOSE = r"[\)\]】」\"”'’\*`]*"
@@ -60,20 +69,20 @@ _EN_KW = (
 )
 _FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
 
-#: Explicit answer statements (Chinese and English): upper-case ``u`` or lower-case ``l``.
+#: Explicit answer statements (Chinese and English): upper-case ``upper`` or lower-case ``lower``.
 STATEMENT = (
     rf"(?s)^.*(?:{_CN_KW}|{_EN_KW}){_FILL}"
-    rf"(?:(?P<u>{UP}){UP_END}|(?P<l>[a-z]){LOW_END})"
+    rf"(?:(?P<upper>{UP}){UP_END}|(?P<lower>[a-z]){LOW_END})"
 )
 #: ``\boxed{B}``, ``\boxed{\text{B}}``.
 BOXED = (
     r"(?s)^.*\\boxed\{\s*(?:\\text(?:bf)?\{)?\s*[\(\[]?\s*"
-    rf"(?:(?P<u>{UP})|(?P<l>[a-z]))\s*[\)\]]?\s*\}}"
+    rf"(?:(?P<upper>{UP})|(?P<lower>[a-z]))\s*[\)\]]?\s*\}}"
 )
 #: ``【B】``.
-BRACKET = rf"(?s)^.*【\s*(?P<u>{UP})\s*】"
+BRACKET = rf"(?s)^.*【\s*(?P<upper>{UP})\s*】"
 #: Markdown bold holding only the option: ``**B**``, ``**(B)**``.
-BOLD = rf"(?s)^.*\*\*\s*[\(\[]?\s*(?P<u>{UP})\s*[\)\]]?\s*[\.:：]?\s*\*\*"
+BOLD = rf"(?s)^.*\*\*\s*[\(\[]?\s*(?P<upper>{UP})\s*[\)\]]?\s*[\.:：]?\s*\*\*"
 
 #: The last option committed to in a conclusion sentence.
 CONCLUSION = (
@@ -88,21 +97,21 @@ CONCLUSION = (
     r"\s+(?i:is|are|seems|appears|would\s+be|must\s+be)\s+(?i:the\s+)?"
     r"(?i:correct|right|true|best|most\s+appropriate|answer)"
     # Therefore, B. / 综上，B
-    r"|(?:^|[^A-Za-z])(?i:therefore|thus|hence|so|consequently)\s*,?\s*(?i:option\s+|choice\s+)?"
+    rf"|(?:^|[^A-Za-z])(?i:{either(CHOICE_CONCLUSION_EN)})\s*,?\s*(?i:option\s+|choice\s+)?"
     rf"{OPEN}(?P<c4>{UP}){CLOSE}{UP_END}"
-    rf"|(?:综上所述|综上|因此|所以|故|因而)\s*[,，:：]?\s*(?:选项)?\s*{OPEN}(?P<c5>{UP}){CLOSE}{UP_END}"
+    rf"|(?:{either(CHOICE_CONCLUSION_ZH)})\s*[,，:：]?\s*(?:选项)?\s*{OPEN}(?P<c5>{UP}){CLOSE}{UP_END}"
     r")"
 )
 CONCLUSION_GROUPS = ("c1", "c2", "c3", "c4", "c5")
 
 #: The whole text is the option(s): ``B``, ``(B).``, ``**B**``, ``ABD``, ``b``.
 BARE = (
-    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?:(?P<u>{UP})|(?P<l>[a-z]))\s*{CLOSE}"
+    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?:(?P<upper>{UP})|(?P<lower>[a-z]))\s*{CLOSE}"
     r"\s*[\.。:：]?\s*{END}"
 )
 #: The text starts with one option label: ``B. 北京``, ``C) 7``, ``B选项``.
 LEADING = (
-    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?P<u>[A-Z]){CLOSE}"
+    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?P<upper>[A-Z]){CLOSE}"
     r"(?:[^A-Za-z\s]|\s*{END}|\s+[^a-z\s])"
 )
 #: Option labels anywhere (``A)``, ``B.``, ``C、``); LEADING fires only if there is one.
@@ -157,7 +166,7 @@ ENUMERATION = (
 )
 #: A hedge between two options (``A or B``, ``A或B``): neither is chosen.
 HEDGE = (
-    rf"(?P<pre>^|[^A-Za-z]){OPEN}[A-Z]{CLOSE}(?:\s+(?i:or)\s+|\s*(?:或者|或|还是)\s*)"
+    rf"(?P<pre>^|[^A-Za-z]){OPEN}[A-Z]{CLOSE}(?:\s+(?i:or)\s+|\s*(?:{either(OR_ZH)})\s*)"
     rf"{OPEN}[A-Z]{CLOSE}(?P<post>[^A-Za-z]|{{END}})"
 )
 
@@ -177,15 +186,15 @@ NEGATIONS: tuple[tuple[str, str, str], ...] = (
     (HEDGE, "${pre}" + GONE + "${post}", r"(?i)\sor\s|或|还是"),
 )
 
-#: Rules in cascade order: (name, pattern template, named groups holding the letters).
-RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("boxed", BOXED, ("u", "l")),
-    ("statement", STATEMENT, ("u", "l")),
-    ("bracket", BRACKET, ("u",)),
-    ("bold", BOLD, ("u",)),
-    ("conclusion", CONCLUSION, CONCLUSION_GROUPS),
-    ("bare", BARE, ("u", "l")),
-    ("leading", LEADING, ("u",)),
+#: The choice rules: what wins when several find letters (the ``accuracy_rule`` values).
+CHOICE_RULES: tuple[Rule, ...] = rule_table(
+    Rule("boxed", 10, BOXED, ("upper", "lower")),
+    Rule("statement", 20, STATEMENT, ("upper", "lower")),
+    Rule("bracket", 30, BRACKET, ("upper",)),
+    Rule("bold", 40, BOLD, ("upper",)),
+    Rule("conclusion", 50, CONCLUSION, CONCLUSION_GROUPS),
+    Rule("bare", 60, BARE, ("upper", "lower")),
+    Rule("leading", 70, LEADING, ("upper",), single_label=True),
 )
 #: Name of the last rule: the prediction contains exactly one option's content.
 CONTENT_RULE = "content"

@@ -1,5 +1,5 @@
 """Regular expressions that find the stated answer of text, true/false and label answers (data,
-not logic; the logic is :mod:`xpert_frames.evaluators.accuracy.answer_extract`).
+not logic; the logic is :mod:`xpert_frames.reading.text`).
 
 Written for the Rust ``regex`` engine behind Polars (no look-around, no backreferences); ``$``
 is the end of the text. A pattern that takes the *last* statement starts with a greedy
@@ -9,8 +9,22 @@ is the end of the text. A pattern that takes the *last* statement starts with a 
 
 from __future__ import annotations
 
+from xpert_frames.reading.rules import Rule, rule_table
+from xpert_frames.reading.vocabulary import (
+    BOX_CONTENT_SHALLOW,
+    DENIAL_ZH,
+    ERASED,
+    GUESS_EN,
+    GUESS_ZH,
+    JUDGE_VERDICT_EN,
+    JUDGE_VERDICT_ZH,
+    TEXT_CONCLUSION_EN,
+    TEXT_CONCLUSION_ZH,
+    either,
+)
+
 #: What a negated span is rewritten to (stripped from every span afterwards).
-GONE = "✗"
+GONE = ERASED
 
 _CN_STATEMENT = (
     r"(?:(?:最终|正确|标准|参考)?答案(?:应该|应当|应|就|即|也)?(?:是|为)"
@@ -25,7 +39,7 @@ _EN_STATEMENT = (
 #: The last answer statement; ``s`` is the rest of its line (or the next line).
 STATEMENT = rf"(?s)^.*(?:{_CN_STATEMENT}|{_EN_STATEMENT})\s*[:：]?\s*(?P<s>[^\n]*)"
 #: The last ``\boxed{...}`` (one level of nested braces).
-BOXED = r"(?s)^.*\\boxed\{(?P<s>(?:[^{}]|\{[^{}]*\})*)\}"
+BOXED = rf"(?s)^.*\\boxed\{{(?P<s>{BOX_CONTENT_SHALLOW})\}}"
 #: The last bold span that is not a heading (``**Answer:**`` is not an answer).
 BOLD = r"(?s)^.*\*\*\s*(?P<s>[^*\n]*[^*\n:：\s])\s*\*\*"
 _SENTENCE = r"(?:[^.。!?！？\n]|\.[^\s])"
@@ -35,8 +49,8 @@ _COPULA = (
 )
 #: The last sentence that concludes (``所以…是X``, ``Therefore, … is X``).
 CONCLUSION = (
-    r"(?s)^.*(?:(?:^|[^A-Za-z])(?i:so|therefore|thus|hence|overall|in\s+conclusion)[^A-Za-z]"
-    r"|综上所述|综上|所以|因此|因而|故|总之|综合来看)"
+    rf"(?s)^.*(?:(?:^|[^A-Za-z])(?i:{either(TEXT_CONCLUSION_EN)})[^A-Za-z]"
+    rf"|{either(TEXT_CONCLUSION_ZH)})"
     rf"[^.。!?！？\n]*?(?:{_COPULA}|为)(?P<s>{_SENTENCE}*)"
 )
 #: The first sentence holding a copula (``The capital of Australia is Canberra.``).
@@ -80,18 +94,22 @@ FINAL_SHORT = 30
 #: A final line that is no answer: a copula, a question, a heading.
 FINAL_EXCLUDE = rf"{_COPULA}|[?？:：]"
 
-#: Span rules in evidence order: (name, pattern). ``line`` only fires on a short line.
-SPAN_RULES: tuple[tuple[str, str], ...] = (
-    ("boxed", BOXED),
-    ("statement", STATEMENT),
-    ("answer_is", ANSWER_IS),
-    ("bold", BOLD),
-    ("conclusion", CONCLUSION),
-    ("final", FINAL_LINE),
-    ("copula", COPULA),
-    ("quoted", QUOTED_END),
-    ("line", LINE),
+#: The text span rules, in evidence order (the ``accuracy_rule`` values of text and label
+#: answers). ``line`` only fires on a short line; ``bold`` reads the text with its bold marks.
+TEXT_RULES: tuple[Rule, ...] = rule_table(
+    Rule("boxed", 10, BOXED),
+    Rule("statement", 20, STATEMENT),
+    Rule("answer_is", 30, ANSWER_IS),
+    Rule("bold", 40, BOLD, reads_marks=True),
+    Rule("conclusion", 50, CONCLUSION),
+    Rule("final", 60, FINAL_LINE),
+    Rule("copula", 70, COPULA),
+    Rule("quoted", 80, QUOTED_END),
+    Rule("line", 90, LINE),
 )
+#: The label rules: the text span rules, then the whole text (no pattern: a label named
+#: anywhere in it).
+LABEL_RULES: tuple[Rule, ...] = rule_table(*TEXT_RULES, Rule("whole", 100))
 
 # --------------------------------------------------------------------------- negation
 #: A sentence (up to a comma) restating the question.
@@ -102,7 +120,7 @@ RESTATEMENT = (
 )
 #: (pattern, replacement, trigger): negated spans of text and label answers, erased.
 TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
-    (r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
+    (rf"(?:{either(DENIAL_ZH)})[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
     # A restatement of the question is no answer: ``题目问的是…``, ``The question asks for …``.
     (RESTATEMENT, GONE, r"题目|问题|本题|(?i)question|need|asked|task"),
     (
@@ -157,7 +175,7 @@ SUBJECT_VERB = (
 #: Chinese sentence-final particles (``巴黎吧`` -> ``巴黎``).
 PARTICLES = r"[吧呢啊呀嘛哦]+$"
 #: A text answer offered as a guess (``可能是北京``, ``maybe Paris``): no answer.
-TEXT_HEDGE = r"可能|也许|或许|大概|(?i:maybe|perhaps|possibly|might|could)"
+TEXT_HEDGE = rf"{either(GUESS_ZH)}|(?i:{either(GUESS_EN)})"
 #: An alternative offered after the stated answer (``北京，不过也有可能是上海``, ``Mars, but it
 #: might also be Venus``, ``Jupiter, also possibly Saturn``): a hedge. ``X, not Y`` is none.
 TEXT_ALTERNATIVE = (
@@ -209,9 +227,8 @@ JUDGE_ALONE_FALSE = r"^(?:不是|否|错|假|f|n|no)$"
 #: when a judge word follows the last marker, only what follows it is judged (the hedge
 #: before the verdict does not count).
 VERDICT_HEAD = (
-    r"(?s)^.*(?:[,，;；.。]\s*(?i:and\s+)?(?i:so|therefore|thus|hence|overall|all\s+in\s+all"
-    r"|on\s+balance)[^A-Za-z]|所以|因此|因而|总体来说|总的来说|总体上|总体而言|整体来看|综上所述"
-    r"|综上|总之)"
+    rf"(?s)^.*(?:[,，;；.。]\s*(?i:and\s+)?(?i:{either(JUDGE_VERDICT_EN)})[^A-Za-z]"
+    rf"|{either(JUDGE_VERDICT_ZH)})"
 )
 #: A judge word, for the sentence rules.
 JUDGE_WORD = (
@@ -230,13 +247,13 @@ JUDGE_SENTENCE = rf"(?s)^.*(?:^|[.。!?！？\n]){_JUDGE_SENTENCE}"
 #: :data:`JUDGE_SENTENCE` for the capture-free scan (its last match, boundary stripped).
 JUDGE_SENTENCE_FIND = rf"(?:^|[.。!?！？\n])[^.。!?！？\n]*(?:{JUDGE_WORD})[^.。!?！？\n]*"
 
-#: Judge span rules in evidence order (the conclusion rule of text spans runs before
+#: The true/false span rules, in evidence order (the conclusion rule of text spans runs before
 #: ``sentence``).
-JUDGE_RULES: tuple[tuple[str, str], ...] = (
-    ("boxed", BOXED),
-    ("statement", STATEMENT),
-    ("bold", BOLD),
-    ("leading", JUDGE_LEADING),
-    ("conclusion", CONCLUSION),
-    ("sentence", JUDGE_SENTENCE),
+JUDGE_RULES: tuple[Rule, ...] = rule_table(
+    Rule("boxed", 10, BOXED),
+    Rule("statement", 20, STATEMENT),
+    Rule("bold", 30, BOLD, reads_marks=True),
+    Rule("leading", 40, JUDGE_LEADING),
+    Rule("conclusion", 50, CONCLUSION),
+    Rule("sentence", 60, JUDGE_SENTENCE),
 )

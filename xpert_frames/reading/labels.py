@@ -1,7 +1,7 @@
 """Candidate labels of text rows and the label a prediction states (Polars only).
 
 A row's labels are the ``content`` (else ``id``) of its ``choices``; the span rules of
-:mod:`xpert_frames.evaluators.accuracy.answer_patterns` run in order and the first span that
+:mod:`xpert_frames.reading.text_rules` run in order and the first span that
 states a label decides (two labels: a hedge). Labels are looked up by a literal search of
 run-wrapped text (:func:`wrap_marks`), so no regular expression is built per row.
 """
@@ -12,8 +12,8 @@ import polars as pl
 
 from xpert_frames.core import text
 from xpert_frames.core.aliases import IntoExpr
-from xpert_frames.evaluators.accuracy import answer_patterns as ap
-from xpert_frames.evaluators.accuracy.answer_extract import (
+from xpert_frames.reading import text_rules as ap
+from xpert_frames.reading.text import (
     cut,
     plain_frame,
     prepare,
@@ -111,16 +111,16 @@ def label_stated_frame(
     height = df.height
     label = pl.Series("label", [None] * height, dtype=pl.String)
     rule = pl.Series("rule", [None] * height, dtype=pl.String)
-    open_rows = pl.Series("i", range(height), dtype=pl.UInt32)
+    open_rows = pl.Series("row", range(height), dtype=pl.UInt32)
     low = (lambda e: e) if case_sensitive else (lambda e: e.str.to_lowercase())
-    for name, pattern in [*ap.SPAN_RULES, ("whole", "")]:
+    for step in ap.LABEL_RULES:
         if not open_rows.len():
             break
         sub = df[open_rows]
         raw = (
-            pl.col(source)
-            if name == "whole"
-            else span(source if name == "bold" else plain, pattern)
+            span(source if step.reads_marks else plain, step.pattern)
+            if step.pattern
+            else pl.col(source)
         )
         sub = sub.with_columns(raw.alias(f"{t}raw"), open_rows.alias(f"{t}i"))
         sub = sub.filter(pl.col(f"{t}raw").is_not_null())
@@ -136,7 +136,7 @@ def label_stated_frame(
         done = sub.filter(count > 0).select(
             pl.col(f"{t}i"),
             pl.when(count == 1).then(stated).alias("label"),
-            pl.when(count == 1).then(pl.lit(name)).otherwise(pl.lit("hedge")).alias("rule"),
+            pl.when(count == 1).then(pl.lit(step.name)).otherwise(pl.lit("hedge")).alias("rule"),
         )
         if done.height:
             label = label.scatter(done[f"{t}i"], done["label"])
