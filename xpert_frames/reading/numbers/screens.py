@@ -1,12 +1,12 @@
 """Which gates of the number rules a text can pass, for a whole column in one pass.
 
 Reading a number runs many steps, each only on the rows that can match it
-(:func:`xpert_frames.reading.numbers.rules.on_subset`); deciding which rows those are took a regex
-or
-``contains_any`` pass over every row per step. :func:`screen` finds, in one Polars expression
-(per bit one ``contains``/``contains_any`` per kind of pattern), which of a few short patterns
-occur in each text and returns a UInt32 of bits; a gate is then a bit test (:func:`has`), and
-a gate that is a regex runs that regex only on the rows whose bits are set (:func:`matches`).
+(:func:`xpert_frames.reading.numbers.rules.on_subset`); deciding which rows those are took a
+regex or ``contains_any`` pass over every row per step. :func:`screen` finds, in one Polars
+expression (two Aho-Corasick passes: the literals as written, and those matched in either
+ASCII case), which of a few short patterns occur in each text and returns a UInt32 of bits; a
+gate is then a bit test (:func:`has`), and a gate that is a regex runs that regex only on the
+rows whose bits are set (:func:`matches`).
 
 A C byte-trie scan of the Arrow buffers gave the same bits; it made the math evaluator 1.37x
 faster end to end on the 1M-row benchmark (1.35-1.38x in CPU; accuracy about 1.05x), under
@@ -92,7 +92,10 @@ def screen(texts: pl.Series) -> pl.Series:
     """The bits (UInt32) of each text; 0 for a null."""
     if len(texts) == 0:
         return pl.Series(texts.name, [], dtype=pl.UInt32)
-    return pl.select(_polars_screen(pl.lit(texts))).to_series().alias(texts.name)
+    exact, folded = _tables()
+    column = pl.lit(texts)
+    bits = _bits(column, exact, fold=False) | _bits(column, folded, fold=True)
+    return pl.select(bits.cast(pl.UInt32)).to_series().alias(texts.name)
 
 
 def _literals(pattern: str) -> list[str]:
@@ -104,41 +107,27 @@ def _literals(pattern: str) -> list[str]:
 
 
 @functools.cache
-def _gates() -> tuple[tuple[int, tuple[str, ...], str | None, tuple[str, ...]], ...]:
-    """Per bit: its exact literals, one regex for its exact patterns with digits (None if it
-    has none), and its ASCII-case-insensitive literals."""
-    import re
-
-    by_bit: dict[int, tuple[list[str], list[str], list[str]]] = {}
-    for bit, pattern, ci in _PATTERNS:
-        exact, digits, folded = by_bit.setdefault(bit, ([], [], []))
-        if ci:
-            folded.extend(_literals(pattern))
-        elif _D in pattern:
-            digits.append("".join("[0-9]" if c == _D else re.escape(c) for c in pattern))
-        else:
-            exact.extend(_literals(pattern))
-    return tuple(
-        (bit, tuple(e), "|".join(d) if d else None, tuple(f)) for bit, (e, d, f) in by_bit.items()
-    )
+def _tables() -> tuple[dict[str, int], dict[str, int]]:
+    """Every literal the patterns stand for, with the bits it sets: the literals matched as
+    written, and the ASCII-case-insensitive ones (keyed in lower case)."""
+    exact: dict[str, int] = {}
+    folded: dict[str, int] = {}
+    for bit, pattern, fold in _PATTERNS:
+        for literal in _literals(pattern):
+            table, key = (folded, literal.lower()) if fold else (exact, literal)
+            table[key] = table.get(key, 0) | bit
+    return exact, folded
 
 
-def _polars_screen(n: pl.Expr) -> pl.Expr:
-    """Per bit, one ``contains``/``contains_any`` per kind of pattern (literals, digit patterns
-    as one regex, case-insensitive literals), summed into a UInt32 (0 for a null)."""
-    bits = []
-    for bit, exact, digits, folded in _gates():
-        gate = pl.lit(False)
-        if len(exact) == 1:
-            gate = gate | n.str.contains(exact[0], literal=True)
-        elif exact:
-            gate = gate | n.str.contains_any(list(exact))
-        if digits is not None:
-            gate = gate | n.str.contains(digits)
-        if folded:
-            gate = gate | n.str.contains_any(list(folded), ascii_case_insensitive=True)
-        bits.append(pl.when(gate).then(pl.lit(bit, pl.UInt32)).otherwise(pl.lit(0, pl.UInt32)))
-    return pl.sum_horizontal(bits).fill_null(0).cast(pl.UInt32)
+def _bits(column: pl.Expr, table: dict[str, int], *, fold: bool) -> pl.Expr:
+    """The bits of the literals of ``table`` found in ``column``: one overlapping Aho-Corasick
+    pass (``extract_many``) finds every occurrence of every literal; the bits of the literals
+    found are or-ed (0 for none or a null). One pass per table instead of a ``contains`` or
+    ``contains_any`` per bit: 0.28 -> 0.13 CPU-s for 400,000 texts, math 1.15x end to end."""
+    found = column.str.extract_many(list(table), ascii_case_insensitive=fold, overlapping=True)
+    key = pl.element().str.to_lowercase() if fold else pl.element()
+    bits = found.list.eval(key.replace_strict(table, return_dtype=pl.UInt32).bitwise_or())
+    return bits.list.first().fill_null(0)
 
 
 def rescreen(df: pl.DataFrame) -> pl.DataFrame:
