@@ -15,18 +15,18 @@ from tests.helpers import score_all_paths
 from tests.oracles import accuracy as oracle
 from xpert_frames.core import frames
 from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
-from xpert_frames.evaluators.accuracy.choice_extract import (
+from xpert_frames.evaluators.accuracy.evaluator import (
+    AccuracyEvaluator,
+    normalize_text,
+)
+from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.reading.choice import (
     RULE_NAMES,
     extract_choice,
     letter_set,
     option_letters,
     reference_letters,
 )
-from xpert_frames.evaluators.accuracy.evaluator import (
-    AccuracyEvaluator,
-    normalize_text,
-)
-from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.reporting.report import report
 
 LABELLED = Path(__file__).parent / "data" / "accuracy_labelled.jsonl"

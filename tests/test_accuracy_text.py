@@ -247,7 +247,7 @@ CHOICE_MISSES = [
 @pytest.mark.parametrize(("prediction", "expected"), CHOICE_MISSES)
 def test_choice_miss_classes(prediction: str, expected: str | None) -> None:
     from tests.oracles import accuracy as choice_oracle
-    from xpert_frames.evaluators.accuracy.choice_extract import extract_choice
+    from xpert_frames.reading.choice import extract_choice
 
     got = pl.DataFrame({"p": [prediction]}).select(extract_choice("p").struct.field("letters"))
     assert got.item() == expected

@@ -75,6 +75,7 @@ def _start_slow_run(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str],
     return proc, workers
 
 
+@pytest.mark.slow
 @needs_math_verify
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_signal_stops_slow_symbolic_maths_at_once(
@@ -93,6 +94,7 @@ def test_signal_stops_slow_symbolic_maths_at_once(
     assert not [w for w in workers if _alive(w)], "a symbolic worker outlived the run"
 
 
+@pytest.mark.slow
 @needs_math_verify
 def test_temp_file_of_a_killed_run_is_removed_by_the_next(tmp_path: Path) -> None:
     proc, _ = _start_slow_run(tmp_path)
@@ -107,6 +109,7 @@ def test_temp_file_of_a_killed_run_is_removed_by_the_next(tmp_path: Path) -> Non
     assert pl.read_parquet(tmp_path / "out.parquet")["math_score"].to_list() == [1.0]
 
 
+@pytest.mark.slow
 def test_stale_temp_files_go_and_live_ones_stay(tmp_path: Path) -> None:
     target = tmp_path / "out.parquet"
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -144,3 +147,91 @@ def test_signal_inside_a_polars_callback_is_raised_after_it() -> None:
     assert calls  # the callback ran to its end: nothing was raised inside it
     assert interrupt.pending() == signal.SIGTERM
     interrupt.clear()
+
+
+@pytest.mark.slow
+def test_report_command_stops_at_once_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`xpert-frames report` runs its work beside the main thread: a signal while the report is
+    being made stops the command (exit 143) without waiting for it, and no report file appears."""
+    import threading
+
+    from xpert_frames.cli import main as cli
+
+    scored = tmp_path / "scored.parquet"
+    _score_sample(tmp_path, scored)
+    started = threading.Event()
+
+    def slow_report(*args: object, **kwargs: object) -> pl.DataFrame:
+        started.set()
+        for _ in range(600):  # far longer than the test waits: it must not be waited for
+            if interrupt.pending() is not None:
+                break
+            time.sleep(0.05)
+        raise AssertionError("unreachable: the command has already stopped")
+
+    monkeypatch.setattr(cli, "report_parquet", slow_report)
+    sender = threading.Timer(0.0, lambda: started.wait(30) and os.kill(os.getpid(), signal.SIGTERM))
+    sender.start()
+    try:
+        code = cli.main(["report", str(scored), "-o", str(tmp_path / "report.md")])
+    finally:
+        sender.join()
+        interrupt.clear()
+    assert code == 128 + signal.SIGTERM
+    assert not (tmp_path / "report.md").exists()
+    assert started.is_set()
+
+
+@pytest.mark.slow
+def test_report_in_slices_sees_a_stop_request_between_slices(tmp_path: Path) -> None:
+    from xpert_frames import get_evaluator
+    from xpert_frames.reporting.report import report_parquet
+
+    scored = tmp_path / "scored.parquet"
+    _score_sample(tmp_path, scored)
+    evaluators = [get_evaluator("fuzzy")]
+    whole = report_parquet(scored, [], evaluators, chunk_rows=1)
+    assert whole.height > 0
+    interrupt.request(signal.SIGINT)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            report_parquet(scored, [], evaluators, chunk_rows=1)
+    finally:
+        interrupt.clear()
+
+
+def _score_sample(tmp_path: Path, scored: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    rows = [{"prediction": f"answer {k}", "answer": f"answer {k % 3}"} for k in range(5)]
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert run("score", str(src), "-o", str(scored), "-e", "fuzzy", "-q").returncode == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)]
+)
+def test_signals_remove_the_temp_file(tmp_path: Path, sig: signal.Signals, code: int) -> None:
+    src = tmp_path / "in.parquet"
+    n = 400_000
+    pl.DataFrame(
+        {"prediction": [f"answer number {i}" for i in range(n)], "answer": ["answer"] * n}
+    ).write_parquet(src, row_group_size=5_000)
+    out = tmp_path / "out.parquet"
+    proc = subprocess.Popen(
+        [*EXE, "score", str(src), "-o", str(out), "-e", "fuzzy", "--chunk-rows", "5000", "-q"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob(".out.parquet.*")) and time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    assert list(tmp_path.glob(".out.parquet.*")), "the run never started writing"
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err
+    assert not list(tmp_path.glob(".out.parquet.*")) and not out.exists()

@@ -111,6 +111,7 @@ def test_valid_text_passes_unchanged() -> None:
     assert out.column("prediction").to_pylist() == good.column("prediction").to_pylist()
 
 
+@pytest.mark.slow
 def test_cli_names_column_row_and_file(tmp_path: Path) -> None:
     source = tmp_path / "bad.parquet"
     pq.write_table(pa.concat_tables([table(0), table(3)]), source, row_group_size=4)
@@ -129,6 +130,7 @@ def test_cli_names_column_row_and_file(tmp_path: Path) -> None:
     assert "at row 6 " in proc.stderr, proc.stderr  # counted over row groups
 
 
+@pytest.mark.slow
 def test_arrow_ipc_stream_in_a_fresh_interpreter(tmp_path: Path) -> None:
     """An IPC stream read back (what a notebook gets from another process) fails cleanly in
     a process of its own: no segfault, the error on stderr."""
@@ -145,3 +147,23 @@ def test_arrow_ipc_stream_in_a_fresh_interpreter(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "InvalidUTF8Error column 'prediction'" in proc.stderr and "row 1 " in proc.stderr
+
+
+def test_pandas_string_without_utf8_form_names_column_and_row() -> None:
+    """A lone surrogate (what ``errors="surrogateescape"`` leaves) in a pandas object column is
+    refused with the column and row, like invalid bytes in Arrow; valid text passes."""
+    pd = pytest.importorskip("pandas")
+    good = ["B", "答案是A", None, "🙂"]
+    frame = pd.DataFrame(
+        {
+            "prediction": pd.Series(good, dtype=object),
+            "answer": pd.Series(["B", "A", "C", "D"], dtype=object),
+            "answer_type": "choice",
+        }
+    )
+    assert len(xf.score(frame, ["accuracy"])) == 4
+    bad = frame.assign(prediction=pd.Series(["B", "答案是A", "x\udcffy", None], dtype=object))
+    with pytest.raises(InvalidUTF8Error) as info:
+        xf.score(bad, ["accuracy"])
+    assert info.value.column == "prediction" and info.value.row == 2
+    assert "'prediction'" in str(info.value) and "row 2" in str(info.value)

@@ -25,8 +25,8 @@ from tests.test_math import OPTION_SETS, assert_matches_oracle
 from tests.test_math_symbolic import MODES
 from xpert_frames.evaluators.math_answer import symbolic
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
-from xpert_frames.numeric.exact import integer_key
-from xpert_frames.numeric.parse import extract_number, parse_number
+from xpert_frames.reading.numbers.exact import integer_key
+from xpert_frames.reading.numbers.parse import extract_number, parse_number
 
 ANSWERS = Path(__file__).parent / "data" / "math_labelled_answers.jsonl"
 CLASSES = {

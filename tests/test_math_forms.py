@@ -18,7 +18,7 @@ from tests.helpers import score_all_paths
 from tests.test_numbers import to_chinese
 from xpert_frames.core.exceptions import InvalidOptionError
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
-from xpert_frames.numeric.parse import extract_number, parse_number
+from xpert_frames.reading.numbers.parse import extract_number, parse_number
 
 FORMS = Path(__file__).parent / "data" / "math_labelled_forms.jsonl"
 

@@ -16,7 +16,7 @@ from tests.oracles import math_sets as oracle_sets
 from tests.oracles import math_written as oracle_written
 from xpert_frames.evaluators.math_answer import answer_forms
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
-from xpert_frames.numeric.scales import _rewrite, run_value
+from xpert_frames.reading.numbers.scales import _rewrite, run_value
 
 
 def score(preds: list[str], answers: list[str]) -> list[float]:

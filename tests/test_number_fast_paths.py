@@ -9,9 +9,9 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xpert_frames.numeric.grammar import grammar
-from xpert_frames.numeric.rules import last_candidate
-from xpert_frames.numeric.values import _ASCII_FRACTION, BARE, _ascii_fraction
+from xpert_frames.reading.numbers.grammar import grammar
+from xpert_frames.reading.numbers.rules import last_candidate
+from xpert_frames.reading.numbers.values import _ASCII_FRACTION, BARE, _ascii_fraction
 
 SPACE = st.sampled_from(["", " ", "  ", "\t", "\u3000", "\n"])
 DIGITS = st.text("0123456789", min_size=1, max_size=5)

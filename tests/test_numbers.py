@@ -1,4 +1,5 @@
-"""xpert_frames.numeric.parse: every supported form, the extraction rules, and round trips."""
+"""xpert_frames.reading.numbers.parse: every supported form, the extraction rules, and round
+trips."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
-from xpert_frames.numeric.parse import NUMBER_DTYPE, extract_number, parse_number
+from xpert_frames.reading.numbers.parse import NUMBER_DTYPE, extract_number, parse_number
 
 
 def extract(texts: list[str | None], **kw: object) -> list[dict[str, object] | None]:

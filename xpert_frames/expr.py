@@ -17,11 +17,11 @@ import polars as pl
 
 from xpert_frames.core import text as _text
 from xpert_frames.core.aliases import FuzzyNormalization, IntoExpr, MathExtract
-from xpert_frames.evaluators.accuracy import choice_extract as _choice
 from xpert_frames.evaluators.fuzzy import evaluator as _fuzzy
 from xpert_frames.evaluators.tcm import evaluator as _tcm
 from xpert_frames.evaluators.tcm.evaluator import TermsSpec
-from xpert_frames.numeric import parse as _parse
+from xpert_frames.reading import choice as _choice
+from xpert_frames.reading.numbers import parse as _parse
 from xpert_frames.tokens import columns as _tokens
 
 __all__ = [

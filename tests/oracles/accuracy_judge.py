@@ -1,5 +1,5 @@
 """Per-row Python oracle of true/false (judge) scoring (no package imports): the judge rules of
-``xpert_frames.evaluators.accuracy.answer_patterns`` for Python's ``re``, the decision in plain
+``xpert_frames.reading.text_rules`` for Python's ``re``, the decision in plain
 loops over one row at a time. Spans and trimming come from :mod:`tests.oracles.accuracy_text`.
 """
 

@@ -1,6 +1,6 @@
 """Per-row Python oracle of text, label and true/false (judge) scoring (no package imports).
 
-The span rules of ``xpert_frames.evaluators.accuracy.answer_patterns`` written out again for
+The span rules of ``xpert_frames.reading.text_rules`` written out again for
 Python's ``re`` (``\\Z`` for the end of text, ``\\g<name>`` in replacements); everything
 else (trimming, label search, longest label first, the judge decision) is plain loops over one
 row at a time.

@@ -1,7 +1,6 @@
 """The ``accuracy`` evaluator: choice, text, label, true/false and number answers, with answer
 extraction."""
 
-from xpert_frames.evaluators.accuracy.choice_extract import extract_choice
 from xpert_frames.evaluators.accuracy.evaluator import (
     AccuracyEvaluator,
     choice_match,
@@ -10,6 +9,7 @@ from xpert_frames.evaluators.accuracy.evaluator import (
     number_match,
     text_match,
 )
+from xpert_frames.reading.choice import extract_choice
 
 __all__ = [
     "AccuracyEvaluator",

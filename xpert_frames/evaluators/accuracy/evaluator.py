@@ -4,7 +4,7 @@ Each row is scored by its ``answer_type`` (seed default ``text``; types other th
 ``judge`` and ``number`` are scored as text):
 
 * ``choice``: the option(s) are extracted by the cascade of
-  :func:`~xpert_frames.evaluators.accuracy.choice_extract.extract_choice` and compared with the
+  :func:`~xpert_frames.reading.choice.extract_choice` and compared with the
   reference letters as sets (``"A,B,D"`` equals ``"DBA"``).
 * ``text``: the stated answer (``\\boxed{}``, ``答案是…``, ``The answer is …``, bold, a
   concluding sentence, a short last line; negations erased) under the seed's exact / partial /
@@ -14,11 +14,12 @@ Each row is scored by its ``answer_type`` (seed default ``text``; types other th
   the prediction states (:mod:`xpert_frames.evaluators.accuracy.text_answers`).
 * ``judge``: true/false answers mapped to one canonical value (``正确``/``错误``, ``√``/``×``,
   ``yes``/``no``, ``T``/``F``, negations flip); metric ``judge_accuracy``.
-* ``number``: the answer's number (:func:`xpert_frames.numeric.parse.extract_number`, the
+* ``number``: the answer's number (:func:`xpert_frames.reading.numbers.parse.extract_number`, the
   parser shared with the math evaluator) against the reference
-  (:func:`xpert_frames.numeric.parse.parse_number`) within ``numeric_tolerance`` (absolute, as
+  (:func:`xpert_frames.reading.numbers.parse.parse_number`) within ``numeric_tolerance`` (absolute,
+  as
   the seed); two integers at or above 2**53 (or beyond Float64's range) compare exactly by
-  their digits (:mod:`xpert_frames.numeric.exact`), at any size.
+  their digits (:mod:`xpert_frames.reading.numbers.exact`), at any size.
 
 Output columns: ``<name>_score`` (1.0 / 0.0), ``<name>_extracted`` (the option letters, the
 normalized text or the number taken), ``<name>_rule`` (which rule decided) and ``<name>_type``.
@@ -33,11 +34,6 @@ import polars as pl
 from xpert_frames.core import frames
 from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.options import check_bool, check_float
-from xpert_frames.evaluators.accuracy.choice_extract import (
-    extract_choice,
-    option_letters,
-    reference_letters,
-)
 from xpert_frames.evaluators.accuracy.text_answers import (
     check_text_options,
     judge_match,
@@ -46,8 +42,13 @@ from xpert_frames.evaluators.accuracy.text_answers import (
     text_match,
 )
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.numeric import exact
-from xpert_frames.numeric import parse as numbers
+from xpert_frames.reading.choice import (
+    extract_choice,
+    option_letters,
+    reference_letters,
+)
+from xpert_frames.reading.numbers import exact
+from xpert_frames.reading.numbers import parse as numbers
 
 __all__ = [
     "AccuracyEvaluator",
@@ -65,7 +66,7 @@ _RESULT = {"score": pl.Float64, "extracted": pl.String, "rule": pl.String}
 def number_match(
     prediction: IntoExpr, reference: IntoExpr, *, numeric_tolerance: float = 1e-4
 ) -> pl.Expr:
-    """The answer's number (:func:`xpert_frames.numbers.extract_number`, ``mode="last"``:
+    """The answer's number (:func:`xpert_frames.expr.extract_number`, ``mode="last"``:
     boxed, then answer statement, then ``= x`` at the end, then the last number) against the
     reference number: ``|pred - ref| <= numeric_tolerance`` scores 1, computed exactly when
     both are integers at or above 2**53 (or beyond Float64's range).
@@ -78,11 +79,12 @@ def number_match(
 
 def _keys(found: pl.Expr, ref: pl.Expr) -> pl.Expr:
     """``{p, r}``: the exact integer keys of both numbers where they are needed
-    (:func:`~xpert_frames.numeric.exact.exact_keys`)."""
+    (:func:`~xpert_frames.reading.numbers.exact.exact_keys`)."""
     pv, rv = found.struct.field("value"), ref.struct.field("value")
     pt, rt = found.struct.field("text"), ref.struct.field("text")
     return pl.struct(
-        exact.exact_keys(pv, rv, pt, rt).alias("p"), exact.exact_keys(rv, pv, rt, pt).alias("r")
+        exact.exact_keys(pv, rv, pt, rt).alias("prediction"),
+        exact.exact_keys(rv, pv, rt, pt).alias("reference"),
     )
 
 
@@ -91,7 +93,7 @@ def _number_outcome(found: pl.Expr, ref: pl.Expr, keys: pl.Expr, tol: float) -> 
     their exact integer keys ``{p, r}``: two keys compare exactly; a number beyond Float64
     with a key equals nothing without one."""
     value, ref_value = found.struct.field("value"), ref.struct.field("value")
-    pk, rk = keys.struct.field("p"), keys.struct.field("r")
+    pk, rk = keys.struct.field("prediction"), keys.struct.field("reference")
     hit = (value == ref_value) | ((value - ref_value).abs() <= tol)  # equal infinities too
     beyond = pl.when(pk.is_not_null()).then(exact.beyond_float(value)).otherwise(False)
     beyond = beyond | pl.when(rk.is_not_null()).then(exact.beyond_float(ref_value)).otherwise(False)
@@ -113,7 +115,7 @@ _NUMBERS_DTYPE = pl.Struct(
     {
         "found": numbers.DETAIL_DTYPE,
         "ref": pl.Struct({"value": pl.Float64, "unit": pl.String, "text": pl.String}),
-        "keys": pl.Struct({"p": pl.String, "r": pl.String}),
+        "keys": pl.Struct({"prediction": pl.String, "reference": pl.String}),
     }
 )
 
@@ -122,11 +124,11 @@ def _numbers_batch(batch: pl.Series) -> pl.Series:
     """Number parsing of a batch's number rows (and their exact integer keys where needed);
     a batch without any skips the parser."""
     df = batch.struct.unnest()
-    if df["p"].null_count() == df.height:
+    if df["prediction"].null_count() == df.height:
         return pl.Series(batch.name, [None] * df.height, dtype=_NUMBERS_DTYPE)
     df = df.select(
-        numbers.extract_number_detail("p", mode="last").alias("found"),
-        numbers.parse_number_detail("r").alias("ref"),
+        numbers.extract_number_detail("prediction", mode="last").alias("found"),
+        numbers.parse_number_detail("reference").alias("ref"),
     )
     df = df.with_columns(_keys(pl.col("found"), pl.col("ref")).alias("keys"))
     return df.select(pl.struct("found", "ref", "keys").alias(batch.name)).to_series()
@@ -156,6 +158,14 @@ class AccuracyEvaluator(BaseEvaluator):
     """Accuracy of choice, text, label, true/false and number answers, with auditable answer
     extraction.
 
+    The answer type comes from the ``answer_type`` column per row (``choice``, ``text``,
+    ``judge`` or ``number``; ``text`` when absent); option letters and label contents from the
+    row's ``choices``. Columns ``<name>_score`` (1.0, 0.0 or null for a row that cannot be
+    scored), ``<name>_extracted`` (the answer read out of the prediction), ``<name>_rule`` (the
+    rule that found it) and ``<name>_type``; report metrics ``<name>`` plus
+    ``choice_accuracy``, ``text_accuracy``, ``judge_accuracy`` and ``number_accuracy`` for the
+    types present.
+
     Parameters
     ----------
     exact_match : bool, default True
@@ -175,6 +185,22 @@ class AccuracyEvaluator(BaseEvaluator):
     name : str, optional
         The prefix of the output columns (default ``accuracy``), so that one table can hold
         two configurations.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import xpert_frames as xf
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "prediction": ["The answer is B.", "答案是 3.14", "Paris"],
+    ...         "answer": ["B", "3.14", "paris"],
+    ...         "answer_type": ["choice", "number", "text"],
+    ...     }
+    ... )
+    >>> xf.score(df, xf.AccuracyEvaluator())["accuracy_score"].to_list()
+    [1.0, 1.0, 1.0]
+    >>> xf.AccuracyEvaluator(case_sensitive=True).evaluate(["Paris"], ["paris"])["accuracy"]
+    {'score': 0.0, 'min': 0.0, 'max': 0.0, 'count': 1}
     """
 
     key: ClassVar[str] = "accuracy"
@@ -184,6 +210,8 @@ class AccuracyEvaluator(BaseEvaluator):
     subtype_default: ClassVar[str | None] = "text"
     subtype_metric: ClassVar[str] = "{}_accuracy"
     binary_score: ClassVar[bool] = True
+    accepts_list_answer: ClassVar[bool] = True
+    best_of_answers: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -203,9 +231,6 @@ class AccuracyEvaluator(BaseEvaluator):
 
     def _kind(self) -> pl.Expr:
         return pl.col(frames.ANSWER_TYPE).str.strip_chars().str.to_lowercase().fill_null("text")
-
-    def _text_opts(self) -> dict[str, bool]:
-        return {"exact_match": self.exact_match, "allow_partial": self.allow_partial}
 
     def _text(self, prediction: pl.Expr, is_text: pl.Expr) -> pl.Expr:
         return text_match(
@@ -256,7 +281,8 @@ class AccuracyEvaluator(BaseEvaluator):
         is_text = ~kind.is_in(["choice", "number", "judge"])
         pred, ref = pl.col(frames.PRED), pl.col(frames.ANSWER)
         numbers_in = pl.struct(
-            pl.when(is_number).then(pred).alias("p"), pl.when(is_number).then(ref).alias("r")
+            pl.when(is_number).then(pred).alias("prediction"),
+            pl.when(is_number).then(ref).alias("reference"),
         )
         return lf.with_columns(
             numbers_in.map_batches(

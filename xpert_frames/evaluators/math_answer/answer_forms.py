@@ -23,8 +23,8 @@ import re
 
 import polars as pl
 
-from xpert_frames.numeric.grammar import fold_text, rewrite_text
-from xpert_frames.numeric.rules import on_subset
+from xpert_frames.reading.numbers.grammar import fold_text, rewrite_text
+from xpert_frames.reading.subsets import on_subset
 
 #: A maths segment: ``$$…$$``, ``$…$``, ``\\(…\\)`` or ``\\[…\\]``.
 _SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$([^$]+)\$|\\\((.*?)\\\)|\\\[(.*?)\\\]", re.S)
@@ -83,16 +83,6 @@ OTHER_QUANTITY = (
 )
 #: Plain-text values joined as one answer (``x=2 或 x=3``, ``x = 1 or x = 4``) → comma-joined.
 JOINED = r"([0-9a-zA-Z})\]])(?:\s+(?:or|and)\s+|\s*(?:或者|或|和)\s*)([-0-9a-zA-Z\\(\[{])"
-#: The last sentence of a text (without its final stop).
-LAST_SENTENCE = r"(?s)^(?:.*(?:[。；;！!？?\n]|\.\s))?(.*)$"
-#: A sentence that concludes (after a box that held a step).
-CONCLUSION = r"^\s*(?:(?i:so|therefore|thus|hence|finally)\b|所以|因此|故|综上)"
-
-
-def last_sentence(text: pl.Expr) -> pl.Expr:
-    """The last sentence of ``text`` (:data:`LAST_SENTENCE`), without its final stop."""
-    return text.str.strip_chars_end(" \t\n\r.。").str.extract(LAST_SENTENCE, 1)
-
 
 _OPEN, _CLOSE = "([{", ")]}"
 

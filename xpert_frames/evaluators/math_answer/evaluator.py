@@ -1,7 +1,8 @@
 """Math answers: the number (and unit) in the prediction against the reference's, and
 symbolic answers decided symbolically.
 
-The number is found by :func:`xpert_frames.numeric.parse.extract_number` (``\\boxed{}`` → answer
+The number is found by :func:`xpert_frames.reading.numbers.parse.extract_number` (``\\boxed{}`` →
+answer
 statements → ``= n`` at the end → a conclusion followed only by context sentences → last
 number, a final answer statement after the last box winning over it; or the first number
 with ``extract="first"``, the seed's choice), in prediction and reference alike. Values are
@@ -9,7 +10,7 @@ compared with the seed's rule: absolute error when ``|reference| < tolerance``, 
 error, both ``<= tolerance``; two whole numbers
 must be equal, at any size: at or above 2**53 (where Float64 no longer holds every integer)
 and beyond Float64's range two numbers written as integers (plain, thousands, ``万``/``亿``)
-compare by their exact keys (:mod:`xpert_frames.numeric.exact`), and so do two answers that
+compare by their exact keys (:mod:`xpert_frames.reading.numbers.exact`), and so do two answers that
 are integers or powers of ten (``\\boxed{10^{5000}}`` and 1 followed by 5,000 zeros; rule
 ``<source>:integer``); scientific notation keeps the tolerance (it writes approximations)
 unless beyond Float64. A last number that is part
@@ -58,10 +59,10 @@ from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.math_answer import pair_forms, set_forms, times, worded
 from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.evaluators.math_answer.parts import in_parts
-from xpert_frames.numeric import exact
-from xpert_frames.numeric.boxed import box_tail
-from xpert_frames.numeric.grammar import CONCLUSION, grammar
-from xpert_frames.numeric.parse import (
+from xpert_frames.reading.boxes import box_tail
+from xpert_frames.reading.numbers import exact
+from xpert_frames.reading.numbers.grammar import grammar
+from xpert_frames.reading.numbers.parse import (
     DECIMAL_COMMAS,
     EXTRACT_MODES,
     DecimalComma,
@@ -69,16 +70,17 @@ from xpert_frames.numeric.parse import (
     extract_number_pair,
     parse_number_with_unit,
 )
-from xpert_frames.numeric.units import unit_info
+from xpert_frames.reading.numbers.units import unit_info
+from xpert_frames.reading.vocabulary import CLAUSE_CONCLUSION
 
 
 def concluded(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
     """Whether the statement rule read a conclusion after the last box that has no answer
-    statement after it (:func:`xpert_frames.numeric.rules.candidates`)."""
+    statement after it (:func:`xpert_frames.reading.numbers.rules.candidates`)."""
     statement = pl.when(rule == "statement").then(prediction)  # the others are not read
     boxed = statement.str.contains_any(["\\boxed", "\\fbox"])
     after = box_tail(pl.when(boxed).then(prediction))
-    late = after.str.contains(CONCLUSION) & ~after.str.contains(grammar(True).marker)
+    late = after.str.contains(CLAUSE_CONCLUSION) & ~after.str.contains(grammar(True).marker)
     return (boxed & late).fill_null(False)
 
 
@@ -96,7 +98,8 @@ def values_close(
     (Boolean; null when either side is null). The relative test is written ``|p - r| <= tol·|r|``
     so that ``tolerance=0`` with a zero reference is exact equality (the seed divided by zero
     there and scored 0). Two whole numbers below 2**53 must be equal; where both ``pred_key``
-    and ``ref_key`` are given (:func:`~xpert_frames.numeric.exact.exact_keys`: integers at or
+    and ``ref_key`` are given (:func:`~xpert_frames.reading.numbers.exact.exact_keys`: integers at
+    or
     above 2**53 or beyond Float64) their keys must be equal, and a number beyond Float64 with
     a key equals nothing without one (an infinity, a finite number)."""
     diff = (pred - ref).abs()
@@ -120,8 +123,14 @@ def values_close(
 
 
 class MathEvaluator(BaseEvaluator):
-    """Numeric answers (numbers, fractions, percentages, Chinese numerals, units) and symbolic
+    r"""Numeric answers (numbers, fractions, percentages, Chinese numerals, units) and symbolic
     answers (through Math-Verify when installed).
+
+    The answer is read from ``\boxed{}``, then answer statements (答案是, 所以, the answer
+    is, ``####`` ...), then ``= n`` at the end, then the last number (``extract``). Columns
+    ``<name>_score``, ``<name>_value`` and ``<name>_unit`` (the number and unit read),
+    ``<name>_rule`` (how the answer was found and compared), ``<name>_extracted`` and
+    ``<name>_expected`` (what was compared); report metric ``<name>_accuracy``.
 
     Parameters
     ----------
@@ -142,12 +151,33 @@ class MathEvaluator(BaseEvaluator):
         Whether ``2,74`` is a decimal comma: where unambiguous, always, or never.
     symbolic : {"auto", "math_verify", "latex"}, default "auto"
         How non-numeric answers are decided: Math-Verify when installed (the ``symbolic``
-        extra), else exact comparison of normalized LaTeX.
+        extra), else exact comparison of normalized LaTeX. ``"math_verify"`` without the
+        extra installed is an ``ImportError``.
     symbolic_timeout : float, default 5.0
         Seconds allowed per (prediction, reference) pair on the symbolic path; a slower pair
         scores 0 with rule ``…:symbolic-timeout``.
+    symbolic_budget : float, default 60.0
+        Seconds the symbolic path may spend per scoring call (per piece of at most 100,000
+        rows in the CLI; ``float("inf")``: no budget). Once it is spent, the pairs not yet
+        verified score 0 with rule ``…:symbolic-budget`` and one ``RuntimeWarning`` gives
+        their count.
     name : str, optional
         The prefix of the output columns (default ``math``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import xpert_frames as xf
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "prediction": ["所以答案是 1/2", "x = 3 kg", "答案：三百"],
+    ...         "answer": ["0.5", "3000 g", "300"],
+    ...     }
+    ... )
+    >>> xf.score(df, xf.MathEvaluator())["math_score"].to_list()
+    [1.0, 1.0, 1.0]
+    >>> xf.score(df, xf.MathEvaluator(normalize=False))["math_score"].to_list()
+    [1.0, 0.0, 0.0]
     """
 
     key: ClassVar[str] = "math"

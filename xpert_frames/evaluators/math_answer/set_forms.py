@@ -17,6 +17,7 @@ from __future__ import annotations
 import polars as pl
 
 from xpert_frames.evaluators.math_answer import answer_forms
+from xpert_frames.reading.spans import last_sentence
 
 #: The empty set in words.
 _EMPTY_WORDS = r"(?:(?i:no\s+(?:real\s+)?solutions?)|无(?:实数)?解|不存在|空集)"
@@ -51,7 +52,7 @@ def _fit(df: pl.DataFrame) -> pl.DataFrame:
     empty_ref = f("r").str.contains(_EMPTY)
     boxed = f("p").str.contains_any(["\\boxed", "\\fbox"])
     stated = f("s").str.contains(_EMPTY).fill_null(False) | (
-        ~boxed & answer_forms.last_sentence(f("p")).str.contains(_EMPTY_STATED).fill_null(False)
+        ~boxed & last_sentence(f("p")).str.contains(_EMPTY_STATED).fill_null(False)
     )
     df = df.with_columns(
         pl.when(empty_ref & stated).then(pl.lit(EMPTY_SPAN)).otherwise(f("s")).alias("s"),

@@ -40,11 +40,13 @@ from xpert_frames.evaluators.math_answer.answer_forms import (
     sqrt_latex,
     strip_delimiters,
 )
-from xpert_frames.evaluators.math_answer.boxes import after_box, last_box
-from xpert_frames.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
-from xpert_frames.numeric.parse import parse_number
-from xpert_frames.numeric.rules import on_subset
-from xpert_frames.numeric.units import unit_table
+from xpert_frames.reading.boxes import after_box, last_box
+from xpert_frames.reading.numbers.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
+from xpert_frames.reading.numbers.parse import parse_number
+from xpert_frames.reading.numbers.units import unit_table
+from xpert_frames.reading.spans import last_sentence
+from xpert_frames.reading.subsets import on_subset
+from xpert_frames.reading.vocabulary import SENTENCE_CONCLUSION
 
 SYMBOLIC_MODES: tuple[str, ...] = ("auto", "math_verify", "latex")
 _MARKERS = "|".join(
@@ -315,8 +317,8 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     boxed = f("__box")
     # A conclusion stated after the last box (the box held a step, ``\boxed{r = 3}``) wins,
     # also where the statement rule read that conclusion.
-    after = after_box(df.filter(boxed))
-    after = after.filter(f("p").str.contains(answer_forms.CONCLUSION) & _SEG)
+    after = after_box(df.filter(boxed), "p")
+    after = after.filter(f("p").str.contains(SENTENCE_CONCLUSION) & _SEG)
     cut = df.filter(f("statement")).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
     # Against a plain-number reference a span only decides whether the row is symbolic; a
     # statement's span is so only by a strong marker, which its sentence cannot give without
@@ -328,7 +330,7 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     cut = cut.filter(~f("plain") | f("sentence").str.contains(_CAN_BE_STRONG))
     other = df.filter(~f("statement"))
     box = other.filter(boxed)
-    end = answer_forms.last_sentence(f("p"))
+    end = last_sentence(f("p"))
     last = other.filter(~boxed & f("p").str.contains(_STRONG_CHAR[:-1] + "<>]"))  # or < >
     maths = _SEG | f("p").str.contains(answer_forms.JOINED)
     strong = f("p").str.contains(_STRONG_CHAR) | f("p").str.contains(answer_forms.OR_INEQ)
@@ -337,7 +339,7 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
         [
             cut.select("i", statement_math(f("sentence")).alias("s")),
             after.select("i", statement_math(f("p")).alias("s")).drop_nulls(),
-            last_box(box.join(after, on="i", how="anti")).select("i", "s"),
+            last_box(box.join(after, on="i", how="anti"), "p", "s").select("i", "s"),
             last.select("i", statement_math(f("p")).alias("s")),
         ]
     )
@@ -354,7 +356,7 @@ def _reference_span(batch: pl.Series) -> pl.Series:
     df = df.with_columns(plain.alias("plain"))
     other = df.filter(~f("plain")).select("i", f("r").alias("p"))
     box = other.filter(f("p").str.contains_any(["\\boxed", "\\fbox"]))
-    other = other.join(last_box(box).select("i", "s"), on="i", how="left")
+    other = other.join(last_box(box, "p", "s").select("i", "s"), on="i", how="left")
     other = other.select("i", pl.coalesce("s", "p").alias("s"))
     fence = f("s").str.contains(r"^[\s$\\]|[$)\]。.\s]$")
     other = on_subset(other, fence, lambda d: d.with_columns(strip_delimiters(f("s"))))

@@ -1,0 +1,206 @@
+"""Regular expressions of the choice-answer extraction cascade (data, not logic).
+
+Written for the Rust ``regex`` engine behind Polars: no look-around and no backreferences.
+Three traps shape them:
+
+* ``\\b`` does not separate an option letter from Chinese text (CJK characters are word
+  characters, so ``答案是C`` has no boundary before ``C``). Letters are delimited by explicit
+  classes instead: ``[^A-Za-z]`` or the start/end of the text.
+* Negation cannot be a look-behind, so negated spans (``不选A``, ``not A``, ``A是错误的``) are
+  *rewritten* to :data:`GONE` before any rule looks for a letter.
+* A rule takes the *last* statement in the text: every rule pattern starts with a greedy
+  ``(?s)^.*``, so the engine settles on the rightmost position where the rest matches.
+
+``{END}`` in these templates is the end-of-text anchor (``$`` in Rust); the test oracle fills
+it with Python's ``\\Z``, so one set of templates serves both engines.
+"""
+
+from __future__ import annotations
+
+from xpert_frames.reading.rules import Rule, rule_table
+from xpert_frames.reading.vocabulary import (
+    CHOICE_CONCLUSION_EN,
+    CHOICE_CONCLUSION_ZH,
+    ERASED,
+    OR_ZH,
+    either,
+)
+
+#: What a negated option letter is rewritten to (not a letter, so no rule can take it).
+GONE = ERASED
+
+OPEN = r"[\(\[【「\"“'‘\*`]*"
+CLOSE = r"[\)\]】」\"”'’\*`]*"
+
+#: Several options: ``ABD``, ``A,B,D``, ``A、C``, ``A和C``, ``A and C``, ``A/C``.
+SEP = r"(?:\s*[,、/&和及与]\s*|\s*,?\s+and\s+)"
+UP = rf"[A-Z](?:{SEP}?[A-Z])*"
+#: After an upper-case option: anything but a Latin letter (``As``, ``Let's`` are words).
+UP_END = r"(?:[^A-Za-z]|{END})"
+#: A lower-case option is taken only when unambiguous: ``answer: d`` but not ``a dog``.
+LOW_END = r"(?:\s*{END}|[^A-Za-z0-9\s\-+*/=^_<>·×÷]|\s+[^A-Za-z0-9\s\-+*/=^_<>·×÷])"
+
+_CN_KW = (
+    r"(?:(?:最终|正确|标准|参考|最佳)?答案(?:应该|应当|应|就|即|也|肯定|一定)?(?:是|为|选)?"
+    r"|答\s*[:：]"
+    r"|正确的?(?:选项|答案)(?:应该|应|就)?(?:是|为|有)?"
+    r"|(?:故|应|应该|应当|所以|因此|因而|本题|只能|我|我会|可以|则|都)?选(?:择|定|项为|项是)?"
+    r"|(?:所以|因此|故|即|则|而|我?认为|我?觉得|应该|应当)(?:是|为)"
+    r"|结论(?:是|为)?|(?:^|[,，;；。])\s*是"
+    # 排除后只剩（C） / 对应选项D / 对应的是C选项 / 判定：A
+    r"|(?:只剩下?|仅剩下?|剩下)(?:的是|的就是)?|对应(?:的)?(?:是|为)?|(?:判定|裁定)\s*[:：])"
+)
+_EN_KW = (
+    r"(?i:(?:the\s+|my\s+|our\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?answers?"
+    # an aside between the noun and the verb: "The answer, after careful thought, is"
+    r"(?:\s*,[^,.;:\n]{1,60}?,)?"
+    r"(?:\s+(?:is|are|would\s+be|should\s+be|will\s+be|must\s+be))?"
+    r"(?:\s+(?:probably|likely|clearly|definitely))?"
+    # a manner phrase before the letter: "is by process of elimination, (A)"
+    r"(?:\s*,?\s+(?:by|through|via|using|after|from|based\s+on|according\s+to)\s[^,.;:\n]{1,60}?,)?"
+    r"|(?:my|our)\s+(?:final\s+)?(?:choice|selection|pick)(?:\s+(?:is|would\s+be|will\s+be))?"
+    r"|conclusion"
+    r"|I(?:\s+would|\s+will|'d|'ll|'m|\s+am)?\s+(?:choose|select|pick|go\s+with|going\s+with)"
+    r"|(?:^|[^A-Za-z])(?:we|I)(?:\s+are|'re|\s+am|'m)?\s+(?:left|stuck)\s+with"
+    # a heading verdict: "Verdict: (C).", "Decision: D", "Pick: B"
+    r"|(?:^|[^A-Za-z])(?:final\s+)?(?:verdict|decision|pick|choice|selection)\s*[:：]"
+    r"|(?:^|[^A-Za-z])it(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be)"
+    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice)(?:\s+is)?)"
+)
+_FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
+
+#: Explicit answer statements (Chinese and English): upper-case ``upper`` or lower-case ``lower``.
+STATEMENT = (
+    rf"(?s)^.*(?:{_CN_KW}|{_EN_KW}){_FILL}"
+    rf"(?:(?P<upper>{UP}){UP_END}|(?P<lower>[a-z]){LOW_END})"
+)
+#: ``\boxed{B}``, ``\boxed{\text{B}}``.
+BOXED = (
+    r"(?s)^.*\\boxed\{\s*(?:\\text(?:bf)?\{)?\s*[\(\[]?\s*"
+    rf"(?:(?P<upper>{UP})|(?P<lower>[a-z]))\s*[\)\]]?\s*\}}"
+)
+#: ``【B】``.
+BRACKET = rf"(?s)^.*【\s*(?P<upper>{UP})\s*】"
+#: Markdown bold holding only the option: ``**B**``, ``**(B)**``.
+BOLD = rf"(?s)^.*\*\*\s*[\(\[]?\s*(?P<upper>{UP})\s*[\)\]]?\s*[\.:：]?\s*\*\*"
+
+#: The last option committed to in a conclusion sentence.
+CONCLUSION = (
+    r"(?s)^.*(?:"
+    # B选项正确 / D正确 / B是正确的 / C最合适
+    rf"(?:^|[^A-Za-z])(?P<c1>{UP}){CLOSE}\s*(?:选项|项)?\s*(?:的说法|说法|的描述|描述|的内容)?"
+    r"\s*(?:是|为|最|才是)?\s*(?:正确|对|符合题意|符合|最佳|最合适|最恰当|当选|答案)"
+    # 只有D / 应为C
+    rf"|(?:只有|仅有|唯有|只能是|应是|应为|当选)\s*(?:选项)?\s*{OPEN}(?P<c2>{UP}){UP_END}"
+    # B is correct / Option C is the best answer
+    rf"|(?:^|[^A-Za-z])(?i:option\s+|choice\s+)?{OPEN}(?P<c3>{UP}){CLOSE}"
+    r"\s+(?i:is|are|seems|appears|would\s+be|must\s+be)\s+(?i:the\s+)?"
+    r"(?i:correct|right|true|best|most\s+appropriate|answer)"
+    # Therefore, B. / 综上，B
+    rf"|(?:^|[^A-Za-z])(?i:{either(CHOICE_CONCLUSION_EN)})\s*,?\s*(?i:option\s+|choice\s+)?"
+    rf"{OPEN}(?P<c4>{UP}){CLOSE}{UP_END}"
+    rf"|(?:{either(CHOICE_CONCLUSION_ZH)})\s*[,，:：]?\s*(?:选项)?\s*{OPEN}(?P<c5>{UP}){CLOSE}{UP_END}"
+    r")"
+)
+CONCLUSION_GROUPS = ("c1", "c2", "c3", "c4", "c5")
+
+#: The whole text is the option(s): ``B``, ``(B).``, ``**B**``, ``ABD``, ``b``.
+BARE = (
+    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?:(?P<upper>{UP})|(?P<lower>[a-z]))\s*{CLOSE}"
+    r"\s*[\.。:：]?\s*{END}"
+)
+#: The text starts with one option label: ``B. 北京``, ``C) 7``, ``B选项``.
+LEADING = (
+    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?P<upper>[A-Z]){CLOSE}"
+    r"(?:[^A-Za-z\s]|\s*{END}|\s+[^a-z\s])"
+)
+#: Option labels anywhere (``A)``, ``B.``, ``C、``); LEADING fires only if there is one.
+LABEL = r"(?:^|[^A-Za-z])[A-Z][\.\)、:：]"
+
+# --------------------------------------------------------------------------- negation
+_NEG_UP_CN = r"[A-Z](?:\s*[、和与及/]\s*[A-Z])*"
+_NEG_WORD_CN = (
+    r"(?:错误|不正确|不对|错的|错|不符合|不符|不成立|不恰当|不合适|不是正确答案|不是答案"
+    r"|可以排除|应排除|排除|被排除)"
+)
+#: ``不选A``, ``排除B``, ``并非C``.
+NEG_CN_BEFORE = (
+    r"(?:不选|不是|不应选|不能选|不应该选|排除|而非|并非|不为|不应是)\s*(?:选项)?\s*"
+    rf"{OPEN}{_NEG_UP_CN}{CLOSE}"
+)
+#: ``A是错误的``, ``B选项不正确``, ``A、B、C都错误``, ``A，B，C均错误``.
+NEG_CN_AFTER = (
+    rf"(?P<pre>^|[^A-Za-z]){OPEN}(?:{_NEG_UP_CN}{CLOSE}\s*(?:选项|项)?\s*"
+    r"(?:的说法|说法|的描述|描述|的内容|内容)?\s*(?:都|均|全都|全部|全|也|明显|显然)?"
+    rf"|[A-Z](?:\s*[,，、]\s*[A-Z])+{CLOSE}\s*(?:选项|项)?\s*(?:都|均|全都|全部|全))"
+    rf"\s*(?:是|为)?\s*{_NEG_WORD_CN}"
+)
+_NEG_UP_EN = rf"[A-Z]{CLOSE}(?:\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/)\s*{OPEN}[A-Z]{CLOSE})*"
+#: ``not A``, ``isn't B``, ``rather than C``, ``rule out D``.
+NEG_EN_BEFORE = (
+    r"(?:(?P<pre>^|[^A-Za-z])(?i:not|rather\s+than|instead\s+of|rules?\s+out|ruled\s+out"
+    r"|eliminate[sd]?|exclude[sd]?|excluding|reject(?:ed|s)?|discard(?:ed|s)?|dismissed"
+    r"|not\s+(?:chosen|selected|picked))(?:\s+(?i:options?|choices?))?|n't)"
+    rf"(?:\s*[:：]\s*|\s+)(?i:options?\s+|choices?\s+)?{OPEN}{_NEG_UP_EN}{CLOSE}"
+    r"(?P<post>[^A-Za-z]|{END})"
+)
+#: ``A is incorrect``, ``Options A, B and C are wrong``.
+NEG_EN_AFTER = (
+    r"(?P<pre>^|[^A-Za-z])(?i:options?\s+|choices?\s+)?"
+    rf"{OPEN}(?:[A-Z]{CLOSE}\s+(?i:is)|{_NEG_UP_EN}{CLOSE}\s+(?i:are))\s+"
+    r"(?i:also\s+|clearly\s+|definitely\s+|obviously\s+)?"
+    r"(?i:incorrect|wrong|false|not\s+correct|not\s+right|not\s+true"
+    r"|not\s+the\s+(?:correct\s+)?answer|eliminated|ruled\s+out|a\s+distractor)"
+)
+
+#: An echoed format placeholder (``ANSWER: [LETTER]``, ``<answer>``, ``$LETTER``): no option.
+PLACEHOLDER = (
+    r"[\[<\{]\s*(?i:(?:the\s+|your\s+|correct\s+)*(?:letters?|answer|choice|option|x)"
+    r"(?:\s*\(s\))?)\s*[\]>\}]|\$(?i:letter|answer|choice)"
+)
+#: An enumeration of three or more option labels on one line (an answer line repeating the
+#: options, ``Answer: A) 5 B) 6 C) 7 D) 8``): no option is chosen by it.
+ENUMERATION = (
+    r"(?P<pre>^|[^A-Za-z])[\(\[]?[A-Z][\.\)\]、:：]"
+    r"(?:[^\n]{0,40}?\s[\(\[]?[A-Z][\.\)\]、:：]){2,}"
+)
+#: A hedge between two options (``A or B``, ``A或B``): neither is chosen.
+HEDGE = (
+    rf"(?P<pre>^|[^A-Za-z]){OPEN}[A-Z]{CLOSE}(?:\s+(?i:or)\s+|\s*(?:{either(OR_ZH)})\s*)"
+    rf"{OPEN}[A-Z]{CLOSE}(?P<post>[^A-Za-z]|{{END}})"
+)
+
+#: (pattern, replacement, trigger) applied in order before the rules; a row is rewritten only
+#: if it contains the trigger (a word every match of the pattern has), so most rows skip it.
+NEGATIONS: tuple[tuple[str, str, str], ...] = (
+    (NEG_CN_BEFORE, GONE, r"不|排除|而非|并非"),
+    (NEG_CN_AFTER, "${pre}" + GONE, r"错|不|排除"),
+    (
+        NEG_EN_BEFORE,
+        "${pre}" + GONE + "${post}",
+        r"(?i)not|n't|rather|instead|rule|elimin|exclu|reject|discard|dismiss",
+    ),
+    (NEG_EN_AFTER, "${pre}" + GONE, r"(?i)incorrect|wrong|false|not|elimin|ruled|distractor"),
+    (PLACEHOLDER, GONE, r"[\[<\{$]"),
+    (ENUMERATION, "${pre}" + GONE, r"[A-Z][\.\)\]、:：].*[A-Z][\.\)\]、:：].*[A-Z][\.\)\]、:：]"),
+    (HEDGE, "${pre}" + GONE + "${post}", r"(?i)\sor\s|或|还是"),
+)
+
+#: The choice rules: what wins when several find letters (the ``accuracy_rule`` values).
+CHOICE_RULES: tuple[Rule, ...] = rule_table(
+    Rule("boxed", 10, BOXED, ("upper", "lower")),
+    Rule("statement", 20, STATEMENT, ("upper", "lower")),
+    Rule("bracket", 30, BRACKET, ("upper",)),
+    Rule("bold", 40, BOLD, ("upper",)),
+    Rule("conclusion", 50, CONCLUSION, CONCLUSION_GROUPS),
+    Rule("bare", 60, BARE, ("upper", "lower")),
+    Rule("leading", 70, LEADING, ("upper",), single_label=True),
+)
+#: Name of the last rule: the prediction contains exactly one option's content.
+CONTENT_RULE = "content"
+NO_RULE = "none"
+
+
+def fill(template: str, end: str) -> str:
+    """A template with its end-of-text anchor filled in (``$`` for Rust, ``\\Z`` for Python)."""
+    return template.replace("{END}", end)

@@ -1,0 +1,259 @@
+"""Regular expressions that find the stated answer of text, true/false and label answers (data,
+not logic; the logic is :mod:`xpert_frames.reading.text`).
+
+Written for the Rust ``regex`` engine behind Polars (no look-around, no backreferences); ``$``
+is the end of the text. A pattern that takes the *last* statement starts with a greedy
+``(?s)^.*``; the span is always the named group ``s``. Negated spans are rewritten to
+:data:`GONE` before any span rule runs (``不是杜甫，而是李白`` -> ``✗，而是李白``).
+"""
+
+from __future__ import annotations
+
+from xpert_frames.reading.rules import Rule, rule_table
+from xpert_frames.reading.vocabulary import (
+    BOX_CONTENT_SHALLOW,
+    DENIAL_ZH,
+    ERASED,
+    GUESS_EN,
+    GUESS_ZH,
+    JUDGE_VERDICT_EN,
+    JUDGE_VERDICT_ZH,
+    TEXT_CONCLUSION_EN,
+    TEXT_CONCLUSION_ZH,
+    either,
+)
+
+#: What a negated span is rewritten to (stripped from every span afterwards).
+GONE = ERASED
+
+_CN_STATEMENT = (
+    r"(?:(?:最终|正确|标准|参考)?答案(?:应该|应当|应|就|即|也)?(?:是|为)"
+    r"|答案\s*[:：]|【答案】|答\s*[:：]|而是|判断\s*[:：]|结论\s*(?:是|为|[:：]))"
+)
+_EN_ANSWER = r"(?:the\s+|my\s+|our\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?answer"
+_EN_VERB = r"(?:is|would\s+be|should\s+be|will\s+be|must\s+be)"
+_EN_STATEMENT = (
+    rf"(?:^|[^A-Za-z])(?i:{_EN_ANSWER}\s*(?:{_EN_VERB}\s*)?[:：]|{_EN_ANSWER}\s+{_EN_VERB}"
+    r"|I\s+think\s+it(?:'s|\s+is)|conclusion\s*[:：])"
+)
+#: The last answer statement; ``s`` is the rest of its line (or the next line).
+STATEMENT = rf"(?s)^.*(?:{_CN_STATEMENT}|{_EN_STATEMENT})\s*[:：]?\s*(?P<s>[^\n]*)"
+#: The last ``\boxed{...}`` (one level of nested braces).
+BOXED = rf"(?s)^.*\\boxed\{{(?P<s>{BOX_CONTENT_SHALLOW})\}}"
+#: The last bold span that is not a heading (``**Answer:**`` is not an answer).
+BOLD = r"(?s)^.*\*\*\s*(?P<s>[^*\n]*[^*\n:：\s])\s*\*\*"
+_SENTENCE = r"(?:[^.。!?！？\n]|\.[^\s])"
+_COPULA = (
+    r"(?:\s(?i:is|are|was|were)\s|(?:^|\s)(?i:it|that|this)(?:'s|’s)\s"
+    r"|(?:^|[^但还于可若总只凡])是)"
+)
+#: The last sentence that concludes (``所以…是X``, ``Therefore, … is X``).
+CONCLUSION = (
+    rf"(?s)^.*(?:(?:^|[^A-Za-z])(?i:{either(TEXT_CONCLUSION_EN)})[^A-Za-z]"
+    rf"|{either(TEXT_CONCLUSION_ZH)})"
+    rf"[^.。!?！？\n]*?(?:{_COPULA}|为)(?P<s>{_SENTENCE}*)"
+)
+#: The first sentence holding a copula (``The capital of Australia is Canberra.``).
+COPULA = rf"(?:^|[。!?！？\n]|\.\s)[^.。!?！？\n]*?{_COPULA}(?P<s>{_SENTENCE}*)"
+#: :data:`COPULA` without its group (found by the fast capture-free scan), and the head that
+#: is cut from the found sentence to leave the span.
+COPULA_FIND = rf"(?:^|[。!?！？\n]|\.\s)[^.。!?！？\n]*?{_COPULA}{_SENTENCE}*"
+COPULA_HEAD = rf"^(?:[。!?！？\n]|\.\s)?[^.。!?！？\n]*?{_COPULA}"
+#: The answer named before "is the answer" (``Berlin is the correct answer``, ``鲁迅是正确答案``).
+ANSWER_IS = (
+    r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)\s*(?:\s(?i:is|would\s+be|should\s+be"
+    r"|must\s+be|seems\s+to\s+be)\s+(?i:the\s+)?(?i:correct\s+|right\s+|final\s+|best\s+)?"
+    r"(?i:answer)|(?:应该|应)?(?:是|为)(?:正确|最终|标准)?答案)"
+)
+#: Rows that can hold :data:`ANSWER_IS` (the rule runs on them only).
+ANSWER_IS_TRIGGER = r"(?i)answer|答案"
+#: The first sentence (``Paris. It is the capital of France.`` -> ``Paris``).
+FIRST_SENTENCE = rf"^\s*(?P<s>{_SENTENCE}*)"
+#: The subject of the first sentence holding a copula (``Paris is the capital of France.``).
+COPULA_SUBJECT = r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)(?:\s(?i:is|are|was|were)\s|是)"
+#: A quoted term that ends the text (``这个字应读作“xíng”。``).
+QUOTED_END = r"(?s)^.*[“\"「『](?P<s>[^”\"」』\n]{1,40})[”\"」』][\s.。!！]*$"
+#: The last non-empty line (found by splitting, not by this pattern).
+LINE = r"(?P<s>[^\n]*[^\s][^\n]*)\s*$"
+#: Trailing sentence ends, and everything up to the last sentence boundary: removed in turn,
+#: they leave what :data:`LAST_SENTENCE` captures (capture-free).
+SENTENCE_ENDS = r"[.。!?！？\s]+$"
+BEFORE_LAST_SENTENCE = r"(?s)^.*(?:[。!?！？]|\.\s)\s*"
+#: The last sentence of a line (``Let's think step by step. Paris`` -> ``Paris``).
+LAST_SENTENCE = (
+    r"(?s)^.*(?:^|[。!?！？]|\.\s)\s*(?P<s>[^。!?！？]*?[^。!?！？\s.][^。!?！？]*?)[.。!?！？\s]*$"
+)
+#: Lines up to this many characters count as a stated answer.
+SHORT_LINE = 60
+#: A final answer line after reasoning (``…\nJupiter``; after a question restatement, which
+#: erasure turns into a leading :data:`GONE`, also the last sentence: ``We need to find …. …
+#: Shakespeare.``) up to this many characters wins over an earlier copula; found by splitting
+#: the text (like :data:`LINE`), not by this pattern.
+FINAL_LINE = r"(?P<s>[^\n]*)\s*$"
+FINAL_SHORT = 30
+#: A final line that is no answer: a copula, a question, a heading.
+FINAL_EXCLUDE = rf"{_COPULA}|[?？:：]"
+
+#: The text span rules, in evidence order (the ``accuracy_rule`` values of text and label
+#: answers). ``line`` only fires on a short line; ``bold`` reads the text with its bold marks.
+TEXT_RULES: tuple[Rule, ...] = rule_table(
+    Rule("boxed", 10, BOXED),
+    Rule("statement", 20, STATEMENT),
+    Rule("answer_is", 30, ANSWER_IS),
+    Rule("bold", 40, BOLD, reads_marks=True),
+    Rule("conclusion", 50, CONCLUSION),
+    Rule("final", 60, FINAL_LINE),
+    Rule("copula", 70, COPULA),
+    Rule("quoted", 80, QUOTED_END),
+    Rule("line", 90, LINE),
+)
+#: The label rules: the text span rules, then the whole text (no pattern: a label named
+#: anywhere in it).
+LABEL_RULES: tuple[Rule, ...] = rule_table(*TEXT_RULES, Rule("whole", 100))
+
+# --------------------------------------------------------------------------- negation
+#: A sentence (up to a comma) restating the question.
+RESTATEMENT = (
+    r"(?:题目|问题|本题)(?:问的是|问|要求|是问|求的是|要求的是)[^，,;；。！？!?\n]*"
+    r"|(?i:the\s+question\s+(?:asks|is\s+asking)|we\s+(?:need|have|are\s+asked)\s+to"
+    r"\s+(?:find|determine|identify|name)|the\s+task\s+is\s+to)[^,;.!?\n]*"
+)
+#: (pattern, replacement, trigger): negated spans of text and label answers, erased.
+TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
+    (rf"(?:{either(DENIAL_ZH)})[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
+    # A restatement of the question is no answer: ``题目问的是…``, ``The question asks for …``.
+    (RESTATEMENT, GONE, r"题目|问题|本题|(?i)question|need|asked|task"),
+    (
+        r"(?P<pre>^|[^A-Za-z])(?i:not|no|neither|rather\s+than|instead\s+of|other\s+than)\s+"
+        r"[^,.;:!?\n()—–]*",
+        "${pre}" + GONE,
+        r"(?i)not|no\s|neither|rather|instead|other",
+    ),
+    (r"(?i:n't)\s+[^,.;:!?\n()—–]*", GONE, r"(?i)n't"),
+)
+
+#: A label that negation erasure would destroy (``not guilty``, ``不是垃圾邮件``): such labels
+#: are looked up in the text before erasure.
+NEGATED_LABEL = r"(?:^|[^A-Za-z])(?i:not|no|neither)\s|(?i:n't)\s|不是|并非|而非|并不是"
+
+# --------------------------------------------------------------------------- cleaning
+#: ``\text{X}`` -> ``X``.
+TEX_TEXT = r"\\(?:text|textbf|mathrm|mbox)\{([^{}]*)\}"
+#: Markdown and TeX marks dropped from a span.
+MARKS = r"[\$`]|\*\*|__"
+#: Parenthetical remarks dropped from a span.
+PARENTHESES = r"(?P<pre>[^\s(（])\s*(?:\([^()]*\)|（[^（）]*）)"
+#: Opening brackets and quotes at the start of a span (``(Paris).`` -> ``Paris).``).
+OPENERS = (
+    r"^[\s\(（\[【「\"“'‘]+|^(?i:most\s+likely|likely|probably|definitely|clearly|certainly"
+    r"|indeed|simply|actually|obviously)\s+"
+)
+#: Erased (negated) clauses at the start of a span and the correction word after them
+#: (``✗; it is Mars`` -> ``Mars``, ``✗，而是李白`` -> ``李白``).
+ERASED_LEAD = (
+    rf"^(?:\s*{GONE}\s*[;；,，:：.。—–]*\s*"
+    r"(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*|而是|是)?)+"
+)
+_BOUNDARY = (
+    r"[。；;！!？?\n，,\(（]|\.(?:\s|$)"
+    r"|\s(?i:because|since|which|as|but|although|though|while|whereas)\s|因为|由于"
+)
+#: A span ends at the first clause boundary: ``s`` is the span up to it.
+CLAUSE = rf"^\s*(?P<s>.*?)\s*(?:{_BOUNDARY}|$)"
+#: The same cut as a capture-free pattern: the first boundary and all after it (removed).
+CLAUSE_TAIL = rf"\s*(?:{_BOUNDARY})(?s:.*)$"
+#: Whitespace, punctuation and erased spans at either end.
+ENDS = rf"^[\s\p{{P}}{GONE}]+|[\s\p{{P}}{GONE}]+$"
+#: English leading articles.
+ARTICLE = r"^(?i:the|a|an)\s+"
+#: A verb after an English subject (``George Orwell wrote 1984``: the answer opens the first
+#: sentence as its subject).
+SUBJECT_VERB = (
+    r"^(?:[a-z]+ed|[a-z]+[^s]s|wrote|won|made|built|led|ran|took|became|began|gave|found|held"
+    r"|drew|sang|told|said|came|went|got|had|did|does|has|leads|holds)(?:[^a-z]|$)"
+)
+#: Chinese sentence-final particles (``巴黎吧`` -> ``巴黎``).
+PARTICLES = r"[吧呢啊呀嘛哦]+$"
+#: A text answer offered as a guess (``可能是北京``, ``maybe Paris``): no answer.
+TEXT_HEDGE = rf"{either(GUESS_ZH)}|(?i:{either(GUESS_EN)})"
+#: An alternative offered after the stated answer (``北京，不过也有可能是上海``, ``Mars, but it
+#: might also be Venus``, ``Jupiter, also possibly Saturn``): a hedge. ``X, not Y`` is none.
+TEXT_ALTERNATIVE = (
+    r"[,，;；]\s*(?:(?:不过|但是?|可是|然而)\s*)?(?:也|还)?(?:有)?(?:可能|也许|或许)(?:是|为)"
+    r"|[,，;；]\s*(?:或者|或|也许|还可能)是"
+    r"|(?i:[,;]\s*(?:but\s+|or\s+)?(?:it\s+|that\s+)?(?:might|could|may)\s+also\s+be\s"
+    r"|[,;]\s*(?:but\s+|or\s+)?(?:also\s+)?(?:possibly|perhaps|maybe)\s)"
+)
+
+# --------------------------------------------------------------------------- judge
+#: Hedges: a judgement that states doubt is no judgement.
+HEDGE = (
+    r"(?i:whether|cannot\s+(?:be\s+)?determine|can't\s+(?:be\s+)?determine|unclear"
+    r"|not\s+sure|uncertain|depend|maybe|might|could\s+be|perhaps|possibly|partially|partly"
+    r"|not\s+(?:entirely|completely|fully|quite|necessarily))"
+    r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许|不完全|不全|一定道理"
+)
+TRUE_MARK = "⊤"
+FALSE_MARK = "⊥"
+#: (pattern, mark) in order: negated negatives, negated positives, then plain words.
+JUDGE_WORDS: tuple[tuple[str, str], ...] = (
+    (
+        r"没有错|没错|不错|并非错误|不是错误|(?i:not\s+(?:false|wrong|incorrect)"
+        r"|isn't\s+(?:false|wrong|incorrect))",
+        TRUE_MARK,
+    ),
+    (
+        r"不正确|不对|不准确|不成立|不是真的|不是正确|不是对|不真|(?i:not\s+(?:true|correct|right"
+        r"|accurate|valid|the\s+case)|isn't\s+(?:true|correct|right|accurate))",
+        FALSE_MARK,
+    ),
+    (
+        r"错误|错(?:的|了)?(?:[^一-鿿]|$)|[×✗✘]|否|(?:是|为)假|假的(?:[^一-鿿]|$)"
+        r"|(?i:false|incorrect|wrong|inaccurate)"
+        r"|(?:^|[^A-Za-z])(?i:no)(?:[^A-Za-z]|$)",
+        FALSE_MARK,
+    ),
+    (
+        r"正确|对(?:的|了)?(?:[^一-鿿]|$)|[√✓✔]|成立|是的|(?:是|为)真|真的(?:[^一-鿿]|$)"
+        r"|(?i:true|correct|accurate)"
+        r"|(?:^|[^A-Za-z])(?i:yes|right)(?:[^A-Za-z]|$)",
+        TRUE_MARK,
+    ),
+)
+#: A span that is one of these short words alone (after cleaning) is that value.
+JUDGE_ALONE_TRUE = r"^(?:是|是的|对|真|t|y|yes)$"
+JUDGE_ALONE_FALSE = r"^(?:不是|否|错|假|f|n|no)$"
+#: Everything up to a final verdict marker (``…, so I'd say false``, ``…但总体来说是错误的``):
+#: when a judge word follows the last marker, only what follows it is judged (the hedge
+#: before the verdict does not count).
+VERDICT_HEAD = (
+    rf"(?s)^.*(?:[,，;；.。]\s*(?i:and\s+)?(?i:{either(JUDGE_VERDICT_EN)})[^A-Za-z]"
+    rf"|{either(JUDGE_VERDICT_ZH)})"
+)
+#: A judge word, for the sentence rules.
+JUDGE_WORD = (
+    r"正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立|(?i:true|false|correct|incorrect|right|wrong|yes|no"
+    r"|accurate|inaccurate)"
+)
+#: The text starts with a judgement: ``True.``, ``不对。…``, ``**False**``, ``No, …``.
+JUDGE_LEADING = (
+    r"^[\s\*\"“'‘「【\(]*(?P<s>正确|错误|不正确|不对|对|错|是的|不是|是|否|[×✗✘√✓✔]"
+    r"|(?i:true|false|correct|incorrect|right|wrong|yes|no|t|f))[\s\*\"”'’」】\)]*"
+    r"(?:[,，。.!！:：;；\n—–-]|$)"
+)
+_JUDGE_SENTENCE = rf"(?P<s>[^.。!?！？\n]*(?:{JUDGE_WORD})[^.。!?！？\n]*)"
+#: The last sentence holding a judge word.
+JUDGE_SENTENCE = rf"(?s)^.*(?:^|[.。!?！？\n]){_JUDGE_SENTENCE}"
+#: :data:`JUDGE_SENTENCE` for the capture-free scan (its last match, boundary stripped).
+JUDGE_SENTENCE_FIND = rf"(?:^|[.。!?！？\n])[^.。!?！？\n]*(?:{JUDGE_WORD})[^.。!?！？\n]*"
+
+#: The true/false span rules, in evidence order (the conclusion rule of text spans runs before
+#: ``sentence``).
+JUDGE_RULES: tuple[Rule, ...] = rule_table(
+    Rule("boxed", 10, BOXED),
+    Rule("statement", 20, STATEMENT),
+    Rule("bold", 30, BOLD, reads_marks=True),
+    Rule("leading", 40, JUDGE_LEADING),
+    Rule("conclusion", 50, CONCLUSION),
+    Rule("sentence", 60, JUDGE_SENTENCE),
+)

@@ -1,0 +1,99 @@
+"""Every marker the readers look for, in Chinese and English, defined once and classified once.
+
+Readers build their patterns from these pieces (:mod:`.numbers.grammar`, :mod:`.choice_rules`,
+:mod:`.text_rules`, :mod:`.boxes`); a word added here reaches every reader that uses its class.
+Patterns are written for the Rust ``regex`` engine behind Polars: no look-around, no
+back-references.
+"""
+
+from __future__ import annotations
+
+# --------------------------------------------------------------------------- boxes
+#: What opens a final box.
+BOX_OPENERS: tuple[str, ...] = ("\\boxed", "\\fbox")
+#: A box's content with one level of nested braces (text answers).
+BOX_CONTENT_SHALLOW = r"(?:[^{}]|\{[^{}]*\})*"
+#: A box's content with three levels of nested braces (numbers).
+BOX_CONTENT = r"(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*"
+#: A box's content with four levels of nested braces (math spans).
+BOX_CONTENT_DEEP = r"(?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"
+
+
+def either(words: tuple[str, ...] | list[str]) -> str:
+    """The words (regex pieces) as one alternation, in the order given (list a word before any
+    word it is a prefix of: the engine takes the first alternative that leads to a match)."""
+    return "|".join(words)
+
+
+def capitalized(words: tuple[str, ...]) -> str:
+    """ASCII words whose first letter may be upper case (``[Ss]o|[Tt]herefore``)."""
+    return "|".join(f"[{w[0].upper()}{w[0]}]{w[1:]}" for w in words)
+
+
+# --------------------------------------------------------------------------- erasure
+#: What a negated (or otherwise excluded) span is rewritten to before any rule looks at the
+#: text: not a letter, digit or word, so no rule can take it.
+ERASED = "✗"
+
+# --------------------------------------------------------------------------- conclusions
+#: English words that open a conclusion (``So …``, ``Therefore …``).
+CONCLUSION_EN: tuple[str, ...] = ("so", "therefore", "thus", "hence")
+#: Chinese words that open a conclusion (所以/因此/故).
+CONCLUSION_ZH: tuple[str, ...] = ("所以", "因此", "故")
+#: Less common conclusion words: ``consequently``, 因而, and ``finally`` (a last step).
+CONCLUSION_EN_MORE: tuple[str, ...] = ("consequently",)
+CONCLUSION_ZH_MORE: tuple[str, ...] = ("因而",)
+FINALLY_EN: tuple[str, ...] = ("finally",)
+#: A summing-up (longer before shorter: 综上所述 before 综上).
+SUMMARY_EN: tuple[str, ...] = ("overall", r"in\s+conclusion")
+SUMMARY_ZH: tuple[str, ...] = ("综上所述", "综上")
+IN_SHORT_ZH: tuple[str, ...] = ("总之",)
+#: An overall verdict after weighing (``all in all``, 总体来说 …): ends a hedged judgement.
+VERDICT_EN: tuple[str, ...] = (r"all\s+in\s+all", r"on\s+balance")
+VERDICT_ZH: tuple[str, ...] = ("总体来说", "总的来说", "总体上", "总体而言", "整体来看")
+
+#: Conclusion words each reader takes, chosen from the classes above.
+CHOICE_CONCLUSION_EN = CONCLUSION_EN + CONCLUSION_EN_MORE
+CHOICE_CONCLUSION_ZH = SUMMARY_ZH + CONCLUSION_ZH + CONCLUSION_ZH_MORE
+TEXT_CONCLUSION_EN = CONCLUSION_EN + SUMMARY_EN
+TEXT_CONCLUSION_ZH = SUMMARY_ZH + CONCLUSION_ZH + CONCLUSION_ZH_MORE + IN_SHORT_ZH + ("综合来看",)
+JUDGE_VERDICT_EN = CONCLUSION_EN + SUMMARY_EN[:1] + VERDICT_EN
+JUDGE_VERDICT_ZH = CONCLUSION_ZH[:2] + CONCLUSION_ZH_MORE + VERDICT_ZH + SUMMARY_ZH + IN_SHORT_ZH
+
+#: A conclusion word at a sentence or clause start, in English (the number reader: ``So …``).
+CLAUSE_CONCLUSION = rf"(?:[.!?。:\n]\s*|,\s*)(?:{capitalized(CONCLUSION_EN)})\b"
+#: A sentence that opens with a conclusion word (after a box that held a step).
+_SENTENCE_CONCLUSION_ZH = (*CONCLUSION_ZH, SUMMARY_ZH[1])
+SENTENCE_CONCLUSION = (
+    rf"^\s*(?:(?i:{either(CONCLUSION_EN + FINALLY_EN)})\b|{either(_SENTENCE_CONCLUSION_ZH)})"
+)
+
+# --------------------------------------------------------------------------- answer statements
+#: Chinese statements of a number answer (the text after the last one holds it); the number
+#: reader also reads a Chinese conclusion word (:data:`CONCLUSION_ZH`) as a statement.
+NUMBER_STATEMENT_ZH: tuple[str, ...] = (
+    "最终答案", "答案是", "答案为", "答案:", "答:", "结果是", "结果为",
+)  # fmt: skip
+NUMBER_STATEMENT_EN: tuple[str, ...] = (
+    "(?i:the answer is)", "(?i:final answer)", "(?i:answer\\s*:)",
+)  # fmt: skip
+#: GSM8K's answer line.
+ANSWER_LINE = "####"
+#: Every answer statement of the number reader, in its order.
+NUMBER_STATEMENTS: tuple[str, ...] = (
+    *NUMBER_STATEMENT_ZH, *CONCLUSION_ZH, *NUMBER_STATEMENT_EN, ANSWER_LINE,
+)  # fmt: skip
+
+# --------------------------------------------------------------------------- connectives
+#: "or" between two alternatives (a hedge between options).
+OR_ZH: tuple[str, ...] = ("或者", "或", "还是")
+OR_EN: tuple[str, ...] = ("or",)
+
+# --------------------------------------------------------------------------- negation
+#: Chinese words that deny the span after them (``不是杜甫``, ``并非C``).
+DENIAL_ZH: tuple[str, ...] = ("并不是", "不是", "并非", "而非", "而不是")
+
+# --------------------------------------------------------------------------- hedges
+#: A guess: the text answer after it is not committed to.
+GUESS_ZH: tuple[str, ...] = ("可能", "也许", "或许", "大概")
+GUESS_EN: tuple[str, ...] = ("maybe", "perhaps", "possibly", "might", "could")
