@@ -17,9 +17,9 @@ import pytest
 from tests.helpers import score_all_paths
 from tests.test_math import assert_matches_oracle
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
-from xpert_frames.evaluators.math_answer.verify_worker import exact_differ
 from xpert_frames.evaluators.math_answer.pair_forms import fit_pair_of
 from xpert_frames.evaluators.math_answer.times import colon_equal_of, same_numbers_of
+from xpert_frames.evaluators.math_answer.verify_worker import exact_differ
 from xpert_frames.evaluators.math_answer.worded import worded_kind_of
 
 REAL = Path(__file__).parent / "data" / "math_labelled_real.jsonl"
