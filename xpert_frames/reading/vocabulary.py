@@ -97,3 +97,23 @@ DENIAL_ZH: tuple[str, ...] = ("并不是", "不是", "并非", "而非", "而不
 #: A guess: the text answer after it is not committed to.
 GUESS_ZH: tuple[str, ...] = ("可能", "也许", "或许", "大概")
 GUESS_EN: tuple[str, ...] = ("maybe", "perhaps", "possibly", "might", "could")
+
+# --------------------------------------------------------------------------- rejection
+#: Words of a sentence that rejects or sets aside what it names (``其他选项如X、Y并不是…``,
+#: ``排除X``, ``B选项X…不符``): the diagnosis named there is not the answer.
+REJECTION_ZH: tuple[str, ...] = (
+    "不符", "不是", "并非", "不属于", "排除", "不适用", "不适合", "不正确", "不完全", "并不",
+    "不能", "不应", "不太", "均不", "都不", "而非", "并未", "未见", "未描述", "没有",
+    "其他选项", "其余选项", "其它选项", "其他的选项", "其余的选项",
+)  # fmt: skip
+
+# --------------------------------------------------------------------------- diagnoses
+#: Words that state a diagnosis or the chosen option (``辨证为…``, ``证属…``, ``因此选E``).
+DIAGNOSIS_STATEMENT_ZH: tuple[str, ...] = (
+    "答案", "诊断为", "辨证为", "辨为", "证属", "属于", "应为", "应该是", "判断为", "考虑为",
+    "称为", "选择", "选",
+)  # fmt: skip
+#: A diagnosis conclusion: a conclusion word, a summing-up, or a diagnosis statement.
+DIAGNOSIS_CONCLUSION_ZH: tuple[str, ...] = (
+    *CONCLUSION_ZH, SUMMARY_ZH[1], *IN_SHORT_ZH, *DIAGNOSIS_STATEMENT_ZH,
+)  # fmt: skip

@@ -23,18 +23,14 @@ from __future__ import annotations
 
 import polars as pl
 
-#: Words of a sentence that rejects or sets aside what it names.
-REJECT = (
-    "不符|不是|并非|不属于|排除|不适用|不适合|不正确|不完全|并不|不能|不应|不太|均不|都不|"
-    "而非|并未|未见|未描述|没有|其他选项|其余选项|其它选项|其他的选项|其余的选项"
-)
+from xpert_frames.reading import vocabulary
+
+#: Words of a sentence that rejects or sets aside what it names (the shared vocabulary).
+REJECT = "|".join(vocabulary.REJECTION_ZH)
 #: The same words as a list (a literal screen: Aho-Corasick over every row).
-REJECT_WORDS = REJECT.split("|")
-#: Words that state a conclusion.
-CONCLUSION = (
-    "因此|所以|故|综上|总之|答案|诊断为|辨证为|辨为|证属|属于|应为|应该是|判断为|考虑为|称为|"
-    "选择|选"
-)
+REJECT_WORDS = list(vocabulary.REJECTION_ZH)
+#: Words that state a conclusion (the shared vocabulary's diagnosis conclusions).
+CONCLUSION = "|".join(vocabulary.DIAGNOSIS_CONCLUSION_ZH)
 _LETTER = "[A-J]"
 _JOIN = r"\s*(?:和|或|与|及|、|,|，|or|and)\s*(?:选项)?\s*"
 #: A letter stated as the answer after its marker (group 1: the letter, or letters joined).
