@@ -15,7 +15,7 @@ import pytest
 import xpert_frames as xf
 from xpert_frames import registry
 from xpert_frames.cli import files as io
-from xpert_frames.evaluators.fuzzy import kernel as kernels
+from xpert_frames.distance import levenshtein as kernels
 from xpert_frames.evaluators.tcm import TcmDiagnosisEvaluator
 from xpert_frames.tokens import pool
 
@@ -67,6 +67,9 @@ def test_kernel_threads_respect_polars_pool_and_affinity(
 ) -> None:
     from rapidfuzz import process
 
+    from xpert_frames.distance import scorers
+
+    monkeypatch.setattr(scorers, "_NATIVE", None)  # the cpdist twin: its workers are checked
     seen: list[int] = []
     real = process.cpdist
 

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import polars as pl
 
-from xpert_frames.evaluators.fuzzy.kernel import kernel_threads
+from xpert_frames.distance.scorers import kernel_threads
 
 #: Rows per part at least (smaller tables are read in one part).
 PART_ROWS = 50_000

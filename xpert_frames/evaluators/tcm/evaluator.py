@@ -30,8 +30,8 @@ from xpert_frames.core import frames, text
 from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.distinct import distinct_apply, per_distinct
 from xpert_frames.core.options import check_bool, check_fraction
+from xpert_frames.distance.levenshtein import normalized_similarity
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.evaluators.fuzzy.evaluator import similarity
 from xpert_frames.evaluators.tcm.matching import TermMatcher
 from xpert_frames.evaluators.tcm.terms import TermTable, load_terms
 
@@ -248,7 +248,7 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
     # frame (a join would copy every column). outputs() reads the columns prepare() adds.
     def _fuzzy(self, a: pl.Expr, b: pl.Expr) -> pl.Expr:
         """The fuzzy fallback on two strings (null where either is null), as a score."""
-        sim = similarity(a, b)
+        sim = normalized_similarity(a, b)
         if self.exact_match:
             return (sim == 1.0).cast(pl.Float64)
         return pl.when(sim >= self.match_threshold).then(sim).otherwise(0.0)
