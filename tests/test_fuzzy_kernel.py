@@ -279,3 +279,16 @@ def test_the_evaluator_keeps_a_refused_row_and_counts_it_skipped(
     assert out["id"].to_list() == [1, 2, 3]
     assert out["fuzzy_score"].to_list() == [seed("abd", "abc"), None, 0.5]
     assert out["fuzzy_match"].to_list() == [True, None, False]
+
+
+def test_refused_pairs_are_counted_across_pieces_and_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(kernels, "PIECE_ROWS", 50)
+    pairs: list[tuple[str | None, str | None]] = [
+        ("长" * 120 + str(i), "x" * 100) if i % 7 == 0 else (f"a{i}", f"b{i}") for i in range(5_000)
+    ]
+    refused = sum(1 for i in range(5_000) if i % 7 == 0)
+    with pytest.warns(LongPairWarning, match=rf"^fuzzy: {refused:,} pair\(s\) not scored"):
+        got = kernel(pairs, workers=2, max_cells=10_000)
+    assert got == [None if i % 7 == 0 else seed(*p) for i, p in enumerate(pairs)]

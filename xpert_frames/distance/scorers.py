@@ -172,20 +172,18 @@ def score_native(
         return out, 0
     cells = _byte_lengths(a_off, a_first, rows) * _byte_lengths(b_off, b_first, rows)
     scores = np.empty(len(rows), dtype=np.float64)
-    skipped = 0
+    skipped: list[int] = []  # one count per piece (list.append is atomic under the GIL)
 
     def run(piece: tuple[int, int]) -> None:
-        nonlocal skipped
         begin, end = piece
-        # One piece per call, results in disjoint slices; += under the GIL.
-        skipped += native.score(
-            scorer, a_off, a_data, a_first, b_off, b_data, b_first,
-            rows[begin:end], scores[begin:end], max_cells,
-        )  # fmt: skip
+        # Each piece writes its own slice of ``scores``; the GIL is released while it runs.
+        piece_rows, piece_out = rows[begin:end], scores[begin:end]
+        left, right = (a_off, a_data, a_first), (b_off, b_data, b_first)
+        skipped.append(native.score(scorer, *left, *right, piece_rows, piece_out, max_cells))
 
     _run_pieces(run, pieces(cells, threads), threads)
     out[rows] = scores
-    return out, skipped
+    return out, sum(skipped)
 
 
 def _byte_lengths(offsets: object, first: int, rows: np.ndarray) -> np.ndarray:
