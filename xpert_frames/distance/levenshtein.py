@@ -110,10 +110,11 @@ def levenshtein_similarity(
     frame = pl.DataFrame({"a": a, "b": b}, schema={"a": pl.String, "b": pl.String})
     if frame.height == 0:
         return pl.Series(a.name, [], dtype=pl.Float64)
+    name, a, b = a.name, frame["a"], frame["b"]  # as String (e.g. an all-null column)
     keyed = frame.with_columns(h=_pair_key(), i=pl.int_range(pl.len(), dtype=pl.UInt32))
     first = keyed.select(pl.col("h").is_first_distinct()).to_series()
     if first.sum() > DISTINCT_SHARE * frame.height:  # few repeats: not worth gathering back
-        return _score_distinct(a, b, threads, max_cells).alias(a.name)
+        return _score_distinct(a, b, threads, max_cells).alias(name)
     reps = keyed.filter(first)
     scores = reps.select("h", "i", s=_score_distinct(reps["a"], reps["b"], threads, max_cells))
     out = keyed.select("h").join(scores, on="h", how="left", maintain_order="left")
@@ -127,7 +128,7 @@ def levenshtein_similarity(
         other = frame.filter(~same)
         own = _score_distinct(other["a"], other["b"], threads, max_cells)
         result = result.scatter((~same).arg_true(), own)
-    return result.alias(a.name)
+    return result.alias(name)
 
 
 def _pair_key() -> pl.Expr:
