@@ -1,12 +1,21 @@
-"""Fuzzy matching: seed per-row loop vs bare rapidfuzz kernel vs polars-ds vs xpert_frames
-(rapidfuzz's Levenshtein through ``process.cpdist``, distinct pairs once, in pieces; scores
-checked identical to rapidfuzz on every pair), on the benchmark data (short zh/en answers,
-repeated references) and on real-length sentence pairs (zh/en sentences of real words, about
-85 characters, nearly all pairs distinct)."""
+"""Fuzzy matching, side by side in one run: the seed's per-row loop, the bare rapidfuzz kernel,
+polars-ds' ``str_leven`` (Rust plugin), and xpert_frames end to end on both of its paths (the
+C extension handing Arrow buffers to rapidfuzz's C scorer, and its twin,
+``rapidfuzz.process.cpdist`` on Python strings; scores checked identical to rapidfuzz on every
+pair), on the benchmark data (short zh/en answers, repeated references) and on real-length
+sentence pairs (zh/en sentences of real words, about 85 characters, nearly all distinct).
+
+The machine running it may be shared: each row's note gives the process CPU time of its best
+run beside the wall time, and the load average; compare CPU where wall time is unfair.
+"""
 
 from __future__ import annotations
 
+import gc
 import os
+import time
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -14,11 +23,80 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 import xpert_frames as xf
-from benchmarks.common import Row, size, timed
+from benchmarks.common import Row, runs, size
 from benchmarks.data import answers
+from xpert_frames.distance import scorers
 from xpert_frames.evaluators.fuzzy import FuzzyMatcher
 
 BENCH = "fuzzy"
+
+
+def timed_cpu(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, float, Any]:
+    """Best wall time of ``repeat`` runs, the process CPU time of that run, the last result."""
+    best, cpu, result = float("inf"), float("inf"), None
+    for _ in range(runs(repeat)):
+        gc.collect()
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        result = fn()
+        wall, used = time.perf_counter() - wall0, time.process_time() - cpu0
+        if wall < best:
+            best, cpu = wall, used
+    return best, cpu, result
+
+
+def row(bench: str, contender: str, n: int, wall: float, cpu: float, note: str) -> Row:
+    out = Row(bench, contender, n, wall, f"{note}; CPU {cpu:.3f} s; load {os.getloadavg()[0]:.1f}")
+    out.extra["cpu"] = cpu
+    return out
+
+
+def on_path(native: bool, fn: Callable[[], Any]) -> Callable[[], Any]:
+    """``fn`` on the C extension (``native``) or on the cpdist twin."""
+
+    def run() -> Any:
+        saved = scorers._NATIVE
+        scorers._NATIVE = saved if native else None
+        try:
+            return fn()
+        finally:
+            scorers._NATIVE = saved
+
+    return run
+
+
+def xpert_rows(bench: str, table: Any, n: int, pds_row: Row | None) -> tuple[list[Row], Any]:
+    """xpert_frames end to end on both paths (each with its ratios to polars-ds)."""
+    ev = xf.get_evaluator("fuzzy")
+    rows: list[Row] = []
+    outs = []
+    paths = [True, False] if scorers.backend() == "native" else [False]
+    for native in paths:
+        wall, cpu, out = timed_cpu(on_path(native, lambda: xf.score(table, ev)), repeat=3)
+        name = "C extension" if native else "cpdist twin"
+        note = "end to end"
+        if pds_row is not None:
+            note += (
+                f"; {pds_row.seconds / wall:.2f}x polars-ds wall, "
+                f"{pds_row.extra['cpu'] / cpu:.2f}x CPU"
+            )
+        rows.append(row(bench, f"xpert_frames, {name} (Arrow in, scores out)", n, wall, cpu, note))
+        outs.append(out.column("fuzzy_score").to_numpy())
+    if len(outs) == 2:
+        differ = int(np.count_nonzero(outs[0] != outs[1]))
+        rows[-1].note += f"; scores differing from the C extension: {differ:,}"
+    return rows, outs[0]
+
+
+def polars_ds_row(bench: str, df: pl.DataFrame, note: str) -> tuple[Row | None, Any]:
+    try:
+        import polars_ds as pds
+    except ImportError:
+        return None, None
+    wall, cpu, out = timed_cpu(
+        lambda: df.select(pds.str_leven("answer", "prediction", return_sim=True, parallel=True)),
+        repeat=3,
+    )
+    return row(bench, "polars-ds str_leven (parallel)", len(df), wall, cpu, note), out
 
 
 def run(quick: bool) -> list[Row]:
@@ -32,57 +110,44 @@ def run(quick: bool) -> list[Row]:
     sub = df.head(seed_n)
     refs, preds = sub["answer"].to_list(), sub["prediction"].to_list()
     matcher = FuzzyMatcher(0.6)
-    t, seed_scores = timed(
+    wall, cpu, seed_scores = timed_cpu(
         lambda: [matcher.evaluate(r, p)["similarity"] for r, p in zip(refs, preds, strict=True)]
     )
-    rows.append(Row(BENCH, "seed per-row loop", seed_n, t, f"subset of {seed_n:,}"))
+    rows.append(row(BENCH, "seed per-row loop", seed_n, wall, cpu, f"subset of {seed_n:,}"))
 
     # 2. The bare rapidfuzz kernel on prebuilt Python lists (conversion not timed).
     a, b = df["answer"].to_list(), df["prediction"].to_list()
     rapidfuzz_scores = None
     for workers in (1, -1):
-        t, rapidfuzz_scores = timed(
+        wall, cpu, rapidfuzz_scores = timed_cpu(
             lambda w=workers: process.cpdist(
                 a, b, scorer=Levenshtein.normalized_similarity, dtype=np.float64, workers=w
             ),
-            repeat=2,
+            repeat=3,
         )
-        rows.append(
-            Row(BENCH, f"rapidfuzz cpdist, prebuilt lists, workers={workers}", n, t, "kernel only")
-        )
+        name = f"rapidfuzz cpdist, prebuilt lists, workers={workers}"
+        rows.append(row(BENCH, name, n, wall, cpu, "kernel only"))
 
     # 3. The polars-ds native plugin (Rust, no conversion), when installed.
-    try:
-        import polars_ds as pds
-    except ImportError:
-        pds = None
-    if pds is not None:
-        t, _ = timed(
-            lambda: df.select(
-                pds.str_leven("answer", "prediction", return_sim=True, parallel=True)
-            ),
-            repeat=2,
-        )
-        rows.append(Row(BENCH, "polars-ds str_leven (parallel)", n, t, "native plugin"))
+    pds_row, _ = polars_ds_row(BENCH, df, "native plugin")
+    if pds_row is not None:
+        rows.append(pds_row)
 
-    # 4. xpert_frames end to end: Arrow table in, score column out.
-    ev = xf.get_evaluator("fuzzy")
-    t, out = timed(lambda: xf.score(table, ev), repeat=2)
-    rows.append(Row(BENCH, "xpert_frames (Arrow in, scores out)", n, t, "end to end"))
-    differ = int(np.count_nonzero(out.column("fuzzy_score").to_numpy() != rapidfuzz_scores))
-    rows[-1].note += f"; scores differing from rapidfuzz: {differ:,} of {n:,}"
-    if pds is not None:
-        rows[-1].note += f"; {rows[-2].seconds / t:.2f}x polars-ds; load {os.getloadavg()[0]:.1f}"
-    t, _ = timed(lambda: xf.score(df.lazy(), ev).collect(engine="streaming"), repeat=1)
-    rows.append(Row(BENCH, "xpert_frames streaming engine", n, t, "end to end"))
-
-    got = out.column("fuzzy_score").to_pylist()[:seed_n]
-    worst = max(abs(round(g, 4) - s) for g, s in zip(got, seed_scores, strict=True))
-    rows[-1].note += f"; max |diff| vs seed (4 dp) = {worst:.1e}"
-    return rows + sentences(quick, pds)
+    # 4. xpert_frames end to end, both paths: Arrow table in, score column out.
+    mine, scores = xpert_rows(BENCH, table, n, pds_row)
+    differ = int(np.count_nonzero(scores != rapidfuzz_scores))
+    mine[0].note += f"; scores differing from rapidfuzz: {differ:,} of {n:,}"
+    rows += mine
+    wall, cpu, _ = timed_cpu(lambda: xf.score(df.lazy(), "fuzzy").collect(engine="streaming"))
+    worst = max(
+        abs(round(g, 4) - s) for g, s in zip(scores[:seed_n].tolist(), seed_scores, strict=True)
+    )
+    note = f"end to end, {scorers.backend()}; max |diff| vs seed (4 dp) = {worst:.1e}"
+    rows.append(row(BENCH, "xpert_frames streaming engine", n, wall, cpu, note))
+    return rows + sentences(quick)
 
 
-def sentences(quick: bool, pds: object) -> list[Row]:
+def sentences(quick: bool) -> list[Row]:
     """polars-ds vs xpert_frames end to end on real-length sentence pairs (the first row is the
     baseline of this table's ratios)."""
     from benchmarks.bench_bleu import make_data
@@ -96,30 +161,19 @@ def sentences(quick: bool, pds: object) -> list[Row]:
         f"{df.select(pl.struct('answer', 'prediction').n_unique()).item():,} distinct pairs"
     )
     rows: list[Row] = []
-    expected = None
-    if pds is not None:
-        t, ref = timed(
-            lambda: df.select(
-                pds.str_leven("answer", "prediction", return_sim=True, parallel=True)  # type: ignore[attr-defined]
-            ),
-            repeat=2,
-        )
-        expected = ref.to_series().to_numpy()
-        rows.append(Row(bench, "polars-ds str_leven (parallel)", len(df), t, shape))
+    pds_row, expected = polars_ds_row(bench, df, shape)
+    if pds_row is not None:
+        rows.append(pds_row)
     a, b = df["answer"], df["prediction"]
-    t, _ = timed(
+    wall, cpu, _ = timed_cpu(
         lambda: process.cpdist(
             a.to_list(), b.to_list(), scorer=Levenshtein.normalized_similarity, workers=-1
         ),
-        repeat=2,
+        repeat=3,
     )
-    rows.append(Row(bench, "rapidfuzz cpdist, list conversion timed", len(df), t, "workers=-1"))
-    ev = xf.get_evaluator("fuzzy")
-    table = df.to_arrow()
-    t, out = timed(lambda: xf.score(table, ev), repeat=2)
-    note = f"end to end; load {os.getloadavg()[0]:.1f}"
+    rows.append(row(bench, "rapidfuzz cpdist, list conversion timed", len(df), wall, cpu, "w=-1"))
+    mine, scores = xpert_rows(bench, df.to_arrow(), len(df), pds_row)
     if expected is not None:
-        differ = int(np.count_nonzero(out.column("fuzzy_score").to_numpy() != expected))
-        note += f"; scores differing from polars-ds: {differ:,}"
-    rows.append(Row(bench, "xpert_frames (Arrow in, scores out)", len(df), t, note))
-    return rows
+        differ = int(np.count_nonzero(scores != expected.to_series().to_numpy()))
+        mine[0].note += f"; scores differing from polars-ds: {differ:,}"
+    return rows + mine

@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 import xpert_frames as xf
 from tests.helpers import score_all_paths
 from tests.oracles import fuzzy as oracle
+from xpert_frames.core import budget
 from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
+from xpert_frames.distance.levenshtein import kernel_threads, levenshtein_similarity
 from xpert_frames.evaluators.fuzzy import (
     FuzzyEvaluator,
     FuzzyMatcher,
@@ -18,8 +20,6 @@ from xpert_frames.evaluators.fuzzy import (
     levenshtein_distance,
     similarity,
 )
-from xpert_frames.evaluators.fuzzy import kernel as kernels
-from xpert_frames.evaluators.fuzzy.kernel import kernel_threads, levenshtein_similarity
 
 # A batch of a few thousand rows (the kernel's own tests shrink its pieces to cross them).
 CHUNK = 2048
@@ -117,16 +117,16 @@ def test_kernel_many_distinct_pairs_cross_chunks() -> None:
 
 
 def test_kernel_threads_follow_polars_and_affinity(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernels.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
-    monkeypatch.setattr(kernels.pl, "thread_pool_size", lambda: 3)
+    monkeypatch.setattr(budget.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(budget.pl, "thread_pool_size", lambda: 3)
     assert kernel_threads() == 3  # Polars' pool is the narrower budget
-    monkeypatch.setattr(kernels.os, "sched_getaffinity", lambda _pid: {5}, raising=False)
+    monkeypatch.setattr(budget.os, "sched_getaffinity", lambda _pid: {5}, raising=False)
     assert kernel_threads() == 1  # e.g. taskset -c 5
 
 
 def test_kernel_threads_follow_a_ray_allotment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernels.os, "sched_getaffinity", lambda _pid: set(range(8)), raising=False)
-    monkeypatch.setattr(kernels.pl, "thread_pool_size", lambda: 8)
+    monkeypatch.setattr(budget.os, "sched_getaffinity", lambda _pid: set(range(8)), raising=False)
+    monkeypatch.setattr(budget.pl, "thread_pool_size", lambda: 8)
 
     class Context:
         def __init__(self, mode: int, cpus: float | None) -> None:

@@ -1,8 +1,11 @@
-"""The fuzzy kernel (rapidfuzz's ``Levenshtein`` through ``process.cpdist``, distinct pairs once,
-in pieces): equal to the seed's reference dynamic programme across rapidfuzz's internal
+"""The fuzzy kernel (rapidfuzz's ``Levenshtein``, distinct pairs once, in pieces), on both of
+its paths (the C extension handing Arrow buffers to rapidfuzz's C scorer, and the
+``process.cpdist`` twin; every test runs on each, the extension's skipped when it is not
+built): equal to the seed's reference dynamic programme across rapidfuzz's internal
 thresholds (one 64-bit word up to 64 code points, blocks of words beyond: 64, 128, 256, 512),
-on ASCII and CJK text, nulls, repeated pairs and hash collisions; pieces bounded in pairs and
-cells with a pending signal seen between them; absurdly long pairs refused with a warning."""
+on ASCII and CJK text, emoji, nulls, repeated pairs and hash collisions; pieces bounded in
+pairs and cells with a pending signal seen between them; absurdly long pairs refused with a
+warning."""
 
 from __future__ import annotations
 
@@ -20,9 +23,10 @@ from hypothesis import strategies as st
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from xpert_frames.distance import levenshtein as kernels
+from xpert_frames.distance import scorers
+from xpert_frames.distance.levenshtein import LongPairWarning, levenshtein_similarity
 from xpert_frames.evaluators.fuzzy import fuzzy_match_score
-from xpert_frames.evaluators.fuzzy import kernel as kernels
-from xpert_frames.evaluators.fuzzy.kernel import LongPairWarning, levenshtein_similarity
 
 # Small alphabets make long strings share many code points (distances neither 0 nor maximal):
 # ASCII, CJK, astral emoji, combining marks, Latin-1 and NUL.
@@ -36,6 +40,16 @@ ALPHABETS = [
 ]
 #: Lengths around rapidfuzz's internal switches (single word <= 64, then blocks of 64).
 THRESHOLDS = [63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513]
+
+
+@pytest.fixture(autouse=True, params=["native", "cpdist"])
+def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test once on the C extension (skipped when it is not built) and once on the twin."""
+    if request.param == "cpdist":
+        monkeypatch.setattr(scorers, "_NATIVE", None)
+    elif scorers.backend() != "native":
+        pytest.skip("the C extension xpert_frames.distance._arrow_scorer is not built")
+    return str(request.param)
 
 
 def texts(max_size: int) -> st.SearchStrategy[str]:
@@ -135,53 +149,84 @@ def test_repeated_pairs_and_hash_collisions_score_their_own_pair(
     assert kernel(pairs) == expected
 
 
-def test_pieces_bound_pairs_and_cells(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[int, float]] = []
-    real = process.cpdist
+def spy_on_pieces(monkeypatch: pytest.MonkeyPatch, path: str, after: Any = None) -> list[int]:
+    """Record the size of every piece handed to rapidfuzz on ``path`` (``after`` runs after
+    each piece)."""
+    calls: list[int] = []
+    if path == "cpdist":
+        real = process.cpdist
 
-    def spy(a: list[str], b: list[str], **kw: Any) -> Any:
-        calls.append((len(a), sum(len(x) * len(y) for x, y in zip(a, b, strict=True))))
-        assert kw["workers"] >= 1
-        return real(a, b, **kw)
+        def spy(a: list[str], b: list[str], **kw: Any) -> Any:
+            assert kw["workers"] >= 1
+            calls.append(len(a))
+            out = real(a, b, **kw)
+            if after:
+                after()
+            return out
 
-    monkeypatch.setattr(process, "cpdist", spy)
+        monkeypatch.setattr(process, "cpdist", spy)
+    else:
+        native = scorers._NATIVE
+
+        class Spy:
+            check = native.check
+
+            @staticmethod
+            def score(*args: Any) -> Any:
+                calls.append(len(args[7]))  # the rows of this piece
+                out = native.score(*args)
+                if after:
+                    after()
+                return out
+
+        monkeypatch.setattr(scorers, "_NATIVE", Spy)
+    return calls
+
+
+def test_pieces_bound_pairs_and_cells(monkeypatch: pytest.MonkeyPatch, path: str) -> None:
+    calls = spy_on_pieces(monkeypatch, path)
     monkeypatch.setattr(kernels, "PIECE_ROWS", 100)
     monkeypatch.setattr(kernels, "PIECE_CELLS", 50_000)
+    pieces: list[list[tuple[int, int]]] = []
+    real_pieces = kernels._pieces
+
+    def spy_pieces(cells: Any, **kw: Any) -> list[tuple[int, int]]:
+        out = real_pieces(cells, **kw)
+        pieces.append(out)
+        assert all(sum(cells[b:e]) <= 50_000 or e - b == 1 for b, e in out)
+        return out
+
+    monkeypatch.setattr(kernels, "_pieces", spy_pieces)
     pairs = [(f"答{i}abc", f"答{i * 7}abd") for i in range(1_000)]
     pairs += [("长" * 300 + str(i), "长" * 299) for i in range(20)]  # 90,000 cells each
     assert kernel(pairs, workers=2) == [seed(x, y) for x, y in pairs]
-    assert sum(n for n, _ in calls) == len(pairs)
-    assert all(n <= 100 for n, _ in calls)
-    assert all(c <= 50_000 or n == 1 for n, c in calls)  # a longer pair is a piece alone
-    assert sum(1 for n, c in calls if n == 1 and c > 50_000) == 20
+    assert sum(calls) == len(pairs)
+    assert all(n <= 100 for n in calls)
+    # A longer pair is a piece alone (cells in code points on the twin, bytes on the extension).
+    assert sum(1 for piece in pieces[-1] if piece[1] - piece[0] == 1) >= 20
 
 
-def test_a_pending_signal_is_seen_between_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_pending_signal_is_seen_between_pieces(
+    monkeypatch: pytest.MonkeyPatch, path: str, workers: int
+) -> None:
     class Stop(Exception):
         pass
 
     def handler(signum: int, frame: object) -> None:
         raise Stop
 
-    calls = 0
-    real = process.cpdist
-
-    def spy(a: list[str], b: list[str], **kw: Any) -> Any:
-        nonlocal calls
-        calls += 1
-        out = real(a, b, **kw)
-        os.kill(os.getpid(), signal.SIGUSR1)  # arrives while the C call runs
-        return out
-
-    monkeypatch.setattr(process, "cpdist", spy)
-    monkeypatch.setattr(kernels, "PIECE_ROWS", 10)
+    # The signal arrives while a piece runs in C (on a worker thread with two workers).
+    calls = spy_on_pieces(monkeypatch, path, after=lambda: os.kill(os.getpid(), signal.SIGUSR1))
+    monkeypatch.setattr(kernels, "PIECE_ROWS", 1_000)
     previous = signal.signal(signal.SIGUSR1, handler)
     try:
         with pytest.raises(Stop):
-            kernel([(f"a{i}", f"b{i}") for i in range(100)])
+            kernel([(f"a{i}", f"b{i}") for i in range(100_000)], workers=workers)
     finally:
         signal.signal(signal.SIGUSR1, previous)
-    assert calls == 1  # the handler ran before a second piece started
+    # The handler ran before the pieces were all scored: at most one more per other thread.
+    assert len(calls) <= workers + 1 < 100
 
 
 def test_pairs_over_the_cell_cap_are_null_with_a_warning() -> None:
@@ -239,6 +284,7 @@ def test_the_evaluator_keeps_a_refused_row_and_counts_it_skipped(
 def test_kernel_threads_respect_polars_pool_and_affinity(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(scorers, "_NATIVE", None)  # the cpdist twin: its workers are checked
     seen: list[int] = []
     real = process.cpdist
 
@@ -252,3 +298,16 @@ def test_kernel_threads_respect_polars_pool_and_affinity(
     assert seen and all(w >= 1 for w in seen)
     assert seen[0] <= pl.thread_pool_size()
     assert seen[0] <= len(os.sched_getaffinity(0))
+
+
+def test_refused_pairs_are_counted_across_pieces_and_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(kernels, "PIECE_ROWS", 50)
+    pairs: list[tuple[str | None, str | None]] = [
+        ("长" * 120 + str(i), "x" * 100) if i % 7 == 0 else (f"a{i}", f"b{i}") for i in range(5_000)
+    ]
+    refused = sum(1 for i in range(5_000) if i % 7 == 0)
+    with pytest.warns(LongPairWarning, match=rf"^fuzzy: {refused:,} pair\(s\) not scored"):
+        got = kernel(pairs, workers=2, max_cells=10_000)
+    assert got == [None if i % 7 == 0 else seed(*p) for i, p in enumerate(pairs)]

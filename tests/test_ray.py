@@ -27,8 +27,8 @@ from xpert_frames.api import SAMPLE
 from xpert_frames.cli.main import main as cli_main
 from xpert_frames.core.exceptions import ColumnNotFoundError
 from xpert_frames.core.frames import CHOICE_DTYPE
+from xpert_frames.distance.levenshtein import kernel_threads
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.evaluators.fuzzy.kernel import kernel_threads
 
 ray = pytest.importorskip("ray")
 xray = pytest.importorskip("xpert_frames.ray_data")

@@ -1,7 +1,8 @@
-"""The ``fuzzy`` evaluator (normalized Levenshtein, rapidfuzz) and the seed's ``FuzzyMatcher``."""
+"""The ``fuzzy`` evaluator (normalized Levenshtein: rapidfuzz's kernel, through
+:mod:`xpert_frames.distance`) and the seed's ``FuzzyMatcher``."""
 
+from xpert_frames.distance.levenshtein import MAX_PAIR_CELLS, LongPairWarning
 from xpert_frames.evaluators.fuzzy.evaluator import FuzzyEvaluator, normalize, similarity
-from xpert_frames.evaluators.fuzzy.kernel import MAX_PAIR_CELLS, LongPairWarning
 from xpert_frames.evaluators.fuzzy.matcher import (
     FuzzyMatcher,
     fuzzy_match_score,

@@ -1,8 +1,9 @@
 """Fuzzy matching: normalized Levenshtein similarity on Unicode code points.
 
 The columnar path runs rapidfuzz's Levenshtein over whole batches, each distinct pair once, in
-pieces that let Ctrl-C through
-(:func:`xpert_frames.evaluators.fuzzy.kernel.levenshtein_similarity`); a pair whose lengths
+pieces that let Ctrl-C through (:func:`xpert_frames.distance.levenshtein.levenshtein_similarity`:
+the Arrow buffers straight to rapidfuzz's C scorer when the optional extension is built, else
+``rapidfuzz.process.cpdist``); a pair whose lengths
 multiply past 10^10 (two strings of 100,000 characters) is not scored: null, counted as
 skipped, with a ``LongPairWarning``. The seed's pure-Python ``FuzzyMatcher`` API is in
 :mod:`xpert_frames.evaluators.fuzzy.matcher`.
@@ -20,8 +21,8 @@ from xpert_frames.core.aliases import FuzzyNormalization, IntoExpr
 from xpert_frames.core.exceptions import OptionTypeError
 from xpert_frames.core.metrics import ColumnMetric, CorpusMetric
 from xpert_frames.core.options import check_choice, check_fraction
+from xpert_frames.distance.levenshtein import normalized_similarity
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.evaluators.fuzzy.kernel import levenshtein_similarity
 
 NORMALIZATIONS: tuple[str, ...] = get_args(FuzzyNormalization)
 
@@ -55,20 +56,14 @@ def similarity(
     aliases: Mapping[str, str] | None = None,
 ) -> pl.Expr:
     """Normalized Levenshtein similarity of two string columns (Float64, null if either is, or
-    if the pair is over the kernel's length cap: :data:`~xpert_frames.evaluators.fuzzy.kernel.
+    if the pair is over the kernel's length cap: :data:`~xpert_frames.distance.levenshtein.
     MAX_PAIR_CELLS`)."""
     steps = _check_steps(steps)
     aliases = _check_aliases(aliases)
-    pair = pl.struct(
-        normalize(reference, steps=steps, aliases=aliases).alias("a"),
-        normalize(prediction, steps=steps, aliases=aliases).alias("b"),
+    return normalized_similarity(
+        normalize(reference, steps=steps, aliases=aliases),
+        normalize(prediction, steps=steps, aliases=aliases),
     )
-    return pair.map_batches(_similarity_batch, return_dtype=pl.Float64, is_elementwise=True)
-
-
-def _similarity_batch(pair: pl.Series) -> pl.Series:
-    fields = pair.struct.unnest()
-    return levenshtein_similarity(fields["a"], fields["b"])
 
 
 def _check_steps(steps: Any) -> tuple[FuzzyNormalization, ...]:

@@ -41,8 +41,8 @@ from xpert_frames.core import frames, text
 from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.distinct import distinct_apply, per_distinct
 from xpert_frames.core.options import check_bool, check_fraction
+from xpert_frames.distance.levenshtein import normalized_similarity
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.evaluators.fuzzy.evaluator import similarity
 from xpert_frames.evaluators.tcm.committed import (
     committed_column,
     option_picks,
@@ -195,11 +195,12 @@ def disease_text(value: IntoExpr, *, strip_suffix: bool = True) -> pl.Expr:
 
 
 def _similarity_of_pairs(pair: pl.Series) -> pl.Series:
-    """:func:`similarity` of the rows where both strings are present, null elsewhere: the rules
-    mask the rows that need no fallback (most of them), which then never reach the kernel."""
+    """:func:`normalized_similarity` of the rows where both strings are present, null
+    elsewhere: the rules mask the rows that need no fallback (most of them), which then never
+    reach the kernel."""
     rows = pair.struct.unnest()
     present = rows["a"].is_not_null() & rows["b"].is_not_null()
-    scored = rows.filter(present).select(similarity(pl.col("a"), pl.col("b"))).to_series()
+    scored = rows.filter(present).select(normalized_similarity("a", "b")).to_series()
     out = pl.Series(pair.name, dtype=pl.Float64).extend_constant(None, len(pair))
     return out.scatter(present.arg_true(), scored) if len(scored) else out
 

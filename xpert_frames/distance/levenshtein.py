@@ -1,22 +1,27 @@
-"""The fuzzy evaluator's kernel: rapidfuzz's Levenshtein on whole batches, never one Python call
-per row.
+"""Normalized Levenshtein similarity of two string columns: rapidfuzz's own kernel
+(``rapidfuzz.distance.Levenshtein.normalized_similarity``) on whole batches, never one Python
+call per row. Below the evaluators: the fuzzy evaluator and the TCM evaluator both use it.
 
 ``levenshtein_similarity`` is ``1 - distance / max(len)`` on Unicode code points (1.0 for two
-equal strings, including two empty ones), exactly ``rapidfuzz.distance.Levenshtein.
-normalized_similarity`` (the tests compare it with the plain dynamic programme of
-:mod:`xpert_frames.evaluators.fuzzy.matcher`). How the strings reach rapidfuzz:
+equal strings, including two empty ones), exactly rapidfuzz's ``normalized_similarity`` (the
+tests compare it with the seed's plain dynamic programme,
+:func:`xpert_frames.evaluators.fuzzy.matcher.levenshtein_distance`). How the strings reach
+rapidfuzz:
 
 1. Each distinct (a, b) pair is scored once: rows are numbered by a 64-bit hash of the pair,
    one representative per hash is scored, and every row is checked against its representative
    (a hash collision is scored on its own, never given another pair's score). When more than
    :data:`DISTINCT_SHARE` of the pairs are distinct, every row is scored instead.
 2. Equal pairs score 1.0 and null pairs null in Polars, without reaching rapidfuzz.
-3. The other pairs go to ``rapidfuzz.process.cpdist`` as Python strings, in **pieces**
-   (:data:`PIECE_ROWS` pairs and :data:`PIECE_CELLS` cells at most, one longer pair alone), with
-   ``workers`` threads from the process's one core budget (:func:`kernel_threads`). Between two
-   pieces the interpreter runs Python code again, so a pending signal's handler (Ctrl-C, the
-   CLI's SIGTERM handler) runs within one piece's time (well under a second on one core; the
-   CLI turns it into a clean exit).
+3. The other pairs go to rapidfuzz in **pieces** (:data:`PIECE_ROWS` pairs and
+   :data:`PIECE_CELLS` cells at most, one longer pair alone) by one of two equal paths
+   (:mod:`xpert_frames.distance.scorers`): the optional C extension, which hands the Arrow
+   string buffers straight to rapidfuzz's scorer (its C scorer interface) in Python threads,
+   or its twin, ``rapidfuzz.process.cpdist`` on Python strings with ``workers`` threads.
+   Threads come from the process's core budget (:func:`kernel_threads`). Between two pieces
+   the interpreter runs Python code again, so a pending signal's handler (Ctrl-C, the CLI's
+   SIGTERM handler) runs within one piece's time (well under a second on one core; the CLI
+   turns it into a clean exit).
 4. **Cap:** a pair whose code-point lengths multiply to more than ``max_cells`` (by default
    :data:`MAX_PAIR_CELLS` = 10^10, e.g. two strings of 100,000 characters, about half a
    second of one core) is not scored: its score is null (the row is kept and counted as
@@ -26,22 +31,33 @@ normalized_similarity`` (the tests compare it with the plain dynamic programme o
 
 from __future__ import annotations
 
-import os
-import sys
 import warnings
 
+import numpy as np
 import polars as pl
 
+from xpert_frames.core import text
+from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.exceptions import InvalidOptionError
+from xpert_frames.distance import scorers
+from xpert_frames.distance.scorers import kernel_threads
+
+__all__ = [
+    "MAX_PAIR_CELLS",
+    "LongPairWarning",
+    "kernel_threads",
+    "levenshtein_similarity",
+    "normalized_similarity",
+]
 
 #: Cells (product of the two code-point lengths) above which a pair is not scored (null).
 MAX_PAIR_CELLS = 10**10
 #: Above this share of distinct pairs, every row is scored (deduplication would cost more than
 #: it saves).
 DISTINCT_SHARE = 0.8
-#: At most this many pairs per ``cpdist`` call.
+#: At most this many pairs per piece (one ``cpdist`` call, or one call of the C extension).
 PIECE_ROWS = 50_000
-#: At most this many cells per ``cpdist`` call (a single longer pair is a piece of its own).
+#: At most this many cells per piece (a single longer pair is a piece of its own).
 PIECE_CELLS = 2 * 10**9
 
 _SEEDS = (0x5EED_F001, 0x5EED_F002)
@@ -51,34 +67,22 @@ class LongPairWarning(UserWarning):
     """Some pairs were too long to score (their score is null)."""
 
 
-def kernel_threads() -> int:
-    """Threads for rapidfuzz's workers: the cores Polars, the affinity mask and Ray allow.
+def normalized_similarity(a: IntoExpr, b: IntoExpr) -> pl.Expr:
+    """Normalized Levenshtein similarity of two string columns, as is (Float64; null if either
+    is null or the pair is over :data:`MAX_PAIR_CELLS`): :func:`levenshtein_similarity` on
+    each batch.
 
-    Polars' thread pool (``POLARS_MAX_THREADS``) is the budget the caller already chose for
-    this process; the affinity mask (``taskset``, cgroup cpusets) can be narrower than
-    ``os.cpu_count()``; inside a Ray worker the task's or actor's ``num_cpus`` is its share.
+    >>> df = pl.DataFrame({"a": ["kitten", "的人", None], "b": ["sitting", "的人", "x"]})
+    >>> df.select(normalized_similarity("a", "b").round(4)).to_series().to_list()
+    [0.5714, 1.0, None]
     """
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    limits = [cores or 1, pl.thread_pool_size()]
-    ray_cpus = _ray_cpus()
-    if ray_cpus is not None:
-        limits.append(ray_cpus)
-    return max(1, min(limits))
+    pair = pl.struct(text.to_expr(a).alias("a"), text.to_expr(b).alias("b"))
+    return pair.map_batches(_similarity_batch, return_dtype=pl.Float64, is_elementwise=True)
 
 
-def _ray_cpus() -> int | None:
-    """CPUs assigned to the current Ray task or actor; None outside Ray workers."""
-    ray = sys.modules.get("ray")  # never import Ray just to ask
-    if ray is None or not ray.is_initialized():
-        return None
-    try:
-        context = ray.get_runtime_context()
-        if context.worker.mode != ray.WORKER_MODE:  # the driver is not confined
-            return None
-        cpus = context.get_assigned_resources().get("CPU")
-    except AttributeError:  # an older Ray without these attributes: no allotment known
-        return None
-    return None if cpus is None else max(1, int(cpus))
+def _similarity_batch(pair: pl.Series) -> pl.Series:
+    fields = pair.struct.unnest()
+    return levenshtein_similarity(fields["a"], fields["b"])
 
 
 def levenshtein_similarity(
@@ -106,10 +110,11 @@ def levenshtein_similarity(
     frame = pl.DataFrame({"a": a, "b": b}, schema={"a": pl.String, "b": pl.String})
     if frame.height == 0:
         return pl.Series(a.name, [], dtype=pl.Float64)
+    name, a, b = a.name, frame["a"], frame["b"]  # as String (e.g. an all-null column)
     keyed = frame.with_columns(h=_pair_key(), i=pl.int_range(pl.len(), dtype=pl.UInt32))
     first = keyed.select(pl.col("h").is_first_distinct()).to_series()
     if first.sum() > DISTINCT_SHARE * frame.height:  # few repeats: not worth gathering back
-        return _score_distinct(a, b, threads, max_cells).alias(a.name)
+        return _score_distinct(a, b, threads, max_cells).alias(name)
     reps = keyed.filter(first)
     scores = reps.select("h", "i", s=_score_distinct(reps["a"], reps["b"], threads, max_cells))
     out = keyed.select("h").join(scores, on="h", how="left", maintain_order="left")
@@ -123,7 +128,7 @@ def levenshtein_similarity(
         other = frame.filter(~same)
         own = _score_distinct(other["a"], other["b"], threads, max_cells)
         result = result.scatter((~same).arg_true(), own)
-    return result.alias(a.name)
+    return result.alias(name)
 
 
 def _pair_key() -> pl.Expr:
@@ -132,12 +137,29 @@ def _pair_key() -> pl.Expr:
 
 
 def _score_distinct(a: pl.Series, b: pl.Series, threads: int, max_cells: int) -> pl.Series:
-    """Scores of aligned pairs (no deduplication): equal and null pairs in Polars, the others
-    through ``cpdist`` in pieces."""
-    import numpy as np
-    from rapidfuzz import process
-    from rapidfuzz.distance import Levenshtein
+    """Scores of aligned pairs (no deduplication), by rapidfuzz in pieces: the C extension
+    when built (equal pairs, nulls and the cap in C), else ``cpdist`` (equal pairs, nulls
+    and the cap in Polars)."""
+    if scorers.backend() == "native":
+        out, skipped = scorers.score_native(
+            a, b, max_cells=max_cells, threads=threads, pieces=_thread_pieces
+        )
+    else:
+        out, skipped = _score_with_cpdist(a, b, threads, max_cells)
+    if skipped:
+        warnings.warn(
+            f"fuzzy: {skipped:,} pair(s) not scored (score null, counted as skipped): "
+            f"the product of their lengths in characters exceeds {max_cells:,} (e.g. two strings "
+            f"of {int(max_cells**0.5):,} characters); Levenshtein distance is quadratic",
+            LongPairWarning,
+            stacklevel=2,
+        )
+    return pl.Series(out, dtype=pl.Float64, nan_to_null=True)
 
+
+def _score_with_cpdist(
+    a: pl.Series, b: pl.Series, threads: int, max_cells: int
+) -> tuple[np.ndarray, int]:
     frame = pl.DataFrame({"a": a, "b": b})
     lengths = frame.select(
         todo=(pl.col("a") != pl.col("b")).fill_null(False),
@@ -151,41 +173,30 @@ def _score_distinct(a: pl.Series, b: pl.Series, threads: int, max_cells: int) ->
     if long.any():
         out[long] = np.nan
         todo = todo & pl.Series(~long)
-        warnings.warn(
-            f"fuzzy: {int(long.sum()):,} pair(s) not scored (score null, counted as skipped): "
-            f"the product of their lengths in characters exceeds {max_cells:,} (e.g. two strings "
-            f"of {int(max_cells**0.5):,} characters); Levenshtein distance is quadratic",
-            LongPairWarning,
-            stacklevel=2,
-        )
     rows = todo.arg_true().to_numpy()
-    if len(rows) == 0:
-        return pl.Series(out, dtype=pl.Float64, nan_to_null=True)
-    sa, sb = a.gather(rows), b.gather(rows)
-    for begin, end in _pieces(cells[rows]):
-        out[rows[begin:end]] = process.cpdist(
-            sa.slice(begin, end - begin).to_list(),
-            sb.slice(begin, end - begin).to_list(),
-            scorer=Levenshtein.normalized_similarity,
-            dtype=np.float64,
-            workers=threads,
-        )
-        # Back in the interpreter between pieces: a pending signal's handler runs here.
-    return pl.Series(out, dtype=pl.Float64, nan_to_null=True)
+    if len(rows):
+        out[rows] = scorers.score_with_cpdist(a, b, rows, _pieces(cells[rows]), threads)
+    return out, int(long.sum())
 
 
-def _pieces(cells: object) -> list[tuple[int, int]]:
-    """Consecutive ``[begin, end)`` ranges of at most :data:`PIECE_ROWS` pairs and
-    :data:`PIECE_CELLS` cells (a pair above that alone)."""
-    import numpy as np
+def _thread_pieces(cells: np.ndarray, threads: int) -> list[tuple[int, int]]:
+    """Pieces for Python threads: a few per thread (none waits on another), at least 1,000
+    pairs each, within :data:`PIECE_ROWS` and :data:`PIECE_CELLS`."""
+    per_thread = -(-len(cells) // (4 * threads))
+    return _pieces(cells, max_rows=max(1_000, per_thread))
 
+
+def _pieces(cells: object, *, max_rows: int | None = None) -> list[tuple[int, int]]:
+    """Consecutive ``[begin, end)`` ranges of at most :data:`PIECE_ROWS` pairs (or
+    ``max_rows``, if fewer) and :data:`PIECE_CELLS` cells (a pair above that alone)."""
+    limit = PIECE_ROWS if max_rows is None else min(max_rows, PIECE_ROWS)
     total = np.cumsum(np.asarray(cells, dtype=np.float64))
     out: list[tuple[int, int]] = []
     begin, n = 0, len(total)
     while begin < n:
         base = total[begin - 1] if begin else 0.0
         end = int(np.searchsorted(total, base + PIECE_CELLS, side="right"))
-        end = min(max(end, begin + 1), begin + PIECE_ROWS, n)
+        end = min(max(end, begin + 1), begin + limit, n)
         out.append((begin, end))
         begin = end
     return out
