@@ -144,3 +144,61 @@ def test_signal_inside_a_polars_callback_is_raised_after_it() -> None:
     assert calls  # the callback ran to its end: nothing was raised inside it
     assert interrupt.pending() == signal.SIGTERM
     interrupt.clear()
+
+
+def test_report_command_stops_at_once_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`xpert-frames report` runs its work beside the main thread: a signal while the report is
+    being made stops the command (exit 143) without waiting for it, and no report file appears."""
+    import threading
+
+    from xpert_frames.cli import main as cli
+
+    scored = tmp_path / "scored.parquet"
+    _score_sample(tmp_path, scored)
+    started = threading.Event()
+
+    def slow_report(*args: object, **kwargs: object) -> pl.DataFrame:
+        started.set()
+        for _ in range(600):  # far longer than the test waits: it must not be waited for
+            if interrupt.pending() is not None:
+                break
+            time.sleep(0.05)
+        raise AssertionError("unreachable: the command has already stopped")
+
+    monkeypatch.setattr(cli, "report_parquet", slow_report)
+    sender = threading.Timer(0.0, lambda: started.wait(30) and os.kill(os.getpid(), signal.SIGTERM))
+    sender.start()
+    try:
+        code = cli.main(["report", str(scored), "-o", str(tmp_path / "report.md")])
+    finally:
+        sender.join()
+        interrupt.clear()
+    assert code == 128 + signal.SIGTERM
+    assert not (tmp_path / "report.md").exists()
+    assert started.is_set()
+
+
+def test_report_in_slices_sees_a_stop_request_between_slices(tmp_path: Path) -> None:
+    from xpert_frames import get_evaluator
+    from xpert_frames.reporting.report import report_parquet
+
+    scored = tmp_path / "scored.parquet"
+    _score_sample(tmp_path, scored)
+    evaluators = [get_evaluator("fuzzy")]
+    whole = report_parquet(scored, [], evaluators, chunk_rows=1)
+    assert whole.height > 0
+    interrupt.request(signal.SIGINT)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            report_parquet(scored, [], evaluators, chunk_rows=1)
+    finally:
+        interrupt.clear()
+
+
+def _score_sample(tmp_path: Path, scored: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    rows = [{"prediction": f"answer {k}", "answer": f"answer {k % 3}"} for k in range(5)]
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert run("score", str(src), "-o", str(scored), "-e", "fuzzy", "-q").returncode == 0

@@ -145,3 +145,23 @@ def test_arrow_ipc_stream_in_a_fresh_interpreter(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "InvalidUTF8Error column 'prediction'" in proc.stderr and "row 1 " in proc.stderr
+
+
+def test_pandas_string_without_utf8_form_names_column_and_row() -> None:
+    """A lone surrogate (what ``errors="surrogateescape"`` leaves) in a pandas object column is
+    refused with the column and row, like invalid bytes in Arrow; valid text passes."""
+    pd = pytest.importorskip("pandas")
+    good = ["B", "答案是A", None, "🙂"]
+    frame = pd.DataFrame(
+        {
+            "prediction": pd.Series(good, dtype=object),
+            "answer": pd.Series(["B", "A", "C", "D"], dtype=object),
+            "answer_type": "choice",
+        }
+    )
+    assert len(xf.score(frame, ["accuracy"])) == 4
+    bad = frame.assign(prediction=pd.Series(["B", "答案是A", "x\udcffy", None], dtype=object))
+    with pytest.raises(InvalidUTF8Error) as info:
+        xf.score(bad, ["accuracy"])
+    assert info.value.column == "prediction" and info.value.row == 2
+    assert "'prediction'" in str(info.value) and "row 2" in str(info.value)

@@ -125,9 +125,13 @@ def check_facts(cls: type[BaseEvaluator]) -> None:
     for fact in ("subtype_column", "subtype_default"):
         if not isinstance(getattr(cls, fact, None), str | None):
             problems.append(f"{fact} must be a str or None")
-    for fact in ("binary_score", "accepts_list_answer"):
+    for fact in ("binary_score", "accepts_list_answer", "best_of_answers"):
         if not isinstance(getattr(cls, fact, False), bool):
             problems.append(f"{fact} must be a bool")
+    if getattr(cls, "best_of_answers", False) is True and not getattr(
+        cls, "accepts_list_answer", False
+    ):
+        problems.append("best_of_answers needs accepts_list_answer = True")
     bounds = getattr(cls, "score_range", (0.0, 1.0))
     if not (
         isinstance(bounds, tuple | list)

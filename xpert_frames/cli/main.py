@@ -229,7 +229,7 @@ def score(
             lambda: _report_after(
                 output, report_path, group, scoring_plan, baseline, columns, chunk_rows
             ),
-            grace=2.0,  # a report is not checked in pieces: wait a little for its temp file
+            # the report sees a stop request between its slices; its file is written after
         )
     if not quiet and rep is not None:
         text = render(rep, "table", evaluators, long=long_table, rows=scoring_plan.describe_rows())
@@ -349,11 +349,24 @@ def report_cmd(
         evaluators = detect_evaluators(lf.collect_schema())
         refuse_unknown_options(evaluators)
     group = group_columns(by, lf.collect_schema().names())
-    rep = make_report(lf, by=group, evaluators=evaluators)
-    if fmt == "html":
-        text = html_report(lf, group, evaluators=evaluators, report_frame=rep, baseline=baseline)
-    else:
-        text = render(rep, fmt, evaluators, long=long_table, rows=rows)
+    parquet = files.kind(paths[0]) == "parquet"
+
+    def work() -> str:
+        # Parquet in slices (a stop request is seen between them; memory follows the slice),
+        # other files (JSONL, CSV: read whole anyway) in one piece.
+        if parquet:
+            rep = report_parquet(lf, group, evaluators, files.CHUNK_ROWS)
+        else:
+            rep = make_report(lf, by=group, evaluators=evaluators)
+        if fmt == "html":
+            return html_report(
+                lf, group, evaluators=evaluators, report_frame=rep, baseline=baseline
+            )
+        return render(rep, fmt, evaluators, long=long_table, rows=rows)
+
+    # On a thread, so that Ctrl-C or SIGTERM stops the command at once, not after the report;
+    # nothing is written before the work ends (the output is written atomically after it).
+    text = safety.run_stoppable(work, grace=1.0)
     if output is None:
         click.echo(text, nl=not text.endswith("\n"))
     else:

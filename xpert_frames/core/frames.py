@@ -183,6 +183,14 @@ def _answer_expr(expr: pl.Expr, dtype: pl.DataType, where: str) -> pl.Expr:
     if isinstance(dtype, pl.List) and dtype.inner.is_numeric():
         inner = dtype.inner if isinstance(dtype.inner, pl.DataType) else dtype.inner()
         return expr.list.eval(number_text(pl.element(), inner)).cast(pl.List(pl.String))
+    if isinstance(dtype, pl.List | pl.Array):
+        raise ColumnTypeError(
+            where,
+            "answer",
+            "a string column, or a list of strings (several accepted answers: any one counts)",
+            dtype,
+            'Write each accepted answer as a string, e.g. ["Paris", "City of Paris"].',
+        )
     return _string_expr(expr, dtype, where)
 
 

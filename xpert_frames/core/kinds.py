@@ -65,14 +65,20 @@ def to_arrow_table(frame: object) -> pa.Table:
 def to_lazy(frame: Frame) -> pl.LazyFrame:
     """Any supported table as a LazyFrame: Polars as is; pyarrow tables wrapped without copying;
     pandas DataFrames (index dropped) and any object with ``__arrow_c_stream__`` converted.
-    Arrow string columns are checked to be UTF-8 first (:func:`~xpert_frames.core.utf8.check_table`:
-    :class:`~xpert_frames.core.exceptions.InvalidUTF8Error` naming the column and row)."""
+    Arrow string columns are checked to be UTF-8 first
+    (:func:`~xpert_frames.core.utf8.check_table`), and a pandas string with no UTF-8 form (a
+    lone surrogate) is found when the conversion fails
+    (:func:`~xpert_frames.core.utf8.locate_in_pandas`): either is an
+    :class:`~xpert_frames.core.exceptions.InvalidUTF8Error` naming the column and row."""
     if isinstance(frame, pl.LazyFrame):
         return frame
     if isinstance(frame, pl.DataFrame):
         return frame.lazy()
     if is_pandas(frame):
-        return pl.from_pandas(frame).lazy()
+        try:
+            return pl.from_pandas(frame).lazy()
+        except UnicodeEncodeError as exc:  # a string with no UTF-8 form: name its column, row
+            raise utf8.locate_in_pandas(frame) or exc from None
     if is_arrow_table(frame) or hasattr(frame, "__arrow_c_stream__"):
         # Polars trusts Arrow strings to be UTF-8: check them before it reads them.
         table = utf8.check_table(to_arrow_table(frame))

@@ -10,14 +10,14 @@ invalid one is searched for its first bad row (halving the rows, each half valid
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from xpert_frames.core.exceptions import InvalidUTF8Error
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["check_array", "check_table", "locate_in_parquet"]
+__all__ = ["check_array", "check_table", "locate_in_pandas", "locate_in_parquet"]
 
 
 def _has_strings(dtype: pa.DataType) -> bool:
@@ -142,4 +142,26 @@ def locate_in_parquet(paths: Sequence[str]) -> InvalidUTF8Error | None:
             first_row += batch.num_rows
         if not names:
             first_row += handle.metadata.num_rows
+    return None
+
+
+def locate_in_pandas(frame: Any) -> InvalidUTF8Error | None:
+    """The first column and row of a pandas DataFrame holding a string that has no UTF-8 form
+    (a lone surrogate such as ``"\\udcff"``, left by ``errors="surrogateescape"``), or
+    ``None``. Called only after the conversion to Arrow failed on one, so its row loop runs
+    on the error path only; a column's values are tried at once first (one ``str.join``)."""
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype != object:
+            continue  # pandas' Arrow-backed strings cannot hold such a string
+        texts = [v for v in column.tolist() if isinstance(v, str)]
+        try:
+            "".join(texts).encode("utf-8")
+        except UnicodeEncodeError:
+            for row, value in enumerate(column.tolist()):
+                if isinstance(value, str):
+                    try:
+                        value.encode("utf-8")
+                    except UnicodeEncodeError:
+                        return InvalidUTF8Error(str(name), row, "object")
     return None

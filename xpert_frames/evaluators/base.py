@@ -65,6 +65,11 @@ class BaseEvaluator(XpertEvalMixin, ABC):
     subtype_metric: ClassVar[str] = "{}"
     #: Whether ``answer`` may be a list of several references.
     accepts_list_answer: ClassVar[bool] = False
+    #: A list ``answer`` means any one of its references counts (TriviaQA-style aliases): the
+    #: row is scored against each non-empty reference and the best score is kept, with the
+    #: other outputs (extracted answer, rule) of the reference that gave it
+    #: (:meth:`apply`). ``False``: the evaluator reads a list itself (BLEU's references).
+    best_of_answers: ClassVar[bool] = False
     #: Scores are 0/1 (reports use a Wilson interval) rather than continuous (bootstrap).
     binary_score: ClassVar[bool] = False
     #: Options that change report metrics beyond the score columns (BLEU's corpus score). A
@@ -111,8 +116,36 @@ class BaseEvaluator(XpertEvalMixin, ABC):
     def apply(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         """``lf`` (with canonical columns) plus exactly :meth:`output_names`, rows in order.
 
-        Subclasses implement :meth:`prepare` and :meth:`outputs`, not this method.
+        Subclasses implement :meth:`prepare` and :meth:`outputs`, not this method. With
+        :attr:`best_of_answers` and a list ``answer``, each row is scored once per reference
+        and the best is kept (:meth:`_apply_best_of`).
         """
+        if self.best_of_answers and isinstance(lf.collect_schema()[frames.ANSWER], pl.List):
+            return self._apply_best_of(lf)
+        return self._apply_one(lf)
+
+    def _apply_best_of(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """Several accepted references: one work row per reference (``explode``; a row with an
+        empty list keeps one null reference), each scored as a string reference; a blank
+        reference is invalid there, so it never wins. Per input row the work row with the
+        highest score is kept (the first such reference on ties; all outputs from it), then
+        the list and the row's validity are put back. Every input row stays, in order."""
+        row, refs, valid = self.temp("answers:row"), self.temp("answers:list"), self.temp("valid")
+        lf = (
+            lf.with_row_index(row)
+            .with_columns(pl.col(frames.ANSWER).alias(refs), pl.col(frames.VALID).alias(valid))
+            .explode(frames.ANSWER, empty_as_null=True, keep_nulls=True)
+        )
+        blank = pl.col(frames.ANSWER).str.strip_chars().str.len_chars().fill_null(0) == 0
+        lf = self._apply_one(lf.with_columns((pl.col(frames.VALID) & ~blank).alias(frames.VALID)))
+        score = pl.col(self.score_column).fill_null(float("-inf"))
+        best = pl.int_range(pl.len()).over(row) == score.arg_max().over(row)
+        lf = lf.filter(best).with_columns(
+            pl.col(refs).alias(frames.ANSWER), pl.col(valid).alias(frames.VALID)
+        )
+        return lf.drop(row, refs, valid)
+
+    def _apply_one(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         before = set(lf.collect_schema().names())
         lf = self.prepare(lf)
         added = [n for n in lf.collect_schema().names() if n not in before]

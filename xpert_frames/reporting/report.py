@@ -19,7 +19,7 @@ from typing import Any
 
 import polars as pl
 
-from xpert_frames.core import frames
+from xpert_frames.core import frames, interrupt
 from xpert_frames.core.aliases import Frame
 from xpert_frames.core.exceptions import ColumnNotFoundError, DuplicateColumnError, NoScoresError
 from xpert_frames.evaluators.base import BaseEvaluator
@@ -141,13 +141,18 @@ def to_seed_dict(report_frame: pl.DataFrame) -> dict[Any, Any]:
 
 
 def report_parquet(
-    path: Path, by: list[str], evaluators: Sequence[BaseEvaluator], chunk_rows: int
+    source: Path | pl.LazyFrame,
+    by: list[str],
+    evaluators: Sequence[BaseEvaluator],
+    chunk_rows: int,
 ) -> pl.DataFrame:
-    """The report of a scored Parquet file, ``chunk_rows`` rows at a time: each slice is reduced
-    to the report's mergeable state and merged into the state so far (a state holds each
-    distinct row once per group, so it grows with the distinct rows, not with the chunks).
-    Metrics are made one at a time, so only one metric's state is held."""
-    lf = pl.scan_parquet(path)
+    """The report of a scored Parquet file (or a scan of several), ``chunk_rows`` rows at a
+    time: each slice is reduced to the report's mergeable state and merged into the state so
+    far (a state holds each distinct row once per group, so it grows with the distinct rows,
+    not with the chunks). Metrics are made one at a time, so only one metric's state is held.
+    A stop request (:mod:`xpert_frames.core.interrupt`: Ctrl-C, SIGTERM in the CLI) is seen
+    between slices."""
+    lf = source if isinstance(source, pl.LazyFrame) else pl.scan_parquet(source)
     metrics = report_plan(lf.collect_schema(), by, evaluators)
     total = lf.select(pl.len()).collect().item()
     reports = []
@@ -155,6 +160,7 @@ def report_parquet(
     for metric in metrics:  # one metric at a time: only its state is held
         state: pl.DataFrame | None = None
         for offset in range(0, max(total, 1), chunk_rows):
+            interrupt.raise_pending()  # stop between slices, never inside Polars
             part = partials(lf.slice(offset, chunk_rows), by, [metric])
             state = part if state is None else merge_partials([state, part])
         assert state is not None  # at least one slice

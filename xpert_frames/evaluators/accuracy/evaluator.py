@@ -185,6 +185,8 @@ class AccuracyEvaluator(BaseEvaluator):
     subtype_default: ClassVar[str | None] = "text"
     subtype_metric: ClassVar[str] = "{}_accuracy"
     binary_score: ClassVar[bool] = True
+    accepts_list_answer: ClassVar[bool] = True
+    best_of_answers: ClassVar[bool] = True
 
     def __init__(
         self,

@@ -117,6 +117,8 @@ class FuzzyEvaluator(BaseEvaluator):
     key: ClassVar[str] = "fuzzy"
     metric: ClassVar[str] = "fuzzy"
     answer_types: ClassVar[tuple[str, ...]] = ("text",)
+    accepts_list_answer: ClassVar[bool] = True
+    best_of_answers: ClassVar[bool] = True  # several references: the most similar one
 
     def __init__(
         self,
