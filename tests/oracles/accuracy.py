@@ -43,7 +43,7 @@ EN_KW = (
     # a heading verdict: "Verdict: (C).", "Decision: D", "Pick: B"
     r"|(?:^|[^A-Za-z])(?:final\s+)?(?:verdict|decision|pick|choice|selection)\s*[:：]"
     r"|(?:^|[^A-Za-z])it(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be)"
-    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice)(?:\s+is)?)"
+    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice|one)(?:\s+is)?)"
 )
 FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
 
@@ -88,11 +88,37 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         "leading",
         re.compile(
             rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?P<u>[A-Z]){CLOSE}"
-            r"(?:[^A-Za-z\s]|\s*\Z|\s+[^a-z\s])"
+            r"(?:[^A-Za-z\s,、]|[,、]\s*(?:[^A-Za-z\s]|[A-Z][a-z]|[a-z])|\s*\Z|\s+[^a-z\s])"
         ),
     ),
 ]
 LABEL = re.compile(r"(?:^|[^A-Za-z])[A-Z][\.\)、:：]")
+# Which is wrong: the others declared correct together, then one concluded wrong (read before
+# the negations are erased), between "bold" and "conclusion".
+DECLARED_WRONG = re.compile(
+    r"[A-Z](?:\s*[,、和及与]\s*[A-Z])+\s*(?:选项|项)?\s*(?:的描述|的说法|说法|描述|的内容)?"
+    r"\s*(?:都|均|全都|全)\s*(?:是|为)?[^。，,；;\n]{0,12}?(?:正确|对)"
+    rf"(?s:.*)(?:综上所述|综上|所以|因此|故|因而)\s*[,，:：]?\s*(?:选项\s*)?{OPEN}(?P<u>[A-Z]){CLOSE}"
+    r"\s*(?:选项|项)?\s*(?:的描述|的说法|说法|描述|的内容)?\s*(?:是|为)?\s*(?:错误|不正确|除外)"
+)
+RULES.insert(4, ("declared-wrong", DECLARED_WRONG))
+# Two options with words between them, written as a plain pair (before the negations).
+JOINS: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(
+            r"(?P<a>[A-Z])\s*(?:选项|项)\s*(?P<c>和|与|及|、|或者|或|还是)\s*(?:选项\s*)?"
+            r"(?P<b>[A-Z])(?:\s*(?:选项|项))?"
+        ),
+        r"\g<a>\g<c>\g<b>",
+    ),
+    (
+        re.compile(
+            r"(?P<pre>^|[^A-Za-z])(?P<a>[A-Z])\s*\([^()\n]{1,60}\)\s*,?\s+(?P<c>(?i:or|and))\s+"
+            r"(?P<b>\(?[A-Z]\)?)(?P<post>[^A-Za-z]|\Z)"
+        ),
+        r"\g<pre>\g<a> \g<c> \g<b>\g<post>",
+    ),
+]
 
 _NEG_UP_CN = r"[A-Z](?:\s*[、和与及/]\s*[A-Z])*"
 _NEG_WORD_CN = (
@@ -189,7 +215,7 @@ def last_match(pattern: re.Pattern[str], s: str) -> re.Match[str] | None:
 
 
 def rewrite_negations(s: str) -> str:
-    for pattern, repl in NEGATIONS:
+    for pattern, repl in [*JOINS, *NEGATIONS]:
         s = pattern.sub(repl, s)
     return s
 
@@ -207,15 +233,53 @@ def content_letter(pred: str, choices: list[dict[str, Any]] | None) -> str | Non
     return hits[0] if len(hits) == 1 else None
 
 
+_SENTENCE = r"(?:[^。！？!?\n.]|\.\S)"
+_CONCLUDING = re.compile(
+    rf"{_SENTENCE}*(?:综上所述|综上|所以|因此|故|因而|答案|最符合|最佳|除外"
+    rf"|(?i:\b(?:so|therefore|thus|hence|consequently|answer|best)\b)){_SENTENCE}*"
+)
+_STATING = re.compile(rf"{_SENTENCE}*(?:是|为|(?i:\b(?:is|are|was|were)\b)){_SENTENCE}*")
+_REJECTED = re.compile(
+    r"[^，,；;：:]*(?:不符|不是|并不|都不|并非|而非|排除|不能|不明显|不会|其他选项|其余选项"
+    r"|(?i:\bnot\b|n't|rather\s+than|instead\s+of|\bexcept\b|other\s+options?))[^，,；;：:]*"
+)
+
+
+def sentence_content(
+    pred: str, choices: list[dict[str, Any]] | None, which: str
+) -> tuple[str | None, bool]:
+    """The option every part of whose content the conclusion (last concluding sentence) or
+    the statement (first sentence with a copula) names, rejected clauses erased; and whether
+    several options are named."""
+    if not choices:
+        return None, False
+    low = full_to_half(pred).lower()
+    found = (_CONCLUDING if which == "conclusion" else _STATING).findall(low)
+    if not found:
+        return None, False
+    sentence = _REJECTED.sub(GONE, found[-1] if which == "conclusion" else found[0])
+    hits = []
+    for c in choices:
+        cid = (c.get("id") or "").strip("".join(WHITE)).upper()
+        content = full_to_half(c.get("content") or "").strip("".join(WHITE)).lower()
+        parts = [p.strip("".join(WHITE)) for p in re.findall(r"[^、，,和及与/]+", content)]
+        parts = [p for p in parts if p]
+        if len(cid) == 1 and cid in ALPHABET and parts and all(p in sentence for p in parts):
+            hits.append(cid)
+    return (hits[0] if len(hits) == 1 else None), len(hits) > 1
+
+
 def extract_choice(
     pred: str,
     options: str = "ABCD",
     choices: list[dict[str, Any]] | None = None,
 ) -> tuple[str | None, str]:
-    source = rewrite_negations(full_to_half(pred))
+    raw = full_to_half(pred)
+    source = rewrite_negations(raw)
     for name, pattern in RULES:
         anchored = name in ("bare", "leading")
-        m = pattern.match(source) if anchored else last_match(pattern, source)
+        text = raw if name == "declared-wrong" else source
+        m = pattern.match(text) if anchored else last_match(pattern, text)
         if m is None:
             continue
         named = [(k, v) for k, v in m.groupdict().items() if v is not None]
@@ -228,6 +292,14 @@ def extract_choice(
         letters = "".join(c for c in raw if c in ALPHABET)
         if letters and all(c in options for c in letters):
             return letter_set(letters), name
+    concluded, several = sentence_content(pred, choices, "conclusion")
+    if concluded is not None and concluded in options:
+        return concluded, "content:conclusion"
+    if several:
+        return None, "none"
+    stated, _ = sentence_content(pred, choices, "statement")
+    if stated is not None and stated in options:
+        return stated, "content:statement"
     letter = content_letter(pred, choices)
     if letter is not None and letter in options:
         return letter, "content"
@@ -284,6 +356,46 @@ def _value(m: re.Match[str] | None) -> float | None:
     return None if d == 0 or n is None else n / d
 
 
+SENTINELS = (
+    "<eoa>",
+    "<eoe>",
+    "</s>",
+    "<s>",
+    "<|im_end|>",
+    "<|endoftext|>",
+    "<|eot_id|>",
+    "<|end|>",
+)
+_TAG_WORDS = (
+    r"(?:最终答案|正确答案|答案|类别|罪名|金额|判断|结果|刑期|选项|回答"
+    r"|(?i:answer|final answer|category|label))"
+)
+_TAG = rf"(?:\[\s*{_TAG_WORDS}\s*\]|【\s*{_TAG_WORDS}\s*】)"
+_SENT = "|".join(re.escape(t) for t in SENTINELS)
+_TURN = (
+    r"(?:(?:Q|Question|问题|题目|咨询|Text|Passage)\s*[:：]|#{2,3}\s*(?:Human|User|Instruction)\b"
+    r"|\[\|Human\|\]|<\|im_start\|>\s*user|<\|start_header_id\|>\s*user|(?:Human|User)\s*[:：])"
+)
+
+
+def clean_prediction(pred: str) -> str:
+    """Cut at the first invented further turn after some content; format examples, sentinels
+    and bracket tags rewritten (``[类别]X<eoa>`` -> ``答案：X``)."""
+    m = re.match(rf"(?s)(.*?\S.*?)\n[ \t>*#]*{_TURN}", pred)
+    if m:
+        pred = m.group(1).rstrip()
+    if not re.search(r"[<\[【]", pred):
+        return pred
+    example = (
+        r"(?:例如|比如|譬如|示例|格式如|(?i:e\.g\.|for example|for instance))\s*[,，:：]?\s*"
+        rf"[\"“'‘]?\s*{_TAG}[^\n。<]*(?:{_SENT})?"
+    )
+    pred = re.sub(example, " ", pred)
+    pred = re.sub(rf"{_TAG}\s*(?:和|与|及|(?i:and))\s*(?:{_SENT})", " ", pred)
+    pred = re.sub(_SENT, "\n", pred)
+    return re.sub(_TAG, "答案：", pred).rstrip()
+
+
 def score_row(
     pred: str,
     ref: str,
@@ -298,6 +410,7 @@ def score_row(
 ) -> tuple[float, str | None, str]:
     """(score, extracted, rule) of one valid row (text and judge rows: the text oracle)."""
     kind = (kind or "text").strip("".join(WHITE)).lower()
+    pred = clean_prediction(pred)
     if kind == "judge":
         return accuracy_judge.judge_row(pred, ref)
     if kind == "choice":

@@ -97,3 +97,26 @@ DENIAL_ZH: tuple[str, ...] = ("并不是", "不是", "并非", "而非", "而不
 #: A guess: the text answer after it is not committed to.
 GUESS_ZH: tuple[str, ...] = ("可能", "也许", "或许", "大概")
 GUESS_EN: tuple[str, ...] = ("maybe", "perhaps", "possibly", "might", "could")
+
+# ------------------------------------------------------------ markup and continuations
+#: Sentinel tokens of prompt formats: markup that ends an answer, never content (``<eoa>``).
+SENTINELS: tuple[str, ...] = (
+    "<eoa>", "<eoe>", "</s>", "<s>", "<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end|>",
+)  # fmt: skip
+#: Words of a bracket tag that opens the answer (``[答案]李白``, ``【类别】婚姻家庭``).
+ANSWER_TAGS_ZH: tuple[str, ...] = (
+    "最终答案", "正确答案", "答案", "类别", "罪名", "金额", "判断", "结果", "刑期", "选项", "回答",
+)  # fmt: skip
+ANSWER_TAGS_EN: tuple[str, ...] = ("answer", "final answer", "category", "label")
+#: What introduces a format example echoed from the prompt (``例如[答案]北京<eoa>``).
+EXAMPLE_ZH: tuple[str, ...] = ("例如", "比如", "譬如", "示例", "格式如")
+EXAMPLE_EN: tuple[str, ...] = (r"e\.g\.", "for example", "for instance")
+#: A line that opens an invented further turn (``Q:``, ``问题：``, ``### Human:``): after a
+#: first answer, the text from it on is a continuation the model made up, not its answer.
+CONTINUATION_HEADS: tuple[str, ...] = (
+    "Q", "Question", "问题", "题目", "咨询", "Text", "Passage",
+)  # fmt: skip
+CONTINUATION_TURNS: tuple[str, ...] = (
+    r"#{2,3}\s*(?:Human|User|Instruction)\b", r"\[\|Human\|\]", r"<\|im_start\|>\s*user",
+    r"<\|start_header_id\|>\s*user", r"(?:Human|User)\s*[:：]",
+)  # fmt: skip

@@ -47,6 +47,7 @@ from xpert_frames.reading.choice import (
     option_letters,
     reference_letters,
 )
+from xpert_frames.reading.markup import clean_prediction
 from xpert_frames.reading.numbers import exact
 from xpert_frames.reading.numbers import parse as numbers
 
@@ -225,7 +226,10 @@ class AccuracyEvaluator(BaseEvaluator):
         """Stage the shared work over temporary columns so that each extraction is planned and
         run once, not once per output column (no Python work per row: every stage is Polars
         expressions, the text and judge stages in batches)."""
-        lf = lf.with_columns(self._kind().alias(self.temp("kind")))
+        lf = lf.with_columns(
+            self._kind().alias(self.temp("kind")),
+            clean_prediction(frames.PRED).alias(self.temp("pred")),
+        )
         lf = self._stage_choice(lf)
         lf = self._stage_answers(lf)
         return lf.with_columns(self._combined().alias(self.temp("result")))
@@ -246,7 +250,7 @@ class AccuracyEvaluator(BaseEvaluator):
             option_letters(frames.CHOICES, answer=self._col("ref")).alias(self.temp("opt"))
         )
         found = extract_choice(
-            pl.when(is_choice).then(pl.col(frames.PRED)),
+            pl.when(is_choice).then(self._col("pred")),
             options=self._col("opt"),
             choices=pl.when(is_choice).then(pl.col(frames.CHOICES)),
         )
@@ -257,7 +261,7 @@ class AccuracyEvaluator(BaseEvaluator):
         kind = self._col("kind")
         is_number, is_judge = kind == "number", kind == "judge"
         is_text = ~kind.is_in(["choice", "number", "judge"])
-        pred, ref = pl.col(frames.PRED), pl.col(frames.ANSWER)
+        pred, ref = self._col("pred"), pl.col(frames.ANSWER)
         numbers_in = pl.struct(
             pl.when(is_number).then(pred).alias("p"), pl.when(is_number).then(ref).alias("r")
         )
