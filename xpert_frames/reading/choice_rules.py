@@ -69,20 +69,20 @@ _EN_KW = (
 )
 _FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
 
-#: Explicit answer statements (Chinese and English): upper-case ``u`` or lower-case ``l``.
+#: Explicit answer statements (Chinese and English): upper-case ``upper`` or lower-case ``lower``.
 STATEMENT = (
     rf"(?s)^.*(?:{_CN_KW}|{_EN_KW}){_FILL}"
-    rf"(?:(?P<u>{UP}){UP_END}|(?P<l>[a-z]){LOW_END})"
+    rf"(?:(?P<upper>{UP}){UP_END}|(?P<lower>[a-z]){LOW_END})"
 )
 #: ``\boxed{B}``, ``\boxed{\text{B}}``.
 BOXED = (
     r"(?s)^.*\\boxed\{\s*(?:\\text(?:bf)?\{)?\s*[\(\[]?\s*"
-    rf"(?:(?P<u>{UP})|(?P<l>[a-z]))\s*[\)\]]?\s*\}}"
+    rf"(?:(?P<upper>{UP})|(?P<lower>[a-z]))\s*[\)\]]?\s*\}}"
 )
 #: ``【B】``.
-BRACKET = rf"(?s)^.*【\s*(?P<u>{UP})\s*】"
+BRACKET = rf"(?s)^.*【\s*(?P<upper>{UP})\s*】"
 #: Markdown bold holding only the option: ``**B**``, ``**(B)**``.
-BOLD = rf"(?s)^.*\*\*\s*[\(\[]?\s*(?P<u>{UP})\s*[\)\]]?\s*[\.:：]?\s*\*\*"
+BOLD = rf"(?s)^.*\*\*\s*[\(\[]?\s*(?P<upper>{UP})\s*[\)\]]?\s*[\.:：]?\s*\*\*"
 
 #: The last option committed to in a conclusion sentence.
 CONCLUSION = (
@@ -106,12 +106,12 @@ CONCLUSION_GROUPS = ("c1", "c2", "c3", "c4", "c5")
 
 #: The whole text is the option(s): ``B``, ``(B).``, ``**B**``, ``ABD``, ``b``.
 BARE = (
-    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?:(?P<u>{UP})|(?P<l>[a-z]))\s*{CLOSE}"
+    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?:(?P<upper>{UP})|(?P<lower>[a-z]))\s*{CLOSE}"
     r"\s*[\.。:：]?\s*{END}"
 )
 #: The text starts with one option label: ``B. 北京``, ``C) 7``, ``B选项``.
 LEADING = (
-    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?P<u>[A-Z]){CLOSE}"
+    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?P<upper>[A-Z]){CLOSE}"
     # not the first of a list of options (``选项A、B、C、D都是正确的``)
     r"(?:[^A-Za-z\s,、]|[,、]\s*(?:[^A-Za-z\s]|[A-Z][a-z]|[a-z])|\s*{END}|\s+[^a-z\s])"
 )
@@ -121,7 +121,7 @@ LEADING = (
 DECLARED_WRONG = (
     r"(?s)^.*[A-Z](?:\s*[,、和及与]\s*[A-Z])+\s*(?:选项|项)?\s*(?:的描述|的说法|说法|描述|的内容)?"
     r"\s*(?:都|均|全都|全)\s*(?:是|为)?[^。，,；;\n]{0,12}?(?:正确|对)"
-    rf".*(?:{either(CHOICE_CONCLUSION_ZH)})\s*[,，:：]?\s*(?:选项\s*)?{OPEN}(?P<u>[A-Z]){CLOSE}"
+    rf".*(?:{either(CHOICE_CONCLUSION_ZH)})\s*[,，:：]?\s*(?:选项\s*)?{OPEN}(?P<upper>[A-Z]){CLOSE}"
     r"\s*(?:选项|项)?\s*(?:的描述|的说法|说法|描述|的内容)?\s*(?:是|为)?\s*(?:错误|不正确|除外)"
 )
 #: Option labels anywhere (``A)``, ``B.``, ``C、``); LEADING fires only if there is one.
@@ -211,14 +211,14 @@ NEGATIONS: tuple[tuple[str, str, str], ...] = (
 
 #: The choice rules: what wins when several find letters (the ``accuracy_rule`` values).
 CHOICE_RULES: tuple[Rule, ...] = rule_table(
-    Rule("boxed", 10, BOXED, ("u", "l")),
-    Rule("statement", 20, STATEMENT, ("u", "l")),
-    Rule("bracket", 30, BRACKET, ("u",)),
-    Rule("bold", 40, BOLD, ("u",)),
+    Rule("boxed", 10, BOXED, ("upper", "lower")),
+    Rule("statement", 20, STATEMENT, ("upper", "lower")),
+    Rule("bracket", 30, BRACKET, ("upper",)),
+    Rule("bold", 40, BOLD, ("upper",)),
     Rule("conclusion", 50, CONCLUSION, CONCLUSION_GROUPS),
-    Rule("bare", 60, BARE, ("u", "l")),
-    Rule("leading", 70, LEADING, ("u",), single_label=True),
-    Rule("declared-wrong", 45, DECLARED_WRONG, ("u",), before_negations=True),
+    Rule("bare", 60, BARE, ("upper", "lower")),
+    Rule("leading", 70, LEADING, ("upper",), single_label=True),
+    Rule("declared-wrong", 45, DECLARED_WRONG, ("upper",), before_negations=True),
 )
 #: Name of the last rule: the prediction contains exactly one option's content.
 CONTENT_RULE = "content"

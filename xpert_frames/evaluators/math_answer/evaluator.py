@@ -62,7 +62,7 @@ from xpert_frames.evaluators.math_answer.parts import in_parts
 from xpert_frames.reading.boxes import box_tail
 from xpert_frames.reading.markup import clean_prediction
 from xpert_frames.reading.numbers import exact
-from xpert_frames.reading.numbers.grammar import CONCLUSION, grammar
+from xpert_frames.reading.numbers.grammar import grammar
 from xpert_frames.reading.numbers.parse import (
     DECIMAL_COMMAS,
     EXTRACT_MODES,
@@ -72,6 +72,7 @@ from xpert_frames.reading.numbers.parse import (
     parse_number_with_unit,
 )
 from xpert_frames.reading.numbers.units import unit_info
+from xpert_frames.reading.vocabulary import CLAUSE_CONCLUSION
 
 
 def concluded(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
@@ -80,7 +81,7 @@ def concluded(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
     statement = pl.when(rule == "statement").then(prediction)  # the others are not read
     boxed = statement.str.contains_any(["\\boxed", "\\fbox"])
     after = box_tail(pl.when(boxed).then(prediction))
-    late = after.str.contains(CONCLUSION) & ~after.str.contains(grammar(True).marker)
+    late = after.str.contains(CLAUSE_CONCLUSION) & ~after.str.contains(grammar(True).marker)
     return (boxed & late).fill_null(False)
 
 
@@ -249,16 +250,16 @@ class MathEvaluator(BaseEvaluator):
             return out.select(pl.struct(added).alias(column.name)).to_series()
 
         # Every reader reads the prediction without markup and invented continuations.
-        lf = lf.with_columns(clean_prediction(frames.PRED).alias(t("cleaned")))
+        lf = lf.with_columns(clean_prediction(frames.PRED).alias(t("cleaned_prediction")))
         packed = pl.struct(
-            *(pl.col(t("cleaned") if c == frames.PRED else c).alias(c) for c in inputs)
+            *(pl.col(t("cleaned_prediction") if c == frames.PRED else c).alias(c) for c in inputs)
         )
         lf = lf.with_columns(packed.map_batches(batch, return_dtype=dtype).alias(t("read")))
         lf = lf.unnest(t("read"))
         # Only symbolic rows are compared: the others are nulls, which every step skips.
         on = pl.col(t("sym"))
         span = pl.when(on).then(pl.col(t("pspan")))
-        p_text = pl.col(t("cleaned"))
+        p_text = pl.col(t("cleaned_prediction"))
         compared = pl.coalesce(pl.lit("$") + span + pl.lit("$"), pl.when(on).then(p_text))
         # Two integers (as written or powers of ten: 10^{5000}) compare by their exact keys,
         # at any size, without the symbolic step.
@@ -370,7 +371,7 @@ class MathEvaluator(BaseEvaluator):
         source = pred.struct.field("rule")
         symbolic_side = [
             pl.when(on).then(pl.col(t("pspan"))),
-            pl.when(on).then(pl.col(t("cleaned"))),
+            pl.when(on).then(pl.col(t("cleaned_prediction"))),
         ]
         return {
             "score": pl.when(on)
