@@ -396,6 +396,22 @@ def clean_prediction(pred: str) -> str:
     return re.sub(_TAG, "答案：", pred).rstrip()
 
 
+_CONCESSION = re.compile(
+    r"[^。！？!?\n(（)）]*(?:都|像|似乎|看起来|看似|可能|也许|虽然|尽管|表面上|有人|有些|起初|一开始"
+    r"|(?i:\b(?:some|both|could|might|may|seems?|looks?|although|though|plausible|at first"
+    r"|initially)\b))[^。！？!?\n(（)）]*?(?P<but>(?:[,，;；]\s*(?:但是|但|不过|然而|可是)"
+    r"|(?i:,?\s*\b(?:but|however)\b)))(?P<after>[^。！？!?\n]*(?:是|为|属于|实质|实际|应"
+    r"|(?i:\b(?:is|are|was|were|should|belongs)\b)))"
+)
+
+
+def committed(pred: str) -> str:
+    """Conceded parts before a committed "but" erased (text and label rows)."""
+    if not re.search(r"但是|但|不过|然而|可是|(?i:\b(?:but|however)\b)", pred):
+        return pred
+    return _CONCESSION.sub(lambda m: GONE + m.group("but") + m.group("after"), pred)
+
+
 def score_row(
     pred: str,
     ref: str,
@@ -431,7 +447,7 @@ def score_row(
             ("none" if value is None else "last"),
         )
     return accuracy_text.text_row(
-        pred,
+        committed(pred),
         ref,
         choices,
         exact_match=exact_match,

@@ -120,3 +120,32 @@ CONTINUATION_TURNS: tuple[str, ...] = (
     r"#{2,3}\s*(?:Human|User|Instruction)\b", r"\[\|Human\|\]", r"<\|im_start\|>\s*user",
     r"<\|start_header_id\|>\s*user", r"(?:Human|User)\s*[:：]",
 )  # fmt: skip
+
+# ------------------------------------------------------------ no evidence (a true/false answer)
+#: "There is no evidence that X" answers no to "X?" (``目前没有科学依据证明X``, ``尚无证据表明X``).
+NO_EVIDENCE_ZH = (
+    r"(?:没有|并无|尚无|缺乏|无)(?:任何)?(?:科学)?(?:依据|证据|根据)"
+    r"(?:证明|表明|显示|说明|支持)?"
+)
+NO_EVIDENCE_EN = (
+    r"(?i:no\s+(?:scientific\s+|solid\s+|clear\s+)?(?:evidence|proof)\s+(?:that|to\s+suggest))"
+)
+NO_EVIDENCE = f"{NO_EVIDENCE_ZH}|{NO_EVIDENCE_EN}"
+
+# ------------------------------------------------------------ concession, then the committed answer
+#: Words that concede what follows them is not the answer (``A and B both look plausible``,
+#: ``表面上像X``, ``It could be read as X``): before a "but", the answer is after it.
+CONCEDING_ZH: tuple[str, ...] = (
+    "都", "像", "似乎", "看起来", "看似", "可能", "也许", "虽然", "尽管", "表面上", "有人", "有些",
+    "起初", "一开始",
+)  # fmt: skip
+CONCEDING_EN: tuple[str, ...] = (
+    "some", "both", "could", "might", "may", "seems?", "looks?", "although", "though",
+    "plausible", "at first", "initially",
+)  # fmt: skip
+#: "but" between a concession and the committed answer.
+BUT_ZH: tuple[str, ...] = ("但是", "但", "不过", "然而", "可是")
+BUT_EN: tuple[str, ...] = ("but", "however")
+#: What commits after the "but" (a copula or a verdict).
+COMMITTING_ZH: tuple[str, ...] = ("是", "为", "属于", "实质", "实际", "应")
+COMMITTING_EN: tuple[str, ...] = ("is", "are", "was", "were", "should", "belongs")

@@ -47,6 +47,7 @@ from xpert_frames.reading.choice import (
     option_letters,
     reference_letters,
 )
+from xpert_frames.reading.commitment import committed
 from xpert_frames.reading.markup import clean_prediction
 from xpert_frames.reading.numbers import exact
 from xpert_frames.reading.numbers import parse as numbers
@@ -268,7 +269,7 @@ class AccuracyEvaluator(BaseEvaluator):
             numbers_in.map_batches(
                 _numbers_batch, return_dtype=_NUMBERS_DTYPE, is_elementwise=True
             ).alias(self.temp("num")),
-            self._text(pl.when(is_text).then(pred), is_text).alias(self.temp("text")),
+            self._text(committed(pl.when(is_text).then(pred)), is_text).alias(self.temp("text")),
             judge_match(pl.when(is_judge).then(pred), pl.when(is_judge).then(ref)).alias(
                 self.temp("judge")
             ),
