@@ -26,6 +26,7 @@ from xpert_frames.core.options import check_bool
 from xpert_frames.reading import labels as al
 from xpert_frames.reading import text as ae
 from xpert_frames.reading import text_rules as ap
+from xpert_frames.reading.label_variants import variant_frame
 
 #: Whitespace and Unicode punctuation (ASCII and Chinese alike) at either end.
 _ENDS = r"^[\s\p{P}]+|[\s\p{P}]+$"
@@ -182,12 +183,13 @@ def text_frame(
     out = df.select(plain.alias("result"))["result"]
     if not index.len():
         return out
-    sub = df[index].select("erased", "src", "labels", "text_reference", "hedge")
+    sub = df[index].select("erased", "src", "labels", "text_reference", "hedge", "full")
     if not cs:
         sub = sub.with_columns(pl.col("erased").str.to_lowercase())
     width = int(sub.select(pl.col("labels").list.len().max()).item() or 0)
     sub = al.label_stated_frame(sub, "erased", "labels", width, case_sensitive=cs)
     sub = al.negated_label_frame(sub, "src", "labels", width, case_sensitive=cs)
+    sub = variant_frame(sub, "full", "labels", width)
     labelled = sub.select(label_outcome().alias("result"))["result"]
     # Struct columns cannot be scattered: put the label rows in by row number.
     rows = pl.DataFrame({"row": index, "result": labelled})
