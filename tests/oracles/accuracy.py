@@ -412,6 +412,67 @@ def committed(pred: str) -> str:
     return _CONCESSION.sub(lambda m: GONE + m.group("but") + m.group("after"), pred)
 
 
+def _breaks(c: str) -> bool:
+    return c in WHITE or unicodedata.category(c).startswith("P")
+
+
+def fold(s: str) -> str:
+    out, gap = [], False
+    for c in full_to_half(s).lower():
+        if _breaks(c):
+            gap = True
+            continue
+        if gap and out:
+            out.append(" ")
+        gap = False
+        out.append(c)
+    return " " + "".join(out) + " "
+
+
+def several_clauses(ref: str) -> bool:
+    inner = ref.strip("".join(WHITE))
+    start = next((i for i, c in enumerate(inner) if not _breaks(c)), len(inner))
+    end = next((i for i in range(len(inner), 0, -1) if not _breaks(inner[i - 1])), 0)
+    inner = inner[start:end] if start < end else ""
+    han = "[\u3400-\u4dbf\u4e00-\u9fff]"
+    return bool(
+        re.search(r"\w\w\s*[,;:，；。！？!?、]+\s*\w\w", inner)
+        or re.search(rf"{han}{{2}}\s+{han}{{2}}", inner)
+    )
+
+
+def clauses_match(pred: str, ref: str) -> bool:
+    if not several_clauses(ref):
+        return False
+    if re.search("[A-Za-z0-9]", ref):
+        return fold(ref) in fold(pred)
+    return fold(ref).strip(" ") in fold(pred)
+
+
+def undecided(pred: str) -> bool:
+    branch = r"如果|若|假如|要是|(?i:\b(?:if\s+you\s+mean|if\s+it\s+is|if\s+we|if)\b)"
+    if not re.search(branch, pred):
+        return False
+    last = re.match(r"(?s)^(?:.*(?:[。；;！!？?\n]|\.\s))?(.*)$", pred.rstrip(" \t\n\r.。"))
+    words = (
+        r"取决于|要看|视情况|因人而异|看情况|不一定"
+        r"|(?i:\b(?:it\s+depends|depends\s+on|depending\s+on)\b)"
+    )
+    return bool(last and re.search(words, last.group(1)))
+
+
+def settled(
+    pred: str, ref: str, score: float, extracted: str | None, rule: str
+) -> tuple[float, str | None, str]:
+    """A several-clause reference stated clause by clause scores 1 (``clauses``); branches
+    closed by an undecided conclusion score 0 (``hedge``)."""
+    if score < 1 and clauses_match(pred, ref):
+        score, rule = 1.0, "clauses"
+    if score > 0 and undecided(pred):
+        score, rule = 0.0, "hedge"
+    return score, extracted, rule
+
+
 def score_row(
     pred: str,
     ref: str,
@@ -446,8 +507,9 @@ def score_row(
             None if value is None else repr(value),
             ("none" if value is None else "last"),
         )
-    return accuracy_text.text_row(
-        committed(pred),
+    pred = committed(pred)
+    found = accuracy_text.text_row(
+        pred,
         ref,
         choices,
         exact_match=exact_match,
@@ -455,3 +517,4 @@ def score_row(
         allow_partial=allow_partial,
         extract_text=extract_text,
     )
+    return settled(pred, ref, *found) if extract_text else found

@@ -149,3 +149,13 @@ BUT_EN: tuple[str, ...] = ("but", "however")
 #: What commits after the "but" (a copula or a verdict).
 COMMITTING_ZH: tuple[str, ...] = ("是", "为", "属于", "实质", "实际", "应")
 COMMITTING_EN: tuple[str, ...] = ("is", "are", "was", "were", "should", "belongs")
+
+# ------------------------------------------------------------ undecided conclusions
+#: A conditional branch (``if you mean X …``, ``如果…``) and a conclusion that leaves the
+#: choice open (``so it depends``, ``取决于``): no answer is committed to.
+BRANCH_ZH: tuple[str, ...] = ("如果", "若", "假如", "要是")
+BRANCH_EN: tuple[str, ...] = (r"if\s+you\s+mean", r"if\s+it\s+is", r"if\s+we", "if")
+UNDECIDED_ZH: tuple[str, ...] = ("取决于", "要看", "视情况", "因人而异", "看情况", "不一定")
+UNDECIDED_EN: tuple[str, ...] = (r"it\s+depends", r"depends\s+on", r"depending\s+on")
+#: Clause separators of a reference stated in several clauses (dictation of two lines).
+CLAUSE_BREAKS = r"[\s\p{P}]+"
