@@ -340,7 +340,12 @@ def text_row(
         if found is not None and count == 1 and (label is None or label in found):
             label, rule = found, "negation"
         if label is None and said["full"] is not None and len(said["full"]) <= 16:
-            fits = [lab for lab in labels if label_variant(said["full"], lab)]
+            tail = re.sub(r"^.*[:：]\s*", "", said["full"])
+            fits = [
+                lab
+                for lab in labels
+                if label_variant(said["full"], lab) or label_variant(tail, lab)
+            ]
             if len(fits) == 1:
                 label, rule = fits[0], "variant"
         if said["hedge"]:

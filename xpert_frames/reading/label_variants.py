@@ -36,8 +36,10 @@ def variant_frame(df: pl.DataFrame, span: str, labels: str, width: int) -> pl.Da
     if not index.len() or not width:
         return df
     sub = df[index].select(span, labels)
+    # The span, and its part after a heading (``类别：劳动者纠纷``).
+    spans = (pl.col(span), pl.col(span).str.replace(r"^.*[:：]\s*", ""))
     items = [pl.col(labels).list.get(i, null_on_oob=True) for i in range(width)]
-    hits = [pl.when(_fits(pl.col(span), item)).then(item) for item in items]
+    hits = [pl.when(_fits(spans[0], item) | _fits(spans[1], item)).then(item) for item in items]
     count = pl.sum_horizontal(h.is_not_null().cast(pl.UInt32) for h in hits)
     found = sub.select(pl.when(count == 1).then(pl.coalesce(hits)).alias("variant"))["variant"]
     label = df["label"].scatter(index, found)

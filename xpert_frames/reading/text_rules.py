@@ -18,6 +18,7 @@ from xpert_frames.reading.vocabulary import (
     GUESS_ZH,
     JUDGE_VERDICT_EN,
     JUDGE_VERDICT_ZH,
+    NO_DOUBT,
     NO_EVIDENCE,
     TEXT_CONCLUSION_EN,
     TEXT_CONCLUSION_ZH,
@@ -199,6 +200,7 @@ FALSE_MARK = "⊥"
 #: (pattern, mark) in order: negated negatives, negated positives, then plain words.
 JUDGE_WORDS: tuple[tuple[str, str], ...] = (
     (NO_EVIDENCE, FALSE_MARK),  # 目前没有科学依据证明X: no
+    (NO_DOUBT, TRUE_MARK),  # there is no doubt that X: yes
     (
         r"没有错|没错|不错|并非错误|不是错误|(?i:not\s+(?:false|wrong|incorrect)"
         r"|isn't\s+(?:false|wrong|incorrect))",
@@ -234,7 +236,7 @@ VERDICT_HEAD = (
 )
 #: A judge word, for the sentence rules.
 JUDGE_WORD = (
-    rf"{NO_EVIDENCE}|正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立"
+    rf"{NO_EVIDENCE}|{NO_DOUBT}|正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立"
     r"|(?i:true|false|correct|incorrect|right|wrong|yes|no|accurate|inaccurate)"
 )
 #: The text starts with a judgement: ``True.``, ``不对。…``, ``**False**``, ``No, …``.

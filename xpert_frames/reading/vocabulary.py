@@ -159,3 +159,5 @@ UNDECIDED_ZH: tuple[str, ...] = ("取决于", "要看", "视情况", "因人而�
 UNDECIDED_EN: tuple[str, ...] = (r"it\s+depends", r"depends\s+on", r"depending\s+on")
 #: Clause separators of a reference stated in several clauses (dictation of two lines).
 CLAUSE_BREAKS = r"[\s\p{P}]+"
+#: "There is no doubt that X" answers yes (its "no" is not a no).
+NO_DOUBT = r"(?i:no\s+doubt|without\s+(?:a\s+)?doubt)|毫无疑问|毋庸置疑"
