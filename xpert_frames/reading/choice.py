@@ -157,7 +157,10 @@ def rule_candidates(source: IntoExpr, before: IntoExpr | None = None) -> list[pl
     raw = src if before is None else text.to_expr(before)
     out: list[pl.Expr] = []
     for rule in cp.CHOICE_RULES:
-        letters = _rule_letters(raw if rule.before_negations else src, rule.pattern, rule.groups)
+        read = raw if rule.before_negations else src
+        if rule.trigger:
+            read = pl.when(read.str.contains(rule.trigger)).then(read)
+        letters = _rule_letters(read, rule.pattern, rule.groups)
         if rule.single_label:
             single = src.str.count_matches(_pattern(cp.LABEL)) <= 1
             letters = pl.when(single).then(letters)

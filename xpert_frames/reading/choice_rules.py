@@ -218,7 +218,14 @@ CHOICE_RULES: tuple[Rule, ...] = rule_table(
     Rule("conclusion", 50, CONCLUSION, CONCLUSION_GROUPS),
     Rule("bare", 60, BARE, ("upper", "lower")),
     Rule("leading", 70, LEADING, ("upper",), single_label=True),
-    Rule("declared-wrong", 45, DECLARED_WRONG, ("upper",), before_negations=True),
+    Rule(
+        "declared-wrong",
+        45,
+        DECLARED_WRONG,
+        ("upper",),
+        before_negations=True,
+        trigger="错误|不正确|除外",
+    ),
 )
 #: Name of the last rule: the prediction contains exactly one option's content.
 CONTENT_RULE = "content"

@@ -42,6 +42,9 @@ class Rule:
     before_negations : bool
         Whether the rule reads the text before negated options are erased (a rule that reads
         a negation itself: the option declared wrong).
+    trigger : str
+        A cheap regex every match of ``pattern`` contains: only rows holding it are read by
+        the rule (empty: every row).
     """
 
     name: str
@@ -51,6 +54,7 @@ class Rule:
     reads_marks: bool = False
     single_label: bool = False
     before_negations: bool = False
+    trigger: str = ""
 
 
 def rule_table(*rules: Rule) -> tuple[Rule, ...]:
