@@ -381,7 +381,13 @@ _TURN = (
 def clean_prediction(pred: str) -> str:
     """Cut at the first invented further turn after some content; format examples, sentinels
     and bracket tags rewritten (``[类别]X<eoa>`` -> ``答案：X``)."""
-    m = re.match(rf"(?s)(.*?\S.*?)\n[ \t>*#]*{_TURN}", pred)
+    committed_marks = (
+        r"答案|答[:：]|类别|罪名|金额|所以|因此|综上|】|\]|<eoa>|<eoe>|</s>|<\|im_end\|>|<\|eot_id\|>"
+        r"|(?i:\banswer|\btherefore\b|\bso\b|\bthus\b)|(?i:\b(?:category|topic|label)\s*:)"
+    )
+    m = re.match(rf"\s*([^\n:：]{{1,200}}?)\s*\n[ \t>*#]*{_TURN}", pred) or re.match(
+        rf"(?s)(.*?(?:{committed_marks}).*?)\n[ \t>*#]*{_TURN}", pred
+    )
     if m:
         pred = m.group(1).rstrip()
     if not re.search(r"[<\[【]", pred):

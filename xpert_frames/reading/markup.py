@@ -6,8 +6,10 @@ One pre-step shared by every answer kind (choice, text, label, true/false, numbe
    (``Answer: C\\n\\nQuestion: …\\nAnswer: A``, ``[类别]债权债务<eoa>\\n\\n咨询：…``,
    ``### Human: …``) is read by its first answer: the text is cut at the first line that opens
    a further turn (:data:`~xpert_frames.reading.vocabulary.CONTINUATION_HEADS`,
-   :data:`~xpert_frames.reading.vocabulary.CONTINUATION_TURNS`) *after* some content. A
-   question echoed before the answer (the text's first line) is not a cut.
+   :data:`~xpert_frames.reading.vocabulary.CONTINUATION_TURNS`) *after* a committed answer
+   (:data:`~xpert_frames.reading.vocabulary.COMMITTED_MARKS`), or right after a one-line
+   answer. A question echoed before the answer is not a cut, nor is a heading inside an
+   explanation that has stated no answer yet.
 2. **Format examples** echoed from the prompt (``例如[答案]北京<eoa>``) are erased.
 3. **Sentinels** of prompt formats (``<eoa>``, ``</s>``, ``<|im_end|>`` …) end a line.
 4. **Bracket tags** (``[答案]``, ``【类别】``, ``[罪名]``, ``[金额]``) become the answer statement
@@ -28,6 +30,7 @@ from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.reading.vocabulary import (
     ANSWER_TAGS_EN,
     ANSWER_TAGS_ZH,
+    COMMITTED_MARKS,
     CONTINUATION_HEADS,
     CONTINUATION_TURNS,
     EXAMPLE_EN,
@@ -54,8 +57,12 @@ _HEAD = rf"(?:{either(CONTINUATION_HEADS)})\s*[:：]"
 _TURN = rf"(?:{_HEAD}|{either(CONTINUATION_TURNS)})"
 #: A line opening a further turn (trigger: cheap test before the cut).
 CONTINUATION_LINE = rf"\n[ \t>*#]*{_TURN}"
-#: The text up to the first further-turn line that follows some content.
-BEFORE_CONTINUATION = rf"(?s)^(.*?\S.*?)\n[ \t>*#]*{_TURN}"
+#: A one-line answer directly followed by a further turn (``Mount Everest.\nQ: …``); a
+#: heading line (``解析：…``) is not one.
+FIRST_LINE_BEFORE_CONTINUATION = rf"^\s*([^\n:：]{{1,200}}?)\s*\n[ \t>*#]*{_TURN}"
+#: The text up to the first further-turn line after a committed answer (an answer
+#: statement, a conclusion, a tag or a sentinel: :data:`COMMITTED_MARKS`).
+BEFORE_CONTINUATION = rf"(?s)^(.*?(?:{either(COMMITTED_MARKS)}).*?)\n[ \t>*#]*{_TURN}"
 #: Markup trigger: a sentinel or a tag may be in the text.
 MARKUP_TRIGGER = r"[<\[【]"
 
@@ -64,7 +71,10 @@ def cut_continuation(prediction: IntoExpr) -> pl.Expr:
     """The text before the first invented further turn that follows some content; the text
     itself where there is none (``Answer: C\\n\\nQuestion: …`` -> ``Answer: C``)."""
     p = text.to_expr(prediction)
-    cut = pl.when(p.str.contains(CONTINUATION_LINE)).then(p).str.extract(BEFORE_CONTINUATION, 1)
+    hit = pl.when(p.str.contains(CONTINUATION_LINE)).then(p)
+    cut = pl.coalesce(
+        hit.str.extract(FIRST_LINE_BEFORE_CONTINUATION, 1), hit.str.extract(BEFORE_CONTINUATION, 1)
+    )
     return pl.coalesce(cut.str.strip_chars_end(), p)
 
 

@@ -161,3 +161,10 @@ UNDECIDED_EN: tuple[str, ...] = (r"it\s+depends", r"depends\s+on", r"depending\s
 CLAUSE_BREAKS = r"[\s\p{P}]+"
 #: "There is no doubt that X" answers yes (its "no" is not a no).
 NO_DOUBT = r"(?i:no\s+doubt|without\s+(?:a\s+)?doubt)|毫无疑问|毋庸置疑"
+#: What shows a first answer was committed to before an invented continuation: an answer
+#: statement, a conclusion, a heading of a label, a closed tag or a sentinel.
+COMMITTED_MARKS: tuple[str, ...] = (
+    "答案", "答[:：]", "类别", "罪名", "金额", "所以", "因此", "综上", "】", r"\]", "<eoa>",
+    "<eoe>", "</s>", r"<\|im_end\|>", r"<\|eot_id\|>",
+    r"(?i:\banswer|\btherefore\b|\bso\b|\bthus\b)", r"(?i:\b(?:category|topic|label)\s*:)",
+)  # fmt: skip
