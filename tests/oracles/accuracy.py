@@ -390,8 +390,26 @@ def clean_prediction(pred: str) -> str:
     )
     if m:
         pred = m.group(1).rstrip()
-    if not re.search(r"[<\[【]", pred):
+    if re.search(r"[<\[【]", pred):
+        pred = strip_markup(pred)
+    return erase_examples(pred)
+
+
+_EXAMPLE_WORD = r"(?:例如|比如|譬如|示例|格式如|(?i:e\.g\.|for example|for instance))"
+
+
+def erase_examples(pred: str) -> str:
+    if not re.search(_EXAMPLE_WORD, pred):
         return pred
+    statement = (
+        rf"{_EXAMPLE_WORD}\s*[,，:：]?\s*[\"“'‘]?\s*"
+        r"(?:答案\s*[是为:：]|(?i:(?:the\s+)?(?:final\s+)?answer\s*(?:is\b|:)))"
+        r"(?:[^\n。<\"”’.]|\.\S){0,40}[\"”’]?"
+    )
+    return re.sub(statement, " ", pred)
+
+
+def strip_markup(pred: str) -> str:
     example = (
         r"(?:例如|比如|譬如|示例|格式如|(?i:e\.g\.|for example|for instance))\s*[,，:：]?\s*"
         rf"[\"“'‘]?\s*{_TAG}[^\n。<]*(?:{_SENT})?"

@@ -10,7 +10,8 @@ One pre-step shared by every answer kind (choice, text, label, true/false, numbe
    (:data:`~xpert_frames.reading.vocabulary.COMMITTED_MARKS`), or right after a one-line
    answer. A question echoed before the answer is not a cut, nor is a heading inside an
    explanation that has stated no answer yet.
-2. **Format examples** echoed from the prompt (``例如[答案]北京<eoa>``) are erased.
+2. **Format examples** echoed from the prompt (``例如[答案]北京<eoa>``, ``e.g. "The answer is
+   (B)"``) are erased.
 3. **Sentinels** of prompt formats (``<eoa>``, ``</s>``, ``<|im_end|>`` …) end a line.
 4. **Bracket tags** (``[答案]``, ``【类别】``, ``[罪名]``, ``[金额]``) become the answer statement
    ``答案：`` that every reader knows.
@@ -53,6 +54,14 @@ EXAMPLE = (
     rf"(?:{either(EXAMPLE_ZH)}|(?i:{either(EXAMPLE_EN)}))\s*[,，:：]?\s*[\"“'‘]?\s*{TAG}"
     rf"[^\n。<]*(?:{_SENTINEL})?"
 )
+_EXAMPLE_WORD = rf"(?:{either(EXAMPLE_ZH)}|(?i:{either(EXAMPLE_EN)}))"
+#: A format example written as a statement (``e.g. "The answer is (B)"``, ``例如：答案是A``),
+#: up to a closing quote, a sentence stop or 40 characters.
+STATEMENT_EXAMPLE = (
+    rf"{_EXAMPLE_WORD}\s*[,，:：]?\s*[\"“'‘]?\s*"
+    r"(?:答案\s*[是为:：]|(?i:(?:the\s+)?(?:final\s+)?answer\s*(?:is\b|:)))"
+    r"(?:[^\n。<\"”’.]|\.\S){0,40}[\"”’]?"
+)
 _HEAD = rf"(?:{either(CONTINUATION_HEADS)})\s*[:：]"
 _TURN = rf"(?:{_HEAD}|{either(CONTINUATION_TURNS)})"
 #: A line opening a further turn (trigger: cheap test before the cut).
@@ -78,6 +87,14 @@ def cut_continuation(prediction: IntoExpr) -> pl.Expr:
     return pl.coalesce(cut.str.strip_chars_end(), p)
 
 
+def erase_examples(prediction: IntoExpr) -> pl.Expr:
+    """Format examples written as statements erased (``Reply like "The answer is (B)"`` is
+    no answer)."""
+    p = text.to_expr(prediction)
+    hit = pl.when(p.str.contains(_EXAMPLE_WORD)).then(p)
+    return pl.coalesce(hit.str.replace_all(STATEMENT_EXAMPLE, " "), p)
+
+
 def strip_markup(prediction: IntoExpr) -> pl.Expr:
     """Format examples erased, sentinels turned to line ends, bracket tags to ``答案：``
     (``[类别]婚姻家庭<eoa>`` -> ``答案：婚姻家庭``)."""
@@ -95,5 +112,5 @@ def strip_markup(prediction: IntoExpr) -> pl.Expr:
 
 def clean_prediction(prediction: IntoExpr) -> pl.Expr:
     """The prediction every reader reads: continuation cut (:func:`cut_continuation`), then
-    markup removed (:func:`strip_markup`)."""
-    return strip_markup(cut_continuation(prediction))
+    markup removed (:func:`strip_markup`), then statement examples (:func:`erase_examples`)."""
+    return erase_examples(strip_markup(cut_continuation(prediction)))
