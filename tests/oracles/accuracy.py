@@ -422,7 +422,7 @@ def strip_markup(pred: str) -> str:
 
 _CONCESSION = re.compile(
     r"[^。！？!?\n(（)）]*(?:都|像|似乎|看起来|看似|可能|也许|虽然|尽管|表面上|有人|有些|起初|一开始"
-    r"|(?i:\b(?:some|both|could|might|may|seems?|looks?|although|though|plausible|at first"
+    r"|(?i:\b(?:some|both|could|might|seems?|looks?|although|though|plausible|at first"
     r"|initially)\b))[^。！？!?\n(（)）]*?(?P<but>(?:[,，;；]\s*(?:但是|但|不过|然而|可是)"
     r"|(?i:,?\s*\b(?:but|however)\b)))(?P<after>[^。！？!?\n]*(?:是|为|属于|实质|实际|应"
     r"|(?i:\b(?:is|are|was|were|should|belongs)\b)))"

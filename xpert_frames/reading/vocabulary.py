@@ -140,7 +140,7 @@ CONCEDING_ZH: tuple[str, ...] = (
     "起初", "一开始",
 )  # fmt: skip
 CONCEDING_EN: tuple[str, ...] = (
-    "some", "both", "could", "might", "may", "seems?", "looks?", "although", "though",
+    "some", "both", "could", "might", "seems?", "looks?", "although", "though",
     "plausible", "at first", "initially",
 )  # fmt: skip
 #: "but" between a concession and the committed answer.
