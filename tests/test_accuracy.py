@@ -119,7 +119,7 @@ def test_option_content_fallback() -> None:
     )
     out = df.select(extract_choice("p", choices="c").struct.unnest())
     assert out["letters"].to_list() == ["B", "B", None, None]
-    assert out["rule"].to_list() == ["content", "content", "none", "none"]
+    assert out["rule"].to_list() == ["content", "content:statement", "none", "none"]
 
 
 def test_options_from_choices_and_reference() -> None:

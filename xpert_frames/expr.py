@@ -21,6 +21,7 @@ from xpert_frames.evaluators.fuzzy import evaluator as _fuzzy
 from xpert_frames.evaluators.tcm import evaluator as _tcm
 from xpert_frames.evaluators.tcm.evaluator import TermsSpec
 from xpert_frames.reading import choice as _choice
+from xpert_frames.reading.markup import clean_prediction
 from xpert_frames.reading.numbers import parse as _parse
 from xpert_frames.tokens import columns as _tokens
 
@@ -77,7 +78,8 @@ def extract_number(
     prediction: IntoExpr, *, mode: MathExtract = "last", normalize: bool = True
 ) -> pl.Expr:
     """The answer's number read out of free text: ``\\boxed{}``, then an answer statement,
-    then ``= x`` at the end, then the last (or first) number.
+    then ``= x`` at the end, then the last (or first) number. Markup and invented
+    continuations are removed first (:func:`xpert_frames.reading.markup.clean_prediction`).
 
     Parameters
     ----------
@@ -101,7 +103,7 @@ def extract_number(
     >>> df.select(xfe.extract_number("p").struct.field("value"))["value"].to_list()
     [7.0, 1250.0, None]
     """
-    return _parse.extract_number(prediction, mode=mode, normalize=normalize)
+    return _parse.extract_number(clean_prediction(prediction), mode=mode, normalize=normalize)
 
 
 def parse_number(reference: IntoExpr, *, normalize: bool = True) -> pl.Expr:
@@ -137,7 +139,8 @@ def extract_choice(
     choices: IntoExpr | None = None,
 ) -> pl.Expr:
     """The option letter(s) a free-text answer states, by a cascade of rules (boxed, answer
-    statements, bold, conclusion, a bare letter, option content), negations understood.
+    statements, bold, conclusion, a bare letter, option content), negations understood;
+    markup and invented continuations removed first, as the evaluators do.
 
     Parameters
     ----------
@@ -163,7 +166,7 @@ def extract_choice(
     >>> out["letters"].to_list()
     ['C', 'B', 'D']
     """
-    return _choice.extract_choice(prediction, options=options, choices=choices)
+    return _choice.extract_choice(clean_prediction(prediction), options=options, choices=choices)
 
 
 def tcm_terms(text: IntoExpr, *, terms: TermsSpec = "default", normalize: bool = True) -> pl.Expr:

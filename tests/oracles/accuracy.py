@@ -43,7 +43,7 @@ EN_KW = (
     # a heading verdict: "Verdict: (C).", "Decision: D", "Pick: B"
     r"|(?:^|[^A-Za-z])(?:final\s+)?(?:verdict|decision|pick|choice|selection)\s*[:：]"
     r"|(?:^|[^A-Za-z])it(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be)"
-    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice)(?:\s+is)?)"
+    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice|one)(?:\s+is)?)"
 )
 FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
 
@@ -88,11 +88,37 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         "leading",
         re.compile(
             rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?P<u>[A-Z]){CLOSE}"
-            r"(?:[^A-Za-z\s]|\s*\Z|\s+[^a-z\s])"
+            r"(?:[^A-Za-z\s,、]|[,、]\s*(?:[^A-Za-z\s]|[A-Z][a-z]|[a-z])|\s*\Z|\s+[^a-z\s])"
         ),
     ),
 ]
 LABEL = re.compile(r"(?:^|[^A-Za-z])[A-Z][\.\)、:：]")
+# Which is wrong: the others declared correct together, then one concluded wrong (read before
+# the negations are erased), between "bold" and "conclusion".
+DECLARED_WRONG = re.compile(
+    r"[A-Z](?:\s*[,、和及与]\s*[A-Z])+\s*(?:选项|项)?\s*(?:的描述|的说法|说法|描述|的内容)?"
+    r"\s*(?:都|均|全都|全)\s*(?:是|为)?[^。，,；;\n]{0,12}?(?:正确|对)"
+    rf"(?s:.*)(?:综上所述|综上|所以|因此|故|因而)\s*[,，:：]?\s*(?:选项\s*)?{OPEN}(?P<u>[A-Z]){CLOSE}"
+    r"\s*(?:选项|项)?\s*(?:的描述|的说法|说法|描述|的内容)?\s*(?:是|为)?\s*(?:错误|不正确|除外)"
+)
+RULES.insert(4, ("declared-wrong", DECLARED_WRONG))
+# Two options with words between them, written as a plain pair (before the negations).
+JOINS: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(
+            r"(?P<a>[A-Z])\s*(?:选项|项)\s*(?P<c>和|与|及|、|或者|或|还是)\s*(?:选项\s*)?"
+            r"(?P<b>[A-Z])(?:\s*(?:选项|项))?"
+        ),
+        r"\g<a>\g<c>\g<b>",
+    ),
+    (
+        re.compile(
+            r"(?P<pre>^|[^A-Za-z])(?P<a>[A-Z])\s*\([^()\n]{1,60}\)\s*,?\s+(?P<c>(?i:or|and))\s+"
+            r"(?P<b>\(?[A-Z]\)?)(?P<post>[^A-Za-z]|\Z)"
+        ),
+        r"\g<pre>\g<a> \g<c> \g<b>\g<post>",
+    ),
+]
 
 _NEG_UP_CN = r"[A-Z](?:\s*[、和与及/]\s*[A-Z])*"
 _NEG_WORD_CN = (
@@ -189,7 +215,7 @@ def last_match(pattern: re.Pattern[str], s: str) -> re.Match[str] | None:
 
 
 def rewrite_negations(s: str) -> str:
-    for pattern, repl in NEGATIONS:
+    for pattern, repl in [*JOINS, *NEGATIONS]:
         s = pattern.sub(repl, s)
     return s
 
@@ -207,15 +233,53 @@ def content_letter(pred: str, choices: list[dict[str, Any]] | None) -> str | Non
     return hits[0] if len(hits) == 1 else None
 
 
+_SENTENCE = r"(?:[^。！？!?\n.]|\.\S)"
+_CONCLUDING = re.compile(
+    rf"{_SENTENCE}*(?:综上所述|综上|所以|因此|故|因而|答案|最符合|最佳|除外"
+    rf"|(?i:\b(?:so|therefore|thus|hence|consequently|answer|best)\b)){_SENTENCE}*"
+)
+_STATING = re.compile(rf"{_SENTENCE}*(?:是|为|(?i:\b(?:is|are|was|were)\b)){_SENTENCE}*")
+_REJECTED = re.compile(
+    r"[^，,；;：:]*(?:不符|不是|并不|都不|并非|而非|排除|不能|不明显|不会|其他选项|其余选项"
+    r"|(?i:\bnot\b|n't|rather\s+than|instead\s+of|\bexcept\b|other\s+options?))[^，,；;：:]*"
+)
+
+
+def sentence_content(
+    pred: str, choices: list[dict[str, Any]] | None, which: str
+) -> tuple[str | None, bool]:
+    """The option every part of whose content the conclusion (last concluding sentence) or
+    the statement (first sentence with a copula) names, rejected clauses erased; and whether
+    several options are named."""
+    if not choices:
+        return None, False
+    low = full_to_half(pred).lower()
+    found = (_CONCLUDING if which == "conclusion" else _STATING).findall(low)
+    if not found:
+        return None, False
+    sentence = _REJECTED.sub(GONE, found[-1] if which == "conclusion" else found[0])
+    hits = []
+    for c in choices:
+        cid = (c.get("id") or "").strip("".join(WHITE)).upper()
+        content = full_to_half(c.get("content") or "").strip("".join(WHITE)).lower()
+        parts = [p.strip("".join(WHITE)) for p in re.findall(r"[^、，,和及与/]+", content)]
+        parts = [p for p in parts if p]
+        if len(cid) == 1 and cid in ALPHABET and parts and all(p in sentence for p in parts):
+            hits.append(cid)
+    return (hits[0] if len(hits) == 1 else None), len(hits) > 1
+
+
 def extract_choice(
     pred: str,
     options: str = "ABCD",
     choices: list[dict[str, Any]] | None = None,
 ) -> tuple[str | None, str]:
-    source = rewrite_negations(full_to_half(pred))
+    raw = full_to_half(pred)
+    source = rewrite_negations(raw)
     for name, pattern in RULES:
         anchored = name in ("bare", "leading")
-        m = pattern.match(source) if anchored else last_match(pattern, source)
+        text = raw if name == "declared-wrong" else source
+        m = pattern.match(text) if anchored else last_match(pattern, text)
         if m is None:
             continue
         named = [(k, v) for k, v in m.groupdict().items() if v is not None]
@@ -228,6 +292,14 @@ def extract_choice(
         letters = "".join(c for c in raw if c in ALPHABET)
         if letters and all(c in options for c in letters):
             return letter_set(letters), name
+    concluded, several = sentence_content(pred, choices, "conclusion")
+    if concluded is not None and concluded in options:
+        return concluded, "content:conclusion"
+    if several:
+        return None, "none"
+    stated, _ = sentence_content(pred, choices, "statement")
+    if stated is not None and stated in options:
+        return stated, "content:statement"
     letter = content_letter(pred, choices)
     if letter is not None and letter in options:
         return letter, "content"
@@ -284,6 +356,147 @@ def _value(m: re.Match[str] | None) -> float | None:
     return None if d == 0 or n is None else n / d
 
 
+SENTINELS = (
+    "<eoa>",
+    "<eoe>",
+    "</s>",
+    "<s>",
+    "<|im_end|>",
+    "<|endoftext|>",
+    "<|eot_id|>",
+    "<|end|>",
+)
+_TAG_WORDS = (
+    r"(?:最终答案|正确答案|答案|类别|罪名|金额|判断|结果|刑期|选项|回答"
+    r"|(?i:answer|final answer|category|label))"
+)
+_TAG = rf"(?:\[\s*{_TAG_WORDS}\s*\]|【\s*{_TAG_WORDS}\s*】)"
+_SENT = "|".join(re.escape(t) for t in SENTINELS)
+_TURN = (
+    r"(?:(?:Q|Question|问题|题目|咨询|Text|Passage)\s*[:：]|#{2,3}\s*(?:Human|User|Instruction)\b"
+    r"|\[\|Human\|\]|<\|im_start\|>\s*user|<\|start_header_id\|>\s*user|(?:Human|User)\s*[:：])"
+)
+
+
+def clean_prediction(pred: str) -> str:
+    """Cut at the first invented further turn after some content; format examples, sentinels
+    and bracket tags rewritten (``[类别]X<eoa>`` -> ``答案：X``)."""
+    committed_marks = (
+        r"答案|答[:：]|类别|罪名|金额|所以|因此|综上|】|\]|<eoa>|<eoe>|</s>|<\|im_end\|>|<\|eot_id\|>"
+        r"|(?i:\banswer|\btherefore\b|\bso\b|\bthus\b)|(?i:\b(?:category|topic|label)\s*:)"
+    )
+    m = re.match(rf"\s*([^\n:：]{{1,200}}?)\s*\n[ \t>*#]*{_TURN}", pred) or re.match(
+        rf"(?s)(.*?(?:{committed_marks}).*?)\n[ \t>*#]*{_TURN}", pred
+    )
+    if m:
+        pred = m.group(1).rstrip()
+    if re.search(r"[<\[【]", pred):
+        pred = strip_markup(pred)
+    return erase_examples(pred)
+
+
+_EXAMPLE_WORD = r"(?:例如|比如|譬如|示例|格式如|(?i:e\.g\.|for example|for instance))"
+
+
+def erase_examples(pred: str) -> str:
+    if not re.search(_EXAMPLE_WORD, pred):
+        return pred
+    statement = (
+        rf"{_EXAMPLE_WORD}\s*[,，:：]?\s*[\"“'‘]?\s*"
+        r"(?:答案\s*[是为:：]|(?i:(?:the\s+)?(?:final\s+)?answer\s*(?:is\b|:)))"
+        r"(?:[^\n。<\"”’.]|\.\S){0,40}[\"”’]?"
+    )
+    return re.sub(statement, " ", pred)
+
+
+def strip_markup(pred: str) -> str:
+    example = (
+        r"(?:例如|比如|譬如|示例|格式如|(?i:e\.g\.|for example|for instance))\s*[,，:：]?\s*"
+        rf"[\"“'‘]?\s*{_TAG}[^\n。<]*(?:{_SENT})?"
+    )
+    pred = re.sub(example, " ", pred)
+    pred = re.sub(rf"{_TAG}\s*(?:和|与|及|(?i:and))\s*(?:{_SENT})", " ", pred)
+    pred = re.sub(_SENT, "\n", pred)
+    return re.sub(_TAG, "答案：", pred).rstrip()
+
+
+_CONCESSION = re.compile(
+    r"[^。！？!?\n(（)）]*(?:都|像|似乎|看起来|看似|可能|也许|虽然|尽管|表面上|有人|有些|起初|一开始"
+    r"|(?i:\b(?:some|both|could|might|seems?|looks?|although|though|plausible|at first"
+    r"|initially)\b))[^。！？!?\n(（)）]*?(?P<but>(?:[,，;；]\s*(?:但是|但|不过|然而|可是)"
+    r"|(?i:,?\s*\b(?:but|however)\b)))(?P<after>[^。！？!?\n]*(?:是|为|属于|实质|实际|应"
+    r"|(?i:\b(?:is|are|was|were|should|belongs)\b)))"
+)
+
+
+def committed(pred: str) -> str:
+    """Conceded parts before a committed "but" erased (text and label rows)."""
+    if not re.search(r"但是|但|不过|然而|可是|(?i:\b(?:but|however)\b)", pred):
+        return pred
+    return _CONCESSION.sub(lambda m: GONE + m.group("but") + m.group("after"), pred)
+
+
+def _breaks(c: str) -> bool:
+    return c in WHITE or unicodedata.category(c).startswith("P")
+
+
+def fold(s: str) -> str:
+    out, gap = [], False
+    for c in full_to_half(s).lower():
+        if _breaks(c):
+            gap = True
+            continue
+        if gap and out:
+            out.append(" ")
+        gap = False
+        out.append(c)
+    return " " + "".join(out) + " "
+
+
+def several_clauses(ref: str) -> bool:
+    inner = ref.strip("".join(WHITE))
+    start = next((i for i, c in enumerate(inner) if not _breaks(c)), len(inner))
+    end = next((i for i in range(len(inner), 0, -1) if not _breaks(inner[i - 1])), 0)
+    inner = inner[start:end] if start < end else ""
+    han = "[\u3400-\u4dbf\u4e00-\u9fff]"
+    return bool(
+        re.search(r"\w\w\s*[,;:，；。！？!?、]+\s*\w\w", inner)
+        or re.search(rf"{han}{{2}}\s+{han}{{2}}", inner)
+    )
+
+
+def clauses_match(pred: str, ref: str) -> bool:
+    if not several_clauses(ref):
+        return False
+    if re.search("[A-Za-z0-9]", ref):
+        return fold(ref) in fold(pred)
+    return fold(ref).strip(" ") in fold(pred)
+
+
+def undecided(pred: str) -> bool:
+    branch = r"如果|若|假如|要是|(?i:\b(?:if\s+you\s+mean|if\s+it\s+is|if\s+we|if)\b)"
+    if not re.search(branch, pred):
+        return False
+    last = re.match(r"(?s)^(?:.*(?:[。；;！!？?\n]|\.\s))?(.*)$", pred.rstrip(" \t\n\r.。"))
+    words = (
+        r"取决于|要看|视情况|因人而异|看情况|不一定"
+        r"|(?i:\b(?:it\s+depends|depends\s+on|depending\s+on)\b)"
+    )
+    return bool(last and re.search(words, last.group(1)))
+
+
+def settled(
+    pred: str, ref: str, score: float, extracted: str | None, rule: str
+) -> tuple[float, str | None, str]:
+    """A several-clause reference stated clause by clause scores 1 (``clauses``); branches
+    closed by an undecided conclusion score 0 (``hedge``)."""
+    if score < 1 and clauses_match(pred, ref):
+        score, rule = 1.0, "clauses"
+    if score > 0 and undecided(pred):
+        score, rule = 0.0, "hedge"
+    return score, extracted, rule
+
+
 def score_row(
     pred: str,
     ref: str,
@@ -298,6 +511,7 @@ def score_row(
 ) -> tuple[float, str | None, str]:
     """(score, extracted, rule) of one valid row (text and judge rows: the text oracle)."""
     kind = (kind or "text").strip("".join(WHITE)).lower()
+    pred = clean_prediction(pred)
     if kind == "judge":
         return accuracy_judge.judge_row(pred, ref)
     if kind == "choice":
@@ -317,7 +531,8 @@ def score_row(
             None if value is None else repr(value),
             ("none" if value is None else "last"),
         )
-    return accuracy_text.text_row(
+    pred = committed(pred)
+    found = accuracy_text.text_row(
         pred,
         ref,
         choices,
@@ -326,3 +541,4 @@ def score_row(
         allow_partial=allow_partial,
         extract_text=extract_text,
     )
+    return settled(pred, ref, *found) if extract_text else found

@@ -26,7 +26,14 @@ HEDGE = re.compile(
     r"|not\s+(?:entirely|completely|fully|quite|necessarily))"
     r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许|不完全|不全|一定道理"
 )
+NO_EVIDENCE = (
+    r"(?:没有|并无|尚无|缺乏|无)(?:任何)?(?:科学)?(?:依据|证据|根据)(?:证明|表明|显示|说明|支持)?"
+    r"|(?i:no\s+(?:scientific\s+|solid\s+|clear\s+)?(?:evidence|proof)\s+(?:that|to\s+suggest))"
+)
+NO_DOUBT = r"(?i:no\s+doubt|without\s+(?:a\s+)?doubt)|毫无疑问|毋庸置疑"
 JUDGE_WORDS = [
+    (NO_EVIDENCE, False),
+    (NO_DOUBT, True),
     (
         r"没有错|没错|不错|并非错误|不是错误|(?i:not\s+(?:false|wrong|incorrect)"
         r"|isn't\s+(?:false|wrong|incorrect))",
@@ -53,8 +60,8 @@ JUDGE_WORDS = [
 ALONE_TRUE = {"是", "是的", "对", "真", "t", "y", "yes"}
 ALONE_FALSE = {"不是", "否", "错", "假", "f", "n", "no"}
 JUDGE_WORD = (
-    r"正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立|(?i:true|false|correct|incorrect|right|wrong|yes|no"
-    r"|accurate|inaccurate)"
+    rf"{NO_EVIDENCE}|{NO_DOUBT}|正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立"
+    r"|(?i:true|false|correct|incorrect|right|wrong|yes|no|accurate|inaccurate)"
 )
 VERDICT_HEAD = re.compile(
     r"(?s)^.*(?:[,，;；.。]\s*(?i:and\s+)?(?i:so|therefore|thus|hence|overall|all\s+in\s+all"

@@ -100,7 +100,7 @@ SUBJECT_VERB = re.compile(
 )
 TEXT_HEDGE = r"可能|也许|或许|大概|(?i:maybe|perhaps|possibly|might|could)"
 TEXT_ALTERNATIVE = re.compile(
-    r"[,，;；]\s*(?:(?:不过|但是?|可是|然而)\s*)?(?:也|还)?(?:有)?(?:可能|也许|或许)(?:是|为)"
+    r"[,，;；]\s*(?:(?:不过|但是?|可是|然而)\s*)?(?:也|还)?(?:有)?(?:可能|也许|或许)(?:是|为|属于)"
     r"|[,，;；]\s*(?:或者|或|也许|还可能)是"
     r"|(?i:[,;]\s*(?:but\s+|or\s+)?(?:it\s+|that\s+)?(?:might|could|may)\s+also\s+be\s"
     r"|[,;]\s*(?:but\s+|or\s+)?(?:also\s+)?(?:possibly|perhaps|maybe)\s)"
@@ -295,6 +295,19 @@ def stated_label(erased: str, labels: list[str], cs: bool) -> tuple[str | None, 
     return None, None
 
 
+def label_variant(span: str, label: str) -> bool:
+    """``span`` is a Chinese label of 4+ characters with one character inserted inside it, or
+    with its two halves swapped."""
+    if len(label) < 4 or not re.fullmatch(r"[\u4e00-\u9fff]+", label):
+        return False
+    inserted = len(span) == len(label) + 1 and any(
+        span[:k] + span[k + 1 :] == label for k in range(1, len(span) - 1)
+    )
+    half = len(label) // 2
+    swapped = len(label) % 2 == 0 and span == label[half:] + label[:half]
+    return inserted or swapped
+
+
 def text_row(
     pred: str,
     ref: str,
@@ -326,6 +339,15 @@ def text_row(
         found, count = label_count(src if cs else src.lower(), negated)
         if found is not None and count == 1 and (label is None or label in found):
             label, rule = found, "negation"
+        if label is None and said["full"] is not None and len(said["full"]) <= 16:
+            tail = re.sub(r"^.*[:：]\s*", "", said["full"])
+            fits = [
+                lab
+                for lab in labels
+                if label_variant(said["full"], lab) or label_variant(tail, lab)
+            ]
+            if len(fits) == 1:
+                label, rule = fits[0], "variant"
         if said["hedge"]:
             label, rule = None, "hedge"
         shown = "hedge" if rule == "hedge" else "none" if rule is None else f"label:{rule}"

@@ -18,6 +18,14 @@ pattern built from :mod:`.vocabulary`'s pieces with the answer in named groups) 
 its kind. Every marker (answer statements, conclusions, denials, guesses, box forms, "or"
 connectives, in Chinese and English) is defined once, in :mod:`.vocabulary`.
 
+Before any reader, for every kind (math included): :mod:`.markup` cuts invented continuations
+after a first answer (``Q: …``, ``问题：…``, ``### Human:``), erases echoed format examples and
+turns sentinels (``<eoa>``, ``</s>``) and bracket tags (``[答案]``, ``【类别】``) into an answer
+statement. Whole-text steps of one kind: a choice answered by an option's content
+(:mod:`.choice_content`), the answer after a conceding "but" (:mod:`.commitment`), a label
+written with a variant (:mod:`.label_variants`), references in several clauses and undecided
+conclusions (:mod:`.clauses`).
+
 Shared spans: the final box (:mod:`.boxes`) and the last sentence (:mod:`.spans`); each rule
 runs only on the rows that can match it (:mod:`.subsets`). The number reader's parts are in
 :mod:`.numbers` (grammar, forms, values, Chinese numerals, scales, units, exact integer keys,

@@ -17,12 +17,21 @@ from xpert_frames.core import text
 from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
 from xpert_frames.reading import choice_rules as cp
+from xpert_frames.reading.choice_content import (
+    CONCLUSION_COLUMN,
+    SEVERAL_COLUMN,
+    STATEMENT_COLUMN,
+    content_in_sentences,
+)
 
 ALPHABET = string.ascii_uppercase
 DEFAULT_OPTIONS = "ABCD"
 
 MAX_OPTIONS = len(ALPHABET)  #: options run A-Z at most
-_RULE_ORDER: tuple[str, ...] = (*(r.name for r in cp.CHOICE_RULES), cp.CONTENT_RULE)
+_RULE_ORDER: tuple[str, ...] = (*(r.name for r in cp.CHOICE_RULES), *cp.CONTENT_RULES)
+#: One character per rule in :func:`pick`'s output (a code, then the letters: a lower-case code
+#: never mixes with upper-case letters).
+_CODES = "abcdefghijklmnopqrstuvwxyz"
 #: Every value of the ``rule`` field, in cascade order.
 RULE_NAMES: tuple[str, ...] = (*_RULE_ORDER, cp.NO_RULE)
 EXTRACT_DTYPE = pl.Struct({"letters": pl.String, "rule": pl.String})
@@ -139,14 +148,19 @@ def _rule_letters(source: pl.Expr, template: str, groups: tuple[str, ...]) -> pl
     return letters.str.replace_all("[^A-Z]", "")
 
 
-def rule_candidates(source: IntoExpr) -> list[pl.Expr]:
+def rule_candidates(source: IntoExpr, before: IntoExpr | None = None) -> list[pl.Expr]:
     """The letters each rule of the cascade finds in ``source`` (a prediction already through
     :func:`normalize_prediction` and :func:`rewrite_negations`), in :data:`RULE_NAMES` order,
-    before the options check; null where a rule does not fire."""
+    before the options check; null where a rule does not fire. Rules that read the text
+    before the negations are erased read ``before`` (``source`` when not given)."""
     src = text.to_expr(source)
+    raw = src if before is None else text.to_expr(before)
     out: list[pl.Expr] = []
     for rule in cp.CHOICE_RULES:
-        letters = _rule_letters(src, rule.pattern, rule.groups)
+        read = raw if rule.before_negations else src
+        if rule.trigger:
+            read = pl.when(read.str.contains(rule.trigger)).then(read)
+        letters = _rule_letters(read, rule.pattern, rule.groups)
         if rule.single_label:
             single = src.str.count_matches(_pattern(cp.LABEL)) <= 1
             letters = pl.when(single).then(letters)
@@ -163,7 +177,7 @@ def pick(candidates: list[pl.Expr], options: pl.Expr, *, first_rule: int = 0) ->
 
     return pl.coalesce(
         [
-            pl.when(fits(c)).then(pl.concat_str([pl.lit(str(first_rule + i)), c]))
+            pl.when(fits(c)).then(pl.concat_str([pl.lit(_CODES[first_rule + i]), c]))
             for i, c in enumerate(candidates)
         ]
     )
@@ -172,7 +186,7 @@ def pick(candidates: list[pl.Expr], options: pl.Expr, *, first_rule: int = 0) ->
 def finish(chosen: IntoExpr) -> pl.Expr:
     """``Struct{letters, rule}`` from the output of :func:`pick`."""
     picked = text.to_expr(chosen)
-    codes = [str(i) for i in range(len(_RULE_ORDER))]
+    codes = list(_CODES[: len(_RULE_ORDER)])
     rule = picked.str.slice(0, 1).replace_strict(codes, list(_RULE_ORDER), default=cp.NO_RULE)
     letters = _quick_letter_set(picked.str.slice(1))
     return pl.struct(letters.alias("letters"), rule.alias("rule"))
@@ -228,7 +242,8 @@ def extract_frame(
         hit = pl.when(src.str.contains(trigger)).then(src)
         rewritten = hit.str.replace_all(_pattern(pattern), replacement)
         df = df.with_columns(pl.coalesce(rewritten, src).alias(f"{tmp}src"))
-    cands = [c.alias(f"{tmp}{i}") for i, c in enumerate(rule_candidates(f"{tmp}src"))]
+    found = rule_candidates(f"{tmp}src", f"{tmp}norm")
+    cands = [c.alias(f"{tmp}{i}") for i, c in enumerate(found)]
     df = df.with_columns(cands)
     names = [f"{tmp}{i}" for i in range(len(cands))]
     df = df.with_columns(pick([pl.col(n) for n in names], pl.col(options)).alias(f"{tmp}pick"))
@@ -244,9 +259,18 @@ def extract_frame(
             sub = df.select(prediction, choices, options)[index]
             longest = sub.select(pl.col(choices).list.len().max()).item()
             width = min(int(longest or 0), MAX_OPTIONS)
+            stated = content_in_sentences(sub, prediction, choices)
             content = content_hits(prediction, choices, width)
-            found = sub.select(pick([content], pl.col(options), first_rule=len(cp.CHOICE_RULES)))
-            picked = df[f"{tmp}pick"].scatter(index, found.to_series())
+            sub = sub.with_columns(stated)
+            # A conclusion naming several options is two answers: no later content rule.
+            one = ~pl.col(SEVERAL_COLUMN)
+            cands = [
+                pl.col(CONCLUSION_COLUMN),
+                pl.when(one).then(pl.col(STATEMENT_COLUMN)),
+                pl.when(one).then(content),
+            ]
+            got = sub.select(pick(cands, pl.col(options), first_rule=len(cp.CHOICE_RULES)))
+            picked = df[f"{tmp}pick"].scatter(index, got.to_series())
             df = df.with_columns(picked)
     return df.select(finish(chosen)).to_series()
 

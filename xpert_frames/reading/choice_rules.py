@@ -65,7 +65,7 @@ _EN_KW = (
     # a heading verdict: "Verdict: (C).", "Decision: D", "Pick: B"
     r"|(?:^|[^A-Za-z])(?:final\s+)?(?:verdict|decision|pick|choice|selection)\s*[:：]"
     r"|(?:^|[^A-Za-z])it(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be)"
-    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice)(?:\s+is)?)"
+    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice|one)(?:\s+is)?)"
 )
 _FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
 
@@ -112,7 +112,17 @@ BARE = (
 #: The text starts with one option label: ``B. 北京``, ``C) 7``, ``B选项``.
 LEADING = (
     rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?P<upper>[A-Z]){CLOSE}"
-    r"(?:[^A-Za-z\s]|\s*{END}|\s+[^a-z\s])"
+    # not the first of a list of options (``选项A、B、C、D都是正确的``)
+    r"(?:[^A-Za-z\s,、]|[,、]\s*(?:[^A-Za-z\s]|[A-Z][a-z]|[a-z])|\s*{END}|\s+[^a-z\s])"
+)
+#: Which is wrong: the others declared correct together (``选项A、B、C、D的描述都是正确的``),
+#: then one option concluded wrong (``因此，选项E是错误的``): that option is the answer. Read
+#: before the negations are erased (they would erase the declaration).
+DECLARED_WRONG = (
+    r"(?s)^.*[A-Z](?:\s*[,、和及与]\s*[A-Z])+\s*(?:选项|项)?\s*(?:的描述|的说法|说法|描述|的内容)?"
+    r"\s*(?:都|均|全都|全)\s*(?:是|为)?[^。，,；;\n]{0,12}?(?:正确|对)"
+    rf".*(?:{either(CHOICE_CONCLUSION_ZH)})\s*[,，:：]?\s*(?:选项\s*)?{OPEN}(?P<upper>[A-Z]){CLOSE}"
+    r"\s*(?:选项|项)?\s*(?:的描述|的说法|说法|描述|的内容)?\s*(?:是|为)?\s*(?:错误|不正确|除外)"
 )
 #: Option labels anywhere (``A)``, ``B.``, ``C、``); LEADING fires only if there is one.
 LABEL = r"(?:^|[^A-Za-z])[A-Z][\.\)、:：]"
@@ -170,9 +180,22 @@ HEDGE = (
     rf"{OPEN}[A-Z]{CLOSE}(?P<post>[^A-Za-z]|{{END}})"
 )
 
+#: Two options named with words between them (``A选项和C选项``, ``D (bridge) or E (…)``) written
+#: as a plain pair (``A和C``, ``D or E``), so that the statement reads both (two answers: a set)
+#: and an "or" between them is a hedge. ``D (bridge or boat)`` names one option.
+JOIN_CN = (
+    r"(?P<a>[A-Z])\s*(?:选项|项)\s*(?P<c>和|与|及|、|或者|或|还是)\s*(?:选项\s*)?"
+    r"(?P<b>[A-Z])(?:\s*(?:选项|项))?"
+)
+JOIN_EN = (
+    r"(?P<pre>^|[^A-Za-z])(?P<a>[A-Z])\s*\([^()\n]{1,60}\)\s*,?\s+(?P<c>(?i:or|and))\s+"
+    r"(?P<b>\(?[A-Z]\)?)(?P<post>[^A-Za-z]|{END})"
+)
 #: (pattern, replacement, trigger) applied in order before the rules; a row is rewritten only
 #: if it contains the trigger (a word every match of the pattern has), so most rows skip it.
 NEGATIONS: tuple[tuple[str, str, str], ...] = (
+    (JOIN_CN, "${a}${c}${b}", r"[A-Z]\s*(?:选项|项)\s*(?:和|与|及|、|或|还是)"),
+    (JOIN_EN, "${pre}${a} ${c} ${b}${post}", r"[A-Z]\s*\([^()\n]{1,60}\)\s*,?\s+(?i:or|and)\s"),
     (NEG_CN_BEFORE, GONE, r"不|排除|而非|并非"),
     (NEG_CN_AFTER, "${pre}" + GONE, r"错|不|排除"),
     (
@@ -195,12 +218,46 @@ CHOICE_RULES: tuple[Rule, ...] = rule_table(
     Rule("conclusion", 50, CONCLUSION, CONCLUSION_GROUPS),
     Rule("bare", 60, BARE, ("upper", "lower")),
     Rule("leading", 70, LEADING, ("upper",), single_label=True),
+    Rule(
+        "declared-wrong",
+        45,
+        DECLARED_WRONG,
+        ("upper",),
+        before_negations=True,
+        trigger="错误|不正确|除外",
+    ),
 )
 #: Name of the last rule: the prediction contains exactly one option's content.
 CONTENT_RULE = "content"
+#: The content rules, in order: one option's content in the conclusion sentence, then in the
+#: first stated sentence (rejected options erased in both), then anywhere in the prediction.
+CONTENT_RULES: tuple[str, ...] = ("content:conclusion", "content:statement", CONTENT_RULE)
 NO_RULE = "none"
 
 
 def fill(template: str, end: str) -> str:
     """A template with its end-of-text anchor filled in (``$`` for Rust, ``\\Z`` for Python)."""
     return template.replace("{END}", end)
+
+
+# --------------------------------------------------------------------------- answered by content
+#: A character of a sentence: not a stop (a full stop only before a space or the end).
+_SENTENCE_CHAR = r"(?:[^。！？!?\n.]|\.\S)"
+#: What marks a concluding sentence that may name an option by its content
+#: (``所以，答案应该是秦艽``, ``So the best answer is a bridge``, ``…是除外的疾病``).
+_CONCLUDING = (
+    rf"{either(CHOICE_CONCLUSION_ZH)}|答案|最符合|最佳|除外"
+    rf"|(?i:\b(?:{either(CHOICE_CONCLUSION_EN)}|answer|best)\b)"
+)
+#: The sentences holding a conclusion (the last one counts).
+CONTENT_CONCLUSION = rf"{_SENTENCE_CHAR}*(?:{_CONCLUDING}){_SENTENCE_CHAR}*"
+#: The sentences stating something with a copula (the first one counts).
+CONTENT_STATEMENT = rf"{_SENTENCE_CHAR}*(?:是|为|(?i:\b(?:is|are|was|were)\b)){_SENTENCE_CHAR}*"
+#: A clause that names options to reject them (``其他选项如X、Y并不能…``, ``排除X``, ``not X``):
+#: erased from those sentences before their contents are looked for.
+REJECTED_CLAUSE = (
+    r"[^，,；;：:]*(?:不符|不是|并不|都不|并非|而非|排除|不能|不明显|不会|其他选项|其余选项"
+    r"|(?i:\bnot\b|n't|rather\s+than|instead\s+of|\bexcept\b|other\s+options?))[^，,；;：:]*"
+)
+#: The parts of an option's content that must all be named (``任脉、冲脉`` in ``任脉和冲脉``).
+CONTENT_PART = r"[^、，,和及与/]+"

@@ -39,6 +39,12 @@ class Rule:
         without them).
     single_label : bool
         Whether the rule fires only when the text has at most one option label.
+    before_negations : bool
+        Whether the rule reads the text before negated options are erased (a rule that reads
+        a negation itself: the option declared wrong).
+    trigger : str
+        A cheap regex every match of ``pattern`` contains: only rows holding it are read by
+        the rule (empty: every row).
     """
 
     name: str
@@ -47,6 +53,8 @@ class Rule:
     groups: tuple[str, ...] = ("s",)
     reads_marks: bool = False
     single_label: bool = False
+    before_negations: bool = False
+    trigger: str = ""
 
 
 def rule_table(*rules: Rule) -> tuple[Rule, ...]:

@@ -18,6 +18,8 @@ from xpert_frames.reading.vocabulary import (
     GUESS_ZH,
     JUDGE_VERDICT_EN,
     JUDGE_VERDICT_ZH,
+    NO_DOUBT,
+    NO_EVIDENCE,
     TEXT_CONCLUSION_EN,
     TEXT_CONCLUSION_ZH,
     either,
@@ -179,7 +181,7 @@ TEXT_HEDGE = rf"{either(GUESS_ZH)}|(?i:{either(GUESS_EN)})"
 #: An alternative offered after the stated answer (``北京，不过也有可能是上海``, ``Mars, but it
 #: might also be Venus``, ``Jupiter, also possibly Saturn``): a hedge. ``X, not Y`` is none.
 TEXT_ALTERNATIVE = (
-    r"[,，;；]\s*(?:(?:不过|但是?|可是|然而)\s*)?(?:也|还)?(?:有)?(?:可能|也许|或许)(?:是|为)"
+    r"[,，;；]\s*(?:(?:不过|但是?|可是|然而)\s*)?(?:也|还)?(?:有)?(?:可能|也许|或许)(?:是|为|属于)"
     r"|[,，;；]\s*(?:或者|或|也许|还可能)是"
     r"|(?i:[,;]\s*(?:but\s+|or\s+)?(?:it\s+|that\s+)?(?:might|could|may)\s+also\s+be\s"
     r"|[,;]\s*(?:but\s+|or\s+)?(?:also\s+)?(?:possibly|perhaps|maybe)\s)"
@@ -197,6 +199,8 @@ TRUE_MARK = "⊤"
 FALSE_MARK = "⊥"
 #: (pattern, mark) in order: negated negatives, negated positives, then plain words.
 JUDGE_WORDS: tuple[tuple[str, str], ...] = (
+    (NO_EVIDENCE, FALSE_MARK),  # 目前没有科学依据证明X: no
+    (NO_DOUBT, TRUE_MARK),  # there is no doubt that X: yes
     (
         r"没有错|没错|不错|并非错误|不是错误|(?i:not\s+(?:false|wrong|incorrect)"
         r"|isn't\s+(?:false|wrong|incorrect))",
@@ -232,8 +236,8 @@ VERDICT_HEAD = (
 )
 #: A judge word, for the sentence rules.
 JUDGE_WORD = (
-    r"正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立|(?i:true|false|correct|incorrect|right|wrong|yes|no"
-    r"|accurate|inaccurate)"
+    rf"{NO_EVIDENCE}|{NO_DOUBT}|正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立"
+    r"|(?i:true|false|correct|incorrect|right|wrong|yes|no|accurate|inaccurate)"
 )
 #: The text starts with a judgement: ``True.``, ``不对。…``, ``**False**``, ``No, …``.
 JUDGE_LEADING = (

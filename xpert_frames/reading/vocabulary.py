@@ -117,3 +117,74 @@ DIAGNOSIS_STATEMENT_ZH: tuple[str, ...] = (
 DIAGNOSIS_CONCLUSION_ZH: tuple[str, ...] = (
     *CONCLUSION_ZH, SUMMARY_ZH[1], *IN_SHORT_ZH, *DIAGNOSIS_STATEMENT_ZH,
 )  # fmt: skip
+
+# ------------------------------------------------------------ markup and continuations
+#: Sentinel tokens of prompt formats: markup that ends an answer, never content (``<eoa>``).
+SENTINELS: tuple[str, ...] = (
+    "<eoa>", "<eoe>", "</s>", "<s>", "<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end|>",
+)  # fmt: skip
+#: Words of a bracket tag that opens the answer (``[答案]李白``, ``【类别】婚姻家庭``).
+ANSWER_TAGS_ZH: tuple[str, ...] = (
+    "最终答案", "正确答案", "答案", "类别", "罪名", "金额", "判断", "结果", "刑期", "选项", "回答",
+)  # fmt: skip
+ANSWER_TAGS_EN: tuple[str, ...] = ("answer", "final answer", "category", "label")
+#: What introduces a format example echoed from the prompt (``例如[答案]北京<eoa>``).
+EXAMPLE_ZH: tuple[str, ...] = ("例如", "比如", "譬如", "示例", "格式如")
+EXAMPLE_EN: tuple[str, ...] = (r"e\.g\.", "for example", "for instance")
+#: A line that opens an invented further turn (``Q:``, ``问题：``, ``### Human:``): after a
+#: first answer, the text from it on is a continuation the model made up, not its answer.
+CONTINUATION_HEADS: tuple[str, ...] = (
+    "Q", "Question", "问题", "题目", "咨询", "Text", "Passage",
+)  # fmt: skip
+CONTINUATION_TURNS: tuple[str, ...] = (
+    r"#{2,3}\s*(?:Human|User|Instruction)\b", r"\[\|Human\|\]", r"<\|im_start\|>\s*user",
+    r"<\|start_header_id\|>\s*user", r"(?:Human|User)\s*[:：]",
+)  # fmt: skip
+
+# ------------------------------------------------------------ no evidence (a true/false answer)
+#: "There is no evidence that X" answers no to "X?" (``目前没有科学依据证明X``, ``尚无证据表明X``).
+NO_EVIDENCE_ZH = (
+    r"(?:没有|并无|尚无|缺乏|无)(?:任何)?(?:科学)?(?:依据|证据|根据)"
+    r"(?:证明|表明|显示|说明|支持)?"
+)
+NO_EVIDENCE_EN = (
+    r"(?i:no\s+(?:scientific\s+|solid\s+|clear\s+)?(?:evidence|proof)\s+(?:that|to\s+suggest))"
+)
+NO_EVIDENCE = f"{NO_EVIDENCE_ZH}|{NO_EVIDENCE_EN}"
+
+# ------------------------------------------------------------ concession, then the committed answer
+#: Words that concede what follows them is not the answer (``A and B both look plausible``,
+#: ``表面上像X``, ``It could be read as X``): before a "but", the answer is after it.
+CONCEDING_ZH: tuple[str, ...] = (
+    "都", "像", "似乎", "看起来", "看似", "可能", "也许", "虽然", "尽管", "表面上", "有人", "有些",
+    "起初", "一开始",
+)  # fmt: skip
+CONCEDING_EN: tuple[str, ...] = (
+    "some", "both", "could", "might", "seems?", "looks?", "although", "though",
+    "plausible", "at first", "initially",
+)  # fmt: skip
+#: "but" between a concession and the committed answer.
+BUT_ZH: tuple[str, ...] = ("但是", "但", "不过", "然而", "可是")
+BUT_EN: tuple[str, ...] = ("but", "however")
+#: What commits after the "but" (a copula or a verdict).
+COMMITTING_ZH: tuple[str, ...] = ("是", "为", "属于", "实质", "实际", "应")
+COMMITTING_EN: tuple[str, ...] = ("is", "are", "was", "were", "should", "belongs")
+
+# ------------------------------------------------------------ undecided conclusions
+#: A conditional branch (``if you mean X …``, ``如果…``) and a conclusion that leaves the
+#: choice open (``so it depends``, ``取决于``): no answer is committed to.
+BRANCH_ZH: tuple[str, ...] = ("如果", "若", "假如", "要是")
+BRANCH_EN: tuple[str, ...] = (r"if\s+you\s+mean", r"if\s+it\s+is", r"if\s+we", "if")
+UNDECIDED_ZH: tuple[str, ...] = ("取决于", "要看", "视情况", "因人而异", "看情况", "不一定")
+UNDECIDED_EN: tuple[str, ...] = (r"it\s+depends", r"depends\s+on", r"depending\s+on")
+#: Clause separators of a reference stated in several clauses (dictation of two lines).
+CLAUSE_BREAKS = r"[\s\p{P}]+"
+#: "There is no doubt that X" answers yes (its "no" is not a no).
+NO_DOUBT = r"(?i:no\s+doubt|without\s+(?:a\s+)?doubt)|毫无疑问|毋庸置疑"
+#: What shows a first answer was committed to before an invented continuation: an answer
+#: statement, a conclusion, a heading of a label, a closed tag or a sentinel.
+COMMITTED_MARKS: tuple[str, ...] = (
+    "答案", "答[:：]", "类别", "罪名", "金额", "所以", "因此", "综上", "】", r"\]", "<eoa>",
+    "<eoe>", "</s>", r"<\|im_end\|>", r"<\|eot_id\|>",
+    r"(?i:\banswer|\btherefore\b|\bso\b|\bthus\b)", r"(?i:\b(?:category|topic|label)\s*:)",
+)  # fmt: skip

@@ -47,6 +47,8 @@ from xpert_frames.reading.choice import (
     option_letters,
     reference_letters,
 )
+from xpert_frames.reading.commitment import committed
+from xpert_frames.reading.markup import clean_prediction
 from xpert_frames.reading.numbers import exact
 from xpert_frames.reading.numbers import parse as numbers
 
@@ -247,7 +249,10 @@ class AccuracyEvaluator(BaseEvaluator):
         """Stage the shared work over temporary columns so that each extraction is planned and
         run once, not once per output column (no Python work per row: every stage is Polars
         expressions, the text and judge stages in batches)."""
-        lf = lf.with_columns(self._kind().alias(self.temp("kind")))
+        lf = lf.with_columns(
+            self._kind().alias(self.temp("kind")),
+            clean_prediction(frames.PRED).alias(self.temp("cleaned_prediction")),
+        )
         lf = self._stage_choice(lf)
         lf = self._stage_answers(lf)
         return lf.with_columns(self._combined().alias(self.temp("result")))
@@ -268,7 +273,7 @@ class AccuracyEvaluator(BaseEvaluator):
             option_letters(frames.CHOICES, answer=self._col("ref")).alias(self.temp("opt"))
         )
         found = extract_choice(
-            pl.when(is_choice).then(pl.col(frames.PRED)),
+            pl.when(is_choice).then(self._col("cleaned_prediction")),
             options=self._col("opt"),
             choices=pl.when(is_choice).then(pl.col(frames.CHOICES)),
         )
@@ -279,7 +284,7 @@ class AccuracyEvaluator(BaseEvaluator):
         kind = self._col("kind")
         is_number, is_judge = kind == "number", kind == "judge"
         is_text = ~kind.is_in(["choice", "number", "judge"])
-        pred, ref = pl.col(frames.PRED), pl.col(frames.ANSWER)
+        pred, ref = self._col("cleaned_prediction"), pl.col(frames.ANSWER)
         numbers_in = pl.struct(
             pl.when(is_number).then(pred).alias("prediction"),
             pl.when(is_number).then(ref).alias("reference"),
@@ -288,7 +293,7 @@ class AccuracyEvaluator(BaseEvaluator):
             numbers_in.map_batches(
                 _numbers_batch, return_dtype=_NUMBERS_DTYPE, is_elementwise=True
             ).alias(self.temp("num")),
-            self._text(pl.when(is_text).then(pred), is_text).alias(self.temp("text")),
+            self._text(committed(pl.when(is_text).then(pred)), is_text).alias(self.temp("text")),
             judge_match(pl.when(is_judge).then(pred), pl.when(is_judge).then(ref)).alias(
                 self.temp("judge")
             ),

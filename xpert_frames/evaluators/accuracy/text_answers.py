@@ -26,6 +26,13 @@ from xpert_frames.core.options import check_bool
 from xpert_frames.reading import labels as al
 from xpert_frames.reading import text as ae
 from xpert_frames.reading import text_rules as ap
+from xpert_frames.reading.clauses import (
+    UNDECIDED_TRIGGER,
+    clauses_match,
+    several_clauses,
+    undecided,
+)
+from xpert_frames.reading.label_variants import variant_frame
 
 #: Whitespace and Unicode punctuation (ASCII and Chinese alike) at either end.
 _ENDS = r"^[\s\p{P}]+|[\s\p{P}]+$"
@@ -181,13 +188,14 @@ def text_frame(
     index = df.select(pl.arg_where(pl.col("labelled"))).to_series()
     out = df.select(plain.alias("result"))["result"]
     if not index.len():
-        return out
-    sub = df[index].select("erased", "src", "labels", "text_reference", "hedge")
+        return settled(df, out)
+    sub = df[index].select("erased", "src", "labels", "text_reference", "hedge", "full")
     if not cs:
         sub = sub.with_columns(pl.col("erased").str.to_lowercase())
     width = int(sub.select(pl.col("labels").list.len().max()).item() or 0)
     sub = al.label_stated_frame(sub, "erased", "labels", width, case_sensitive=cs)
     sub = al.negated_label_frame(sub, "src", "labels", width, case_sensitive=cs)
+    sub = variant_frame(sub, "full", "labels", width)
     labelled = sub.select(label_outcome().alias("result"))["result"]
     # Struct columns cannot be scattered: put the label rows in by row number.
     rows = pl.DataFrame({"row": index, "result": labelled})
@@ -197,7 +205,36 @@ def text_frame(
         .join(rows, on="row", how="left", suffix="_label")
         .select(pl.coalesce("result_label", "result").alias("result"))
     )
-    return merged["result"]
+    return settled(df, merged["result"])
+
+
+def settled(df: pl.DataFrame, results: pl.Series) -> pl.Series:
+    """``results`` of ``df``'s rows (columns ``prediction``, ``reference``) corrected by the
+    whole-text checks of :mod:`xpert_frames.reading.clauses`: a several-clause reference
+    stated clause by clause scores 1 (rule ``clauses``); conditional branches closed by an
+    undecided conclusion score 0 (rule ``hedge``). Each check runs only on the rows it can
+    change."""
+    frame = df.select("prediction", pl.col("reference").cast(pl.String)).with_columns(
+        results.struct.unnest()
+    )
+    checks = (
+        ((pl.col("score") < 1) & several_clauses("reference"), 1.0, "clauses",
+         clauses_match("prediction", "reference")),
+        ((pl.col("score") > 0) & pl.col("prediction").str.contains(UNDECIDED_TRIGGER), 0.0,
+         "hedge", undecided("prediction")),
+    )  # fmt: skip
+    for todo, score, rule, hit in checks:
+        index = frame.select(pl.arg_where(todo.fill_null(False))).to_series()
+        if not index.len():
+            continue
+        sub = frame[index].select(hit.alias("hit"))["hit"]
+        changed = index.filter(sub)
+        if changed.len():
+            frame = frame.with_columns(
+                frame["score"].scatter(changed, score),
+                frame["rule"].scatter(changed, rule),
+            )
+    return frame.select(pl.struct(*RESULT_DTYPE.to_schema()).alias(results.name)).to_series()
 
 
 def is_label_row(labels: pl.Expr, ref: pl.Expr) -> pl.Expr:

@@ -60,6 +60,7 @@ from xpert_frames.evaluators.math_answer import pair_forms, set_forms, times, wo
 from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.evaluators.math_answer.parts import in_parts
 from xpert_frames.reading.boxes import box_tail
+from xpert_frames.reading.markup import clean_prediction
 from xpert_frames.reading.numbers import exact
 from xpert_frames.reading.numbers.grammar import grammar
 from xpert_frames.reading.numbers.parse import (
@@ -275,13 +276,17 @@ class MathEvaluator(BaseEvaluator):
             out = in_parts(read, column.struct.unnest())
             return out.select(pl.struct(added).alias(column.name)).to_series()
 
-        packed = pl.struct(*(pl.col(c) for c in inputs))
+        # Every reader reads the prediction without markup and invented continuations.
+        lf = lf.with_columns(clean_prediction(frames.PRED).alias(t("cleaned_prediction")))
+        packed = pl.struct(
+            *(pl.col(t("cleaned_prediction") if c == frames.PRED else c).alias(c) for c in inputs)
+        )
         lf = lf.with_columns(packed.map_batches(batch, return_dtype=dtype).alias(t("read")))
         lf = lf.unnest(t("read"))
         # Only symbolic rows are compared: the others are nulls, which every step skips.
         on = pl.col(t("sym"))
         span = pl.when(on).then(pl.col(t("pspan")))
-        p_text = pl.col(frames.PRED)
+        p_text = pl.col(t("cleaned_prediction"))
         compared = pl.coalesce(pl.lit("$") + span + pl.lit("$"), pl.when(on).then(p_text))
         # Two integers (as written or powers of ten: 10^{5000}) compare by their exact keys,
         # at any size, without the symbolic step.
@@ -424,7 +429,10 @@ class MathEvaluator(BaseEvaluator):
             .otherwise(pl.lit("symbolic-") + outcome)
         )
         source = pred.struct.field("rule")
-        symbolic_side = [pl.when(on).then(pl.col(t("pspan"))), pl.when(on).then(frames.PRED)]
+        symbolic_side = [
+            pl.when(on).then(pl.col(t("pspan"))),
+            pl.when(on).then(pl.col(t("cleaned_prediction"))),
+        ]
         # A reference that is one number as written ("seven") is no worded answer.
         whole = rv.is_not_null() & (
             ref_text == pl.col(frames.ANSWER).cast(pl.String).str.strip_chars(" \t\n\r$")
