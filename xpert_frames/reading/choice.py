@@ -22,7 +22,7 @@ ALPHABET = string.ascii_uppercase
 DEFAULT_OPTIONS = "ABCD"
 
 MAX_OPTIONS = len(ALPHABET)  #: options run A-Z at most
-_RULE_ORDER: tuple[str, ...] = (*(r[0] for r in cp.RULES), cp.CONTENT_RULE)
+_RULE_ORDER: tuple[str, ...] = (*(r.name for r in cp.CHOICE_RULES), cp.CONTENT_RULE)
 #: Every value of the ``rule`` field, in cascade order.
 RULE_NAMES: tuple[str, ...] = (*_RULE_ORDER, cp.NO_RULE)
 EXTRACT_DTYPE = pl.Struct({"letters": pl.String, "rule": pl.String})
@@ -139,9 +139,9 @@ def rule_candidates(source: IntoExpr) -> list[pl.Expr]:
     before the options check; null where a rule does not fire."""
     src = text.to_expr(source)
     out: list[pl.Expr] = []
-    for _name, template, groups in cp.RULES:
-        letters = _rule_letters(src, template, groups)
-        if template is cp.LEADING:
+    for rule in cp.CHOICE_RULES:
+        letters = _rule_letters(src, rule.pattern, rule.groups)
+        if rule.single_label:
             single = src.str.count_matches(_pattern(cp.LABEL)) <= 1
             letters = pl.when(single).then(letters)
         out.append(letters)
@@ -235,7 +235,7 @@ def extract_frame(
             longest = sub.select(pl.col(choices).list.len().max()).item()
             width = min(int(longest or 0), MAX_OPTIONS)
             content = content_hits(prediction, choices, width)
-            found = sub.select(pick([content], pl.col(options), first_rule=len(cp.RULES)))
+            found = sub.select(pick([content], pl.col(options), first_rule=len(cp.CHOICE_RULES)))
             picked = df[f"{tmp}pick"].scatter(index, found.to_series())
             df = df.with_columns(picked)
     return df.select(finish(chosen)).to_series()

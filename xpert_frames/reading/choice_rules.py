@@ -17,6 +17,7 @@ it with Python's ``\\Z``, so one set of templates serves both engines.
 
 from __future__ import annotations
 
+from xpert_frames.reading.rules import Rule, rule_table
 from xpert_frames.reading.vocabulary import (
     CHOICE_CONCLUSION_EN,
     CHOICE_CONCLUSION_ZH,
@@ -185,15 +186,15 @@ NEGATIONS: tuple[tuple[str, str, str], ...] = (
     (HEDGE, "${pre}" + GONE + "${post}", r"(?i)\sor\s|或|还是"),
 )
 
-#: Rules in cascade order: (name, pattern template, named groups holding the letters).
-RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("boxed", BOXED, ("u", "l")),
-    ("statement", STATEMENT, ("u", "l")),
-    ("bracket", BRACKET, ("u",)),
-    ("bold", BOLD, ("u",)),
-    ("conclusion", CONCLUSION, CONCLUSION_GROUPS),
-    ("bare", BARE, ("u", "l")),
-    ("leading", LEADING, ("u",)),
+#: The choice rules: what wins when several find letters (the ``accuracy_rule`` values).
+CHOICE_RULES: tuple[Rule, ...] = rule_table(
+    Rule("boxed", 10, BOXED, ("u", "l")),
+    Rule("statement", 20, STATEMENT, ("u", "l")),
+    Rule("bracket", 30, BRACKET, ("u",)),
+    Rule("bold", 40, BOLD, ("u",)),
+    Rule("conclusion", 50, CONCLUSION, CONCLUSION_GROUPS),
+    Rule("bare", 60, BARE, ("u", "l")),
+    Rule("leading", 70, LEADING, ("u",), single_label=True),
 )
 #: Name of the last rule: the prediction contains exactly one option's content.
 CONTENT_RULE = "content"

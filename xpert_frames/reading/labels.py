@@ -113,14 +113,14 @@ def label_stated_frame(
     rule = pl.Series("rule", [None] * height, dtype=pl.String)
     open_rows = pl.Series("i", range(height), dtype=pl.UInt32)
     low = (lambda e: e) if case_sensitive else (lambda e: e.str.to_lowercase())
-    for name, pattern in [*ap.SPAN_RULES, ("whole", "")]:
+    for step in ap.LABEL_RULES:
         if not open_rows.len():
             break
         sub = df[open_rows]
         raw = (
-            pl.col(source)
-            if name == "whole"
-            else span(source if name == "bold" else plain, pattern)
+            span(source if step.reads_marks else plain, step.pattern)
+            if step.pattern
+            else pl.col(source)
         )
         sub = sub.with_columns(raw.alias(f"{t}raw"), open_rows.alias(f"{t}i"))
         sub = sub.filter(pl.col(f"{t}raw").is_not_null())
@@ -136,7 +136,7 @@ def label_stated_frame(
         done = sub.filter(count > 0).select(
             pl.col(f"{t}i"),
             pl.when(count == 1).then(stated).alias("label"),
-            pl.when(count == 1).then(pl.lit(name)).otherwise(pl.lit("hedge")).alias("rule"),
+            pl.when(count == 1).then(pl.lit(step.name)).otherwise(pl.lit("hedge")).alias("rule"),
         )
         if done.height:
             label = label.scatter(done[f"{t}i"], done["label"])

@@ -16,6 +16,7 @@ import polars as pl
 from xpert_frames.core import text
 from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.reading import text_rules as ap
+from xpert_frames.reading.rules import Rule
 
 #: Canonical values of a judgement.
 TRUE, FALSE, HEDGE = "true", "false", "hedge"
@@ -109,7 +110,7 @@ def cascade(
     df: pl.DataFrame,
     source: str,
     plain: str,
-    rules: tuple[tuple[str, str], ...],
+    rules: tuple[Rule, ...],
     evaluate: Callable[[pl.Series], pl.Series],
 ) -> pl.DataFrame:
     """Columns ``value``, ``rule`` and ``raw`` (one row per row of ``df``): the span rules in
@@ -122,11 +123,11 @@ def cascade(
     rule = pl.Series("rule", [None] * height, dtype=pl.String)
     raw_out = pl.Series("raw", [None] * height, dtype=pl.String)
     open_rows = pl.Series("i", range(height), dtype=pl.UInt32)
-    for name, pattern in rules:
+    for step in rules:
         if not open_rows.len():
             break
         sub = df[open_rows]
-        raw = sub.select(span(source if name == "bold" else plain, pattern)).to_series()
+        raw = sub.select(span(source if step.reads_marks else plain, step.pattern)).to_series()
         hit = raw.is_not_null()
         found = pl.Series([None] * raw.len(), dtype=pl.String)
         if hit.any():
@@ -135,7 +136,7 @@ def cascade(
         if done.any():
             at = open_rows.filter(done)
             value = value.scatter(at, found.filter(done))
-            rule = rule.scatter(at, pl.Series([name] * at.len(), dtype=pl.String))
+            rule = rule.scatter(at, pl.Series([step.name] * at.len(), dtype=pl.String))
             raw_out = raw_out.scatter(at, raw.filter(done))
             open_rows = open_rows.filter(~done)
     return pl.DataFrame([value, rule, raw_out])
@@ -156,7 +157,7 @@ def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) ->
         df.select(source, plain),
         source,
         plain,
-        ap.SPAN_RULES,
+        ap.TEXT_RULES,
         lambda raw: raw.to_frame("r").select(cut("r", case_sensitive=cs)).to_series(),
     )
     df = df.with_columns(

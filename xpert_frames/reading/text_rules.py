@@ -9,6 +9,7 @@ is the end of the text. A pattern that takes the *last* statement starts with a 
 
 from __future__ import annotations
 
+from xpert_frames.reading.rules import Rule, rule_table
 from xpert_frames.reading.vocabulary import (
     BOX_CONTENT_SHALLOW,
     DENIAL_ZH,
@@ -93,18 +94,22 @@ FINAL_SHORT = 30
 #: A final line that is no answer: a copula, a question, a heading.
 FINAL_EXCLUDE = rf"{_COPULA}|[?？:：]"
 
-#: Span rules in evidence order: (name, pattern). ``line`` only fires on a short line.
-SPAN_RULES: tuple[tuple[str, str], ...] = (
-    ("boxed", BOXED),
-    ("statement", STATEMENT),
-    ("answer_is", ANSWER_IS),
-    ("bold", BOLD),
-    ("conclusion", CONCLUSION),
-    ("final", FINAL_LINE),
-    ("copula", COPULA),
-    ("quoted", QUOTED_END),
-    ("line", LINE),
+#: The text span rules, in evidence order (the ``accuracy_rule`` values of text and label
+#: answers). ``line`` only fires on a short line; ``bold`` reads the text with its bold marks.
+TEXT_RULES: tuple[Rule, ...] = rule_table(
+    Rule("boxed", 10, BOXED),
+    Rule("statement", 20, STATEMENT),
+    Rule("answer_is", 30, ANSWER_IS),
+    Rule("bold", 40, BOLD, reads_marks=True),
+    Rule("conclusion", 50, CONCLUSION),
+    Rule("final", 60, FINAL_LINE),
+    Rule("copula", 70, COPULA),
+    Rule("quoted", 80, QUOTED_END),
+    Rule("line", 90, LINE),
 )
+#: The label rules: the text span rules, then the whole text (no pattern: a label named
+#: anywhere in it).
+LABEL_RULES: tuple[Rule, ...] = rule_table(*TEXT_RULES, Rule("whole", 100))
 
 # --------------------------------------------------------------------------- negation
 #: A sentence (up to a comma) restating the question.
@@ -242,13 +247,13 @@ JUDGE_SENTENCE = rf"(?s)^.*(?:^|[.。!?！？\n]){_JUDGE_SENTENCE}"
 #: :data:`JUDGE_SENTENCE` for the capture-free scan (its last match, boundary stripped).
 JUDGE_SENTENCE_FIND = rf"(?:^|[.。!?！？\n])[^.。!?！？\n]*(?:{JUDGE_WORD})[^.。!?！？\n]*"
 
-#: Judge span rules in evidence order (the conclusion rule of text spans runs before
+#: The true/false span rules, in evidence order (the conclusion rule of text spans runs before
 #: ``sentence``).
-JUDGE_RULES: tuple[tuple[str, str], ...] = (
-    ("boxed", BOXED),
-    ("statement", STATEMENT),
-    ("bold", BOLD),
-    ("leading", JUDGE_LEADING),
-    ("conclusion", CONCLUSION),
-    ("sentence", JUDGE_SENTENCE),
+JUDGE_RULES: tuple[Rule, ...] = rule_table(
+    Rule("boxed", 10, BOXED),
+    Rule("statement", 20, STATEMENT),
+    Rule("bold", 30, BOLD, reads_marks=True),
+    Rule("leading", 40, JUDGE_LEADING),
+    Rule("conclusion", 50, CONCLUSION),
+    Rule("sentence", 60, JUDGE_SENTENCE),
 )

@@ -69,14 +69,15 @@ from xpert_frames.reading.numbers.grammar import (
     rewrite_text,
 )
 from xpert_frames.reading.numbers.infinity import with_infinity as _with_infinity
-from xpert_frames.reading.numbers.rules import candidates, rewrite_stages
+from xpert_frames.reading.numbers.rules import RULE_COLUMNS, candidates, rewrite_stages
 from xpert_frames.reading.numbers.scales import digit_scales
 from xpert_frames.reading.numbers.values import BARE, parse_frame, parse_rows
 from xpert_frames.reading.subsets import on_subset
 
 ExtractMode = MathExtract
 EXTRACT_MODES: tuple[str, ...] = ("last", "first")
-RULES: tuple[str, ...] = ("boxed", "statement", "equals", "conclusion", "last", "first", "none")
+#: Every ``*_rule`` value of a number: the rules, ``first`` (mode ``first``) and ``none``.
+RULES: tuple[str, ...] = (*RULE_COLUMNS, "first", "none")
 NUMBER_DTYPE = pl.Struct({"value": pl.Float64, "unit": pl.String, "rule": pl.String})
 DETAIL_DTYPE = pl.Struct(
     {"value": pl.Float64, "unit": pl.String, "rule": pl.String, "text": pl.String}
@@ -112,6 +113,11 @@ def _check_mode(mode: object) -> str:
 # --------------------------------------------------------------------------- parsing
 
 
+def _rewritten(text: pl.Expr) -> pl.Expr:
+    """The regex rewrites of folded text and digits between Chinese scales (``1万2千``)."""
+    return digit_scales(rewrite_text(text))
+
+
 def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFrame:
     """Normalize ``n`` (fold, rewrites, number forms) on the rows that need it, and add the
     last ``exact ≈ approximation`` pair (``exact``, ``approx``) before cutting it out. The
@@ -124,7 +130,7 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
     work = on_subset(  # with digits between Chinese scales (1万2千) in the same pass
         work,
         screens.has(screens.REWRITE),
-        screens.after(lambda d: d.with_columns(digit_scales(rewrite_text(f("n"))).alias("n"))),
+        screens.after(lambda d: d.with_columns(_rewritten(f("n")).alias("n"))),
     )
     stages = form_stages(decimal_comma)
     any_stage = screens.matches(work, screens.STAGES, "|".join(t for t, _ in stages))

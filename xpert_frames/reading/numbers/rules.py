@@ -25,6 +25,7 @@ from xpert_frames.reading.numbers.grammar import (
     Grammar,
 )
 from xpert_frames.reading.numbers.values import BARE
+from xpert_frames.reading.rules import Rule, rule_table
 from xpert_frames.reading.subsets import on_subset
 from xpert_frames.reading.vocabulary import BOX_CONTENT
 
@@ -161,8 +162,18 @@ def _conclusion(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     return out.with_columns(pl.when(stands).then(f("conclusion")).alias("conclusion"))
 
 
+#: The number rules (the ``*_rule`` values of number answers), each a frame step of
+#: :func:`candidates` whose work column is named after it. A final answer statement after the
+#: last box wins over the box (see :func:`candidates`).
+NUMBER_RULES: tuple[Rule, ...] = rule_table(
+    Rule("boxed", 10),  # the last box's last number (_boxed)
+    Rule("statement", 20),  # after the last answer statement (_statement)
+    Rule("equals", 30),  # a final "= n" (Grammar.equals)
+    Rule("conclusion", 40),  # a conclusion followed only by context (_conclusion)
+    Rule("last", 50),  # the last number
+)
 #: The rules' columns, in priority order.
-RULE_COLUMNS = ("boxed", "statement", "equals", "conclusion", "last")
+RULE_COLUMNS = tuple(rule.name for rule in NUMBER_RULES)
 
 
 def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
