@@ -76,6 +76,12 @@ def span(source: IntoExpr, pattern: str) -> pl.Expr:
     return src.str.extract(pattern, 1)
 
 
+def mask_titles(value: IntoExpr) -> pl.Expr:
+    """Quoted titles and names replaced by :data:`~text_rules.TITLE_MASK` (hedge checks
+    read the masked text; answers are compared on the unmasked one)."""
+    return text.to_expr(value).str.replace_all(ap.QUOTED_TITLE, ap.TITLE_MASK)
+
+
 def strip_marks(value: IntoExpr) -> pl.Expr:
     """``\\text{X}`` -> ``X``; markdown/TeX marks and parenthetical remarks dropped."""
     out = text.to_expr(value).str.replace_all(ap.TEX_TEXT, "$1").str.replace_all(ap.MARKS, "")
@@ -163,10 +169,15 @@ def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) ->
     df = df.with_columns(
         found["value"].alias("span"),
         found["rule"].alias("span_rule"),
-        found["raw"].alias(f"{t}decided"),
+        found["raw"].alias("raw_span"),
     )
-    full = strip_marks(f"{t}decided").str.replace(ap.ERASED_LEAD, "")
-    df = df.with_columns(tidy(full, case_sensitive=cs).alias("full"))
+    full = strip_marks("raw_span").str.replace(ap.ERASED_LEAD, "")
+    # Hedge words inside a quoted title are the title's (``"Call Me Maybe"``, ``《可能否》``).
+    masked = strip_marks(mask_titles("raw_span")).str.replace(ap.ERASED_LEAD, "")
+    df = df.with_columns(
+        tidy(full, case_sensitive=cs).alias("full"),
+        tidy(masked, case_sensitive=cs).alias(f"{t}full_masked"),
+    )
     # A copula states its subject as much as its complement (``Paris is the capital``), and
     # an answer may come first (``Paris. It is the capital of France.``).
     is_copula = pl.col("span_rule") == "copula"
@@ -177,12 +188,14 @@ def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) ->
     )
     df = df.with_columns(
         cut(subject, case_sensitive=cs).alias("subject"),
+        cut(mask_titles(subject), case_sensitive=cs).alias(f"{t}subject_masked"),
         cut(first, case_sensitive=cs).alias("lead"),
     )
+    said = pl.col(f"{t}full_masked")
     guess = (
-        (is_copula & pl.col("subject").str.contains(ap.TEXT_HEDGE))
-        | pl.col("full").str.contains(f"^(?:{ap.TEXT_HEDGE})")
-        | pl.col("full").str.contains(ap.TEXT_ALTERNATIVE)
+        (is_copula & pl.col(f"{t}subject_masked").str.contains(ap.TEXT_HEDGE))
+        | said.str.contains(f"^(?:{ap.TEXT_HEDGE})")
+        | said.str.contains(ap.TEXT_ALTERNATIVE)
     )
     df = df.with_columns(guess.fill_null(False).alias("hedge"))
     return df.select(pl.exclude(f"^{t}.*$"))
