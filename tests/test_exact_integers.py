@@ -1,7 +1,8 @@
 """Integers compare exactly at any size in ``math`` and ``accuracy`` number rows: at 2**53
 (where Float64 stops holding every integer), at 2**64, at 309/310 digits (where Float64
-overflows) and at 5,000 digits, written in full, with thousands separators, or (math) as
-powers of ten. Labelled cases, then properties against plain Python ints."""
+overflows) and at 5,000 digits, written in full, with thousands separators, or as powers of
+ten (``10^{n}``, ``10^n``, ``1e5``, ``1\\times10^{5}``: their value, never their exponent).
+Labelled cases, then properties against plain Python ints."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ NUMBER_CASES = [
     ("decimals keep the tolerance", "0.333333", "0.33333333", True),
 ]
 
-#: Math only: answers that are powers of ten against the same integer written out.
+#: Answers that are powers of ten (or state one) against the same integer written out.
 POWER_CASES = [
     ("\\boxed{10^{5000}} vs 5000 zeros", "\\boxed{10^{5000}}", FIVE_K, True),
     ("\\boxed{10^{5000}} vs 10^5000+1", "\\boxed{10^{5000}}", FIVE_K[:-1] + "1", False),
@@ -65,7 +66,27 @@ POWER_CASES = [
     ("3\\times10^{400} vs written out", "\\boxed{3 \\times 10^{400}}", "3" + "0" * 400, True),
     ("10^{20} vs 10^20+1", "\\boxed{10^{20}}", "1" + "0" * 19 + "1", False),
     ("10^{5} vs 100000", "\\boxed{10^{5}}", "100000", True),
-]
+    # A power of ten is its value, not its exponent (the shared number reader read 3 and 5000).
+    ("\\boxed{10^{3}} vs its exponent", "The answer is $\\boxed{10^{3}}$.", "3", False),
+    ("\\boxed{10^{3}} vs 1000", "The answer is $\\boxed{10^{3}}$.", "1000", True),
+    ("10^5 vs its exponent", "The answer is 10^5.", "5", False),
+    ("10^5 vs 100000", "The answer is 10^5.", "100000", True),
+    ("1e5 vs 100000", "The answer is 1e5.", "100000", True),
+    ("1\\times10^{5} vs 100000", "The answer is $1\\times10^{5}$.", "100000", True),
+    ("10^{5000} in a sentence vs written out", "So the answer is $10^{5000}$.", FIVE_K, True),
+    ("10^5000 vs its exponent", "So the answer is 10^5000.", "5000", False),
+    ("10^{309} vs written out", "The answer is $10^{309}$.", "1" + "0" * 309, True),
+    ("10^{310} vs written out", "答案是 $10^{310}$。", "1" + "0" * 310, True),
+    ("10^{310} vs 10^309 written out", "The answer is $10^{310}$.", "1" + "0" * 309, False),
+    ("10^{20} in a sentence vs 10^20+1", "所以答案是 $10^{20}$。", "1" + "0" * 19 + "1", False),
+    ("10^{-3} vs 0.001", "The answer is $10^{-3}$.", "0.001", True),
+    ("2^{53} computed", f"$2^{{53}} = {2**53}$, so the answer is $\\boxed{{{2**53}}}$.",
+     str(2**53), True),
+    ("2^{53} computed vs 2^53+1", f"$2^{{53}} = {2**53}$, so the answer is {2**53}.",
+     str(2**53 + 1), False),
+    ("2^{64} computed", f"所以 $2^{{64}} = {2**64}$。", str(2**64), True),
+    ("2^{64} computed vs 2^64+1", f"So $2^{{64}} = {2**64}$.", str(2**64 + 1), False),
+]  # fmt: skip
 
 
 def _frame(cases: list[tuple[str, str, str, bool]]) -> pl.DataFrame:
@@ -98,6 +119,11 @@ def test_accuracy_labelled_integers() -> None:
     _check(out["accuracy_score"], NUMBER_CASES)
     extracted = dict(zip([c[0] for c in NUMBER_CASES], out["accuracy_extracted"], strict=True))
     assert extracted["5000 digits equal"] == FIVE_K  # beyond Float64: the number as written
+
+
+def test_accuracy_reads_powers_of_ten_as_values() -> None:
+    out = score_all_paths(_frame(POWER_CASES), [AccuracyEvaluator()])
+    _check(out["accuracy_score"], POWER_CASES)
 
 
 def test_accuracy_tolerance_on_big_integers_is_exact() -> None:

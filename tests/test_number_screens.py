@@ -91,12 +91,12 @@ def real_texts() -> list[str]:
 
 
 def bits_of(texts: list[str]) -> pl.DataFrame:
-    series = pl.Series("n", texts, dtype=pl.String)
-    return pl.DataFrame({"n": series, "g": screens.screen(series)})
+    series = pl.Series("normalized_text", texts, dtype=pl.String)
+    return pl.DataFrame({"normalized_text": series, "screen_bits": screens.screen(series)})
 
 
 def exact_gates() -> dict[int, pl.Expr]:
-    n = pl.col("n")
+    n = pl.col("normalized_text")
     return {
         screens.REWRITE: n.str.contains_any([*REWRITE_TRIGGERS, *SCALE_SCREEN]),
         screens.APPROX: n.str.contains("≈", literal=True),
@@ -104,7 +104,7 @@ def exact_gates() -> dict[int, pl.Expr]:
         screens.CHECK: n.str.contains_any(CHECK_TRIGGERS, ascii_case_insensitive=True),
         screens.BOX: n.str.contains_any(["boxed", "fbox"]),
         screens.EQUALS: n.str.contains("=", literal=True),
-        screens.CONCLUSION: n.str.contains_any(CONCLUSION_WORDS, ascii_case_insensitive=True),
+        screens.CONCLUSION_WORD: n.str.contains_any(CONCLUSION_WORDS, ascii_case_insensitive=True),
         screens.DIGIT_SPACE: n.str.contains("[0-9] "),
         screens.FOLD: n.str.contains_any(list(FOLDS)),
     }
@@ -130,7 +130,7 @@ def check(texts: list[str]) -> None:
         want = df.select(gate).to_series()
         assert got.to_list() == want.to_list(), f"bit {bit}"
     for bits, regex in screened_regexes():
-        found = df.filter(pl.col("n").str.contains(regex) & ~screens.has(bits))
+        found = df.filter(pl.col("normalized_text").str.contains(regex) & ~screens.has(bits))
         assert found.height == 0, f"bits {bits} miss {found['n'].to_list()[:3]}"
 
 
@@ -157,8 +157,10 @@ def test_screen_bits_hold_their_matches_with_unicode_case_folding() -> None:
 
 
 def test_empty_and_null_texts() -> None:
-    assert screens.screen(pl.Series("n", [], dtype=pl.String)).to_list() == []
-    got = screens.screen(pl.Series("n", [None, "", "x = 1"], dtype=pl.String)).to_list()
+    assert screens.screen(pl.Series("normalized_text", [], dtype=pl.String)).to_list() == []
+    got = screens.screen(
+        pl.Series("normalized_text", [None, "", "x = 1"], dtype=pl.String)
+    ).to_list()
     assert got == [0, 0, screens.EQUALS]
 
 

@@ -83,3 +83,25 @@ def distinct_apply(
     # Hash collisions: those rows on their own key (the others are masked to null).
     own = frame.select(fn(*(pl.when(~same).then(c) for c in cols))).to_series()
     return pl.select(pl.when(same).then(out).otherwise(own)).to_series()
+
+
+#: Seed of the value hash of :func:`first_occurrences`.
+_FIRST_SEED = 0x5EED
+
+
+def first_occurrences(values: pl.Series, *, distinct_below: float) -> pl.Series | None:
+    """For each value (non-null), the position of its first occurrence, or ``None`` when more
+    than ``distinct_below`` of the values are distinct (then reading each row costs less than
+    finding the distinct ones). For eager work that is a chain of frame steps rather than one
+    expression (:func:`distinct_apply`): read the rows at their own positions, gather back.
+
+    Values are grouped by a 64-bit hash (no string join), then each repeated one compared with
+    its first occurrence: a collision keeps the row on its own, so the result is exact."""
+    hashes = values.hash(_FIRST_SEED)
+    if hashes.n_unique() > distinct_below * len(values):
+        return None
+    hashed = hashes.to_frame("hash").with_row_index("position")
+    first = hashed.select(pl.col("position").first().over("hash")).to_series()
+    repeated = (first != hashed["position"]).arg_true()  # only these need their value compared
+    same = values.gather(repeated) == values.gather(first.gather(repeated))
+    return first.scatter(repeated.filter(~same), repeated.filter(~same))

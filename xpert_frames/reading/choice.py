@@ -66,9 +66,9 @@ def option_letters(choices: IntoExpr | None = None, *, answer: IntoExpr | None =
     """
     if choices is None:
         return _default_options(None if answer is None else text.to_expr(answer))
-    fields = [text.to_expr(choices).alias("c")]
+    fields = [text.to_expr(choices).alias("choices")]
     if answer is not None:
-        fields.append(text.to_expr(answer).alias("a"))
+        fields.append(text.to_expr(answer).alias("answer"))
     return pl.struct(fields).map_batches(
         _options_batch, return_dtype=pl.String, is_elementwise=True
     )
@@ -86,17 +86,23 @@ def _default_options(answer: pl.Expr | None) -> pl.Expr:
 
 def _options_batch(batch: pl.Series) -> pl.Series:
     df = batch.struct.unnest()
-    ids = pl.col("c").list.eval(
+    ids = pl.col("choices").list.eval(
         pl.element().struct.field("id").str.strip_chars().str.to_uppercase()
     )
-    df = df.with_columns(ids.list.join("").alias("j"), pl.col("c").list.len().alias("n"))
+    df = df.with_columns(
+        ids.list.join("").alias("joined_ids"), pl.col("choices").list.len().alias("option_count")
+    )
     # Every id a single letter (as many letters as options), else the default.
-    ok = pl.col("j").str.contains("^[A-Z]+$") & (pl.col("j").str.len_chars() == pl.col("n"))
-    df = df.with_columns(pl.when(ok).then(pl.col("j")).alias("l"))
+    ok = pl.col("joined_ids").str.contains("^[A-Z]+$") & (
+        pl.col("joined_ids").str.len_chars() == pl.col("option_count")
+    )
+    df = df.with_columns(pl.when(ok).then(pl.col("joined_ids")).alias("option_letters"))
     # Ids are nearly always "A", "B", ... in order: only other orders pay for the sort.
-    usual = pl.col("l").is_in([ALPHABET[:k] for k in range(1, MAX_OPTIONS + 1)])
-    canonical = pl.coalesce(pl.when(usual).then("l"), letter_set(pl.when(~usual).then("l")))
-    default = _default_options(pl.col("a") if "a" in df.columns else None)
+    usual = pl.col("option_letters").is_in([ALPHABET[:k] for k in range(1, MAX_OPTIONS + 1)])
+    canonical = pl.coalesce(
+        pl.when(usual).then("option_letters"), letter_set(pl.when(~usual).then("option_letters"))
+    )
+    default = _default_options(pl.col("answer") if "answer" in df.columns else None)
     return df.select(pl.coalesce(canonical, default).alias(batch.name)).to_series()
 
 
@@ -128,7 +134,7 @@ def _rule_letters(source: pl.Expr, template: str, groups: tuple[str, ...]) -> pl
     # Upper-case groups keep only their letters ("A and C" -> "AC"); the lower-case one is
     # a single letter.
     letters = pl.coalesce(
-        [f.str.to_uppercase() if g == "l" else f for g, f in zip(groups, fields, strict=True)]
+        [f.str.to_uppercase() if g == "lower" else f for g, f in zip(groups, fields, strict=True)]
     )
     return letters.str.replace_all("[^A-Z]", "")
 
@@ -193,14 +199,18 @@ def content_hits(prediction: IntoExpr, choices: IntoExpr, width: int) -> pl.Expr
 def content_letter(prediction: IntoExpr, choices: IntoExpr) -> pl.Expr:
     """The option whose content the prediction contains, when exactly one option's does
     (case-insensitive, full-width folded): ``我选北京`` -> ``B`` when B is 北京."""
-    pair = pl.struct(text.to_expr(prediction).alias("p"), text.to_expr(choices).alias("c"))
+    pair = pl.struct(
+        text.to_expr(prediction).alias("prediction"), text.to_expr(choices).alias("choices")
+    )
     return pair.map_batches(_content_batch, return_dtype=pl.String, is_elementwise=True)
 
 
 def _content_batch(batch: pl.Series) -> pl.Series:
     df = batch.struct.unnest()
-    width = df.select(pl.col("c").list.len().max()).item() or 0
-    return df.select(content_hits("p", "c", min(int(width), MAX_OPTIONS))).to_series()
+    width = df.select(pl.col("choices").list.len().max()).item() or 0
+    return df.select(
+        content_hits("prediction", "choices", min(int(width), MAX_OPTIONS))
+    ).to_series()
 
 
 def extract_frame(
@@ -243,7 +253,9 @@ def extract_frame(
 
 def _extract_batch(batch: pl.Series) -> pl.Series:
     df = batch.struct.unnest()
-    return extract_frame(df, "p", "o", "c" if "c" in df.columns else None).alias(batch.name)
+    return extract_frame(
+        df, "prediction", "allowed", "choices" if "choices" in df.columns else None
+    ).alias(batch.name)
 
 
 def extract_choice(
@@ -266,9 +278,12 @@ def extract_choice(
     ['D', 'B', None, 'C']
     """
     allowed = _check_options(options)
-    fields = [text.to_expr(prediction).cast(pl.String).alias("p"), allowed.alias("o")]
+    fields = [
+        text.to_expr(prediction).cast(pl.String).alias("prediction"),
+        allowed.alias("allowed"),
+    ]
     if choices is not None:
-        fields.append(text.to_expr(choices).alias("c"))
+        fields.append(text.to_expr(choices).alias("choices"))
     return pl.struct(fields).map_batches(
         _extract_batch, return_dtype=EXTRACT_DTYPE, is_elementwise=True
     )

@@ -69,20 +69,20 @@ _EN_KW = (
 )
 _FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
 
-#: Explicit answer statements (Chinese and English): upper-case ``u`` or lower-case ``l``.
+#: Explicit answer statements (Chinese and English): upper-case ``upper`` or lower-case ``lower``.
 STATEMENT = (
     rf"(?s)^.*(?:{_CN_KW}|{_EN_KW}){_FILL}"
-    rf"(?:(?P<u>{UP}){UP_END}|(?P<l>[a-z]){LOW_END})"
+    rf"(?:(?P<upper>{UP}){UP_END}|(?P<lower>[a-z]){LOW_END})"
 )
 #: ``\boxed{B}``, ``\boxed{\text{B}}``.
 BOXED = (
     r"(?s)^.*\\boxed\{\s*(?:\\text(?:bf)?\{)?\s*[\(\[]?\s*"
-    rf"(?:(?P<u>{UP})|(?P<l>[a-z]))\s*[\)\]]?\s*\}}"
+    rf"(?:(?P<upper>{UP})|(?P<lower>[a-z]))\s*[\)\]]?\s*\}}"
 )
 #: ``【B】``.
-BRACKET = rf"(?s)^.*【\s*(?P<u>{UP})\s*】"
+BRACKET = rf"(?s)^.*【\s*(?P<upper>{UP})\s*】"
 #: Markdown bold holding only the option: ``**B**``, ``**(B)**``.
-BOLD = rf"(?s)^.*\*\*\s*[\(\[]?\s*(?P<u>{UP})\s*[\)\]]?\s*[\.:：]?\s*\*\*"
+BOLD = rf"(?s)^.*\*\*\s*[\(\[]?\s*(?P<upper>{UP})\s*[\)\]]?\s*[\.:：]?\s*\*\*"
 
 #: The last option committed to in a conclusion sentence.
 CONCLUSION = (
@@ -106,12 +106,12 @@ CONCLUSION_GROUPS = ("c1", "c2", "c3", "c4", "c5")
 
 #: The whole text is the option(s): ``B``, ``(B).``, ``**B**``, ``ABD``, ``b``.
 BARE = (
-    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?:(?P<u>{UP})|(?P<l>[a-z]))\s*{CLOSE}"
+    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?:(?P<upper>{UP})|(?P<lower>[a-z]))\s*{CLOSE}"
     r"\s*[\.。:：]?\s*{END}"
 )
 #: The text starts with one option label: ``B. 北京``, ``C) 7``, ``B选项``.
 LEADING = (
-    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?P<u>[A-Z]){CLOSE}"
+    rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?P<upper>[A-Z]){CLOSE}"
     r"(?:[^A-Za-z\s]|\s*{END}|\s+[^a-z\s])"
 )
 #: Option labels anywhere (``A)``, ``B.``, ``C、``); LEADING fires only if there is one.
@@ -188,13 +188,13 @@ NEGATIONS: tuple[tuple[str, str, str], ...] = (
 
 #: The choice rules: what wins when several find letters (the ``accuracy_rule`` values).
 CHOICE_RULES: tuple[Rule, ...] = rule_table(
-    Rule("boxed", 10, BOXED, ("u", "l")),
-    Rule("statement", 20, STATEMENT, ("u", "l")),
-    Rule("bracket", 30, BRACKET, ("u",)),
-    Rule("bold", 40, BOLD, ("u",)),
+    Rule("boxed", 10, BOXED, ("upper", "lower")),
+    Rule("statement", 20, STATEMENT, ("upper", "lower")),
+    Rule("bracket", 30, BRACKET, ("upper",)),
+    Rule("bold", 40, BOLD, ("upper",)),
     Rule("conclusion", 50, CONCLUSION, CONCLUSION_GROUPS),
-    Rule("bare", 60, BARE, ("u", "l")),
-    Rule("leading", 70, LEADING, ("u",), single_label=True),
+    Rule("bare", 60, BARE, ("upper", "lower")),
+    Rule("leading", 70, LEADING, ("upper",), single_label=True),
 )
 #: Name of the last rule: the prediction contains exactly one option's content.
 CONTENT_RULE = "content"

@@ -111,7 +111,7 @@ def label_stated_frame(
     height = df.height
     label = pl.Series("label", [None] * height, dtype=pl.String)
     rule = pl.Series("rule", [None] * height, dtype=pl.String)
-    open_rows = pl.Series("i", range(height), dtype=pl.UInt32)
+    open_rows = pl.Series("row", range(height), dtype=pl.UInt32)
     low = (lambda e: e) if case_sensitive else (lambda e: e.str.to_lowercase())
     for step in ap.LABEL_RULES:
         if not open_rows.len():

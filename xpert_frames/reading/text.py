@@ -128,7 +128,7 @@ def cascade(
     value = pl.Series("value", [None] * height, dtype=pl.String)
     rule = pl.Series("rule", [None] * height, dtype=pl.String)
     raw_out = pl.Series("raw", [None] * height, dtype=pl.String)
-    open_rows = pl.Series("i", range(height), dtype=pl.UInt32)
+    open_rows = pl.Series("row", range(height), dtype=pl.UInt32)
     for step in rules:
         if not open_rows.len():
             break
@@ -164,7 +164,7 @@ def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) ->
         source,
         plain,
         ap.TEXT_RULES,
-        lambda raw: raw.to_frame("r").select(cut("r", case_sensitive=cs)).to_series(),
+        lambda raw: raw.to_frame("raw_span").select(cut("raw_span", case_sensitive=cs)).to_series(),
     )
     df = df.with_columns(
         found["value"].alias("span"),
@@ -239,16 +239,18 @@ def judge_reference_frame(df: pl.DataFrame, column: str, out: str) -> pl.DataFra
 def _judge_spans(raw: pl.Series, *, whole: bool = False) -> pl.Series:
     """Judgements of raw spans: cut at the first clause (not ``whole`` texts), then
     :func:`judge_frame`; a span stating doubt is ``"hedge"``."""
-    df = raw.to_frame("r").with_columns(strip_marks("r").alias("r"))
+    df = raw.to_frame("raw_span").with_columns(strip_marks("raw_span").alias("raw_span"))
     # A final verdict after so/therefore/所以/总体来说 is what the span states.
-    tail = pl.col("r").str.replace(ap.VERDICT_HEAD, "")
-    verdict = pl.col("r").str.contains(ap.VERDICT_HEAD) & tail.str.contains(ap.JUDGE_WORD)
-    df = df.with_columns(pl.when(verdict).then(tail).otherwise(pl.col("r")).alias("r"))
-    df = df.with_columns(pl.col("r").str.contains(ap.HEDGE).alias("h"))
-    df = df.with_columns((pl.col("r") if whole else cut("r")).alias("c"))
-    df = judge_frame(df, "c", "v")
-    doubt = pl.col("h") & pl.col("v").is_not_null()
-    return df.select(pl.when(doubt).then(pl.lit(HEDGE)).otherwise(pl.col("v"))).to_series()
+    tail = pl.col("raw_span").str.replace(ap.VERDICT_HEAD, "")
+    verdict = pl.col("raw_span").str.contains(ap.VERDICT_HEAD) & tail.str.contains(ap.JUDGE_WORD)
+    df = df.with_columns(
+        pl.when(verdict).then(tail).otherwise(pl.col("raw_span")).alias("raw_span")
+    )
+    df = df.with_columns(pl.col("raw_span").str.contains(ap.HEDGE).alias("hedged"))
+    df = df.with_columns((pl.col("raw_span") if whole else cut("raw_span")).alias("clause"))
+    df = judge_frame(df, "clause", "verdict")
+    doubt = pl.col("hedged") & pl.col("verdict").is_not_null()
+    return df.select(pl.when(doubt).then(pl.lit(HEDGE)).otherwise(pl.col("verdict"))).to_series()
 
 
 def judge_stated_frame(df: pl.DataFrame, source: str) -> pl.DataFrame:

@@ -1,4 +1,4 @@
-"""Reports as text: a summary or an aligned table, Markdown, JSON or CSV (HTML: :mod:`.html`).
+"""Reports as text: a summary or an aligned table, Markdown, JSON or CSV (HTML: :mod:`.html_page`).
 
 The terminal default is the *summary*: one row per group, one column per evaluator's headline
 metric, each cell ``score [95% interval]``. The long table (every metric, with ``min``, ``max``,

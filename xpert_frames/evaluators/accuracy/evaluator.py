@@ -66,7 +66,7 @@ _RESULT = {"score": pl.Float64, "extracted": pl.String, "rule": pl.String}
 def number_match(
     prediction: IntoExpr, reference: IntoExpr, *, numeric_tolerance: float = 1e-4
 ) -> pl.Expr:
-    """The answer's number (:func:`xpert_frames.numbers.extract_number`, ``mode="last"``:
+    """The answer's number (:func:`xpert_frames.expr.extract_number`, ``mode="last"``:
     boxed, then answer statement, then ``= x`` at the end, then the last number) against the
     reference number: ``|pred - ref| <= numeric_tolerance`` scores 1, computed exactly when
     both are integers at or above 2**53 (or beyond Float64's range).
@@ -83,7 +83,8 @@ def _keys(found: pl.Expr, ref: pl.Expr) -> pl.Expr:
     pv, rv = found.struct.field("value"), ref.struct.field("value")
     pt, rt = found.struct.field("text"), ref.struct.field("text")
     return pl.struct(
-        exact.exact_keys(pv, rv, pt, rt).alias("p"), exact.exact_keys(rv, pv, rt, pt).alias("r")
+        exact.exact_keys(pv, rv, pt, rt).alias("prediction"),
+        exact.exact_keys(rv, pv, rt, pt).alias("reference"),
     )
 
 
@@ -92,7 +93,7 @@ def _number_outcome(found: pl.Expr, ref: pl.Expr, keys: pl.Expr, tol: float) -> 
     their exact integer keys ``{p, r}``: two keys compare exactly; a number beyond Float64
     with a key equals nothing without one."""
     value, ref_value = found.struct.field("value"), ref.struct.field("value")
-    pk, rk = keys.struct.field("p"), keys.struct.field("r")
+    pk, rk = keys.struct.field("prediction"), keys.struct.field("reference")
     hit = (value == ref_value) | ((value - ref_value).abs() <= tol)  # equal infinities too
     beyond = pl.when(pk.is_not_null()).then(exact.beyond_float(value)).otherwise(False)
     beyond = beyond | pl.when(rk.is_not_null()).then(exact.beyond_float(ref_value)).otherwise(False)
@@ -114,7 +115,7 @@ _NUMBERS_DTYPE = pl.Struct(
     {
         "found": numbers.DETAIL_DTYPE,
         "ref": pl.Struct({"value": pl.Float64, "unit": pl.String, "text": pl.String}),
-        "keys": pl.Struct({"p": pl.String, "r": pl.String}),
+        "keys": pl.Struct({"prediction": pl.String, "reference": pl.String}),
     }
 )
 
@@ -123,11 +124,11 @@ def _numbers_batch(batch: pl.Series) -> pl.Series:
     """Number parsing of a batch's number rows (and their exact integer keys where needed);
     a batch without any skips the parser."""
     df = batch.struct.unnest()
-    if df["p"].null_count() == df.height:
+    if df["prediction"].null_count() == df.height:
         return pl.Series(batch.name, [None] * df.height, dtype=_NUMBERS_DTYPE)
     df = df.select(
-        numbers.extract_number_detail("p", mode="last").alias("found"),
-        numbers.parse_number_detail("r").alias("ref"),
+        numbers.extract_number_detail("prediction", mode="last").alias("found"),
+        numbers.parse_number_detail("reference").alias("ref"),
     )
     df = df.with_columns(_keys(pl.col("found"), pl.col("ref")).alias("keys"))
     return df.select(pl.struct("found", "ref", "keys").alias(batch.name)).to_series()
@@ -207,9 +208,6 @@ class AccuracyEvaluator(BaseEvaluator):
     def _kind(self) -> pl.Expr:
         return pl.col(frames.ANSWER_TYPE).str.strip_chars().str.to_lowercase().fill_null("text")
 
-    def _text_opts(self) -> dict[str, bool]:
-        return {"exact_match": self.exact_match, "allow_partial": self.allow_partial}
-
     def _text(self, prediction: pl.Expr, is_text: pl.Expr) -> pl.Expr:
         return text_match(
             prediction,
@@ -259,7 +257,8 @@ class AccuracyEvaluator(BaseEvaluator):
         is_text = ~kind.is_in(["choice", "number", "judge"])
         pred, ref = pl.col(frames.PRED), pl.col(frames.ANSWER)
         numbers_in = pl.struct(
-            pl.when(is_number).then(pred).alias("p"), pl.when(is_number).then(ref).alias("r")
+            pl.when(is_number).then(pred).alias("prediction"),
+            pl.when(is_number).then(ref).alias("reference"),
         )
         return lf.with_columns(
             numbers_in.map_batches(

@@ -90,7 +90,7 @@ def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
     (:func:`~xpert_frames.reading.text.stated_text_frame`). The stated answer
     matches when its span, its uncut span, the copula's subject or (copula and line rules) the
     first sentence equals the reference."""
-    whole, erased, ref = pl.col("whole"), pl.col("ew"), pl.col("tref")
+    whole, erased, ref = pl.col("whole"), pl.col("erased_whole"), pl.col("text_reference")
     value, rule = pl.col("span"), pl.col("span_rule")
     matched = _matched()
     empty = (whole.str.len_bytes() == 0) | (ref.str.len_bytes() == 0)
@@ -178,7 +178,7 @@ def label_outcome() -> pl.Expr:
     guess = pl.col("hedge")
     label = pl.when(~guess).then(pl.col("label"))
     rule = pl.when(guess).then(pl.lit("hedge")).otherwise(pl.col("rule"))
-    score = pl.when((label == pl.col("tref")).fill_null(False)).then(1.0).otherwise(0.0)
+    score = pl.when((label == pl.col("text_reference")).fill_null(False)).then(1.0).otherwise(0.0)
     shown = (
         pl.when(rule == "hedge")
         .then(pl.lit("hedge"))
@@ -200,22 +200,25 @@ def text_frame(
     label scan."""
     cs = case_sensitive
     df = df.with_columns(
-        ae.prepare("p").alias("src"),
-        normalize_text(ae.prepare("r"), case_sensitive=cs).alias("tref"),
+        ae.prepare("prediction").alias("src"),
+        normalize_text(ae.prepare("reference"), case_sensitive=cs).alias("text_reference"),
     )
     df = df.with_columns(normalize_text("src", case_sensitive=cs).alias("whole"))
     if not extract_text:
         whole = whole_outcome(
-            pl.col("whole"), pl.col("tref"), exact_match=exact_match, allow_partial=allow_partial
+            pl.col("whole"),
+            pl.col("text_reference"),
+            exact_match=exact_match,
+            allow_partial=allow_partial,
         )
         return df.select(whole.alias("result"))["result"]
     cited = without_citations(pl.col("src"), ae.prepare("r"))
     df = ae.erase_frame(df.with_columns(cited.alias("erased")), "erased")
     df = df.with_columns(
-        ae.tidy("erased", case_sensitive=cs).fill_null("").alias("ew"),
-        al.label_list("c", case_sensitive=cs).alias("labels"),
+        ae.tidy("erased", case_sensitive=cs).fill_null("").alias("erased_whole"),
+        al.label_list("choices", case_sensitive=cs).alias("labels"),
     )
-    df = df.with_columns(is_label_row(pl.col("labels"), pl.col("tref")).alias("labelled"))
+    df = df.with_columns(is_label_row(pl.col("labels"), pl.col("text_reference")).alias("labelled"))
     # Label rows too: a guess (``可能是正面``) is found by the text rules.
     df = ae.stated_text_frame(df, "erased", case_sensitive=cs)
     df = core_column(df, case_sensitive=cs)
@@ -224,7 +227,7 @@ def text_frame(
     out = df.select(plain.alias("result"))["result"]
     if not index.len():
         return out
-    sub = df[index].select("erased", "src", "labels", "tref", "hedge")
+    sub = df[index].select("erased", "src", "labels", "text_reference", "hedge")
     if not cs:
         sub = sub.with_columns(pl.col("erased").str.to_lowercase())
     width = int(sub.select(pl.col("labels").list.len().max()).item() or 0)
@@ -232,11 +235,11 @@ def text_frame(
     sub = al.negated_label_frame(sub, "src", "labels", width, case_sensitive=cs)
     labelled = sub.select(label_outcome().alias("result"))["result"]
     # Struct columns cannot be scattered: put the label rows in by row number.
-    rows = pl.DataFrame({"i": index, "result": labelled})
+    rows = pl.DataFrame({"row": index, "result": labelled})
     merged = (
         out.to_frame()
-        .with_row_index("i")
-        .join(rows, on="i", how="left", suffix="_label")
+        .with_row_index("row")
+        .join(rows, on="row", how="left", suffix="_label")
         .select(pl.coalesce("result_label", "result").alias("result"))
     )
     return merged["result"]
@@ -273,9 +276,12 @@ def text_match(
         "extract_text": check_bool("extract_text", extract_text),
     }
     opts["exact_match"], opts["allow_partial"] = check_text_options(exact_match, allow_partial)
-    fields = [text.to_expr(prediction).alias("p"), text.to_expr(reference).alias("r")]
+    fields = [
+        text.to_expr(prediction).alias("prediction"),
+        text.to_expr(reference).alias("reference"),
+    ]
     no_choices = pl.lit(None, CHOICE_DTYPE)
-    fields.append((no_choices if choices is None else text.to_expr(choices)).alias("c"))
+    fields.append((no_choices if choices is None else text.to_expr(choices)).alias("choices"))
     return pl.struct(fields).map_batches(
         partial(_text_batch, opts), return_dtype=RESULT_DTYPE, is_elementwise=True
     )
@@ -289,7 +295,7 @@ def on_rows(batch: pl.Series, score: Callable[[pl.DataFrame], pl.Series]) -> pl.
     """``score`` of the rows of a struct batch whose prediction ``p`` is not null, put back in
     place (other rows: null results), so rows of other answer types cost nothing."""
     df = batch.struct.unnest()
-    index = df.select(pl.arg_where(pl.col("p").is_not_null())).to_series()
+    index = df.select(pl.arg_where(pl.col("prediction").is_not_null())).to_series()
     if index.len() == df.height:
         return score(df).alias(batch.name)
     empty = pl.DataFrame(schema=RESULT_DTYPE.to_schema()).clear(df.height)
@@ -320,8 +326,8 @@ def judge_outcome() -> pl.Expr:
 
 def judge_frame(df: pl.DataFrame) -> pl.Series:
     """Judge results of a frame with ``p`` (prediction) and ``r`` (reference)."""
-    df = ae.judge_reference_frame(df, "r", "jref")
-    df = ae.judge_stated_frame(df.with_columns(ae.prepare("p").alias("src")), "src")
+    df = ae.judge_reference_frame(df, "reference", "jref")
+    df = ae.judge_stated_frame(df.with_columns(ae.prepare("prediction").alias("src")), "src")
     return df.select(judge_outcome().alias("result"))["result"]
 
 
@@ -329,7 +335,9 @@ def judge_match(prediction: IntoExpr, reference: IntoExpr) -> pl.Expr:
     """True/false accuracy: both sides mapped to ``true`` / ``false`` (``正确``, ``×``, ``T``,
     ``not true``, ``没有错``); a hedge or a reference that is no true/false word scores 0
     (rules ``hedge``, ``reference``). ``Struct{score, extracted, rule}``."""
-    fields = pl.struct(text.to_expr(prediction).alias("p"), text.to_expr(reference).alias("r"))
+    fields = pl.struct(
+        text.to_expr(prediction).alias("prediction"), text.to_expr(reference).alias("reference")
+    )
     return fields.map_batches(_judge_batch, return_dtype=RESULT_DTYPE, is_elementwise=True)
 
 

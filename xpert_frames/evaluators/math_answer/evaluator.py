@@ -61,7 +61,7 @@ from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.evaluators.math_answer.parts import in_parts
 from xpert_frames.reading.boxes import box_tail
 from xpert_frames.reading.numbers import exact
-from xpert_frames.reading.numbers.grammar import CONCLUSION, grammar
+from xpert_frames.reading.numbers.grammar import grammar
 from xpert_frames.reading.numbers.parse import (
     DECIMAL_COMMAS,
     EXTRACT_MODES,
@@ -71,6 +71,7 @@ from xpert_frames.reading.numbers.parse import (
     parse_number_with_unit,
 )
 from xpert_frames.reading.numbers.units import unit_info
+from xpert_frames.reading.vocabulary import CLAUSE_CONCLUSION
 
 
 def concluded(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
@@ -79,7 +80,7 @@ def concluded(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
     statement = pl.when(rule == "statement").then(prediction)  # the others are not read
     boxed = statement.str.contains_any(["\\boxed", "\\fbox"])
     after = box_tail(pl.when(boxed).then(prediction))
-    late = after.str.contains(CONCLUSION) & ~after.str.contains(grammar(True).marker)
+    late = after.str.contains(CLAUSE_CONCLUSION) & ~after.str.contains(grammar(True).marker)
     return (boxed & late).fill_null(False)
 
 

@@ -36,8 +36,6 @@ DIGITS: dict[str, int] = {
 #: Characters that may appear in a Chinese integer.
 INT_CHARS = "".join(DIGITS) + "十百千万亿"
 _D = "[" + "".join(DIGITS) + "]"
-#: A Chinese numeral as it appears in text (integer part, optional ``点`` decimals).
-NUMERAL = f"[{INT_CHARS}]+(?:点{_D}+)?"
 
 
 def _section(tag: str) -> str:
@@ -119,23 +117,16 @@ def _from_parts(integer: pl.Expr, decimal: pl.Expr, *, large: bool = True) -> pl
     return value + decimals.cast(pl.Float64, strict=False).fill_null(0.0)
 
 
-def chinese_number(text: IntoExpr) -> pl.Expr:
-    """Value (Float64) of a Chinese numeral with optional ``点`` decimals (``三点五`` = 3.5);
-    null when the string is not exactly such a numeral."""
-    parts = to_expr(text).str.extract_groups(_SPLIT)
-    return _from_parts(parts.struct.field("int"), parts.struct.field("dec"))
-
-
 @functools.cache
 def _value_of_parts(large: bool) -> pl.Expr:
     return _from_parts(pl.col("int"), pl.col("dec"), large=large)
 
 
 def chinese_numbers(strings: pl.Series) -> pl.Series:
-    """:func:`chinese_number` of each string, on a series: the numeral is split once and the
-    parts read as columns (an eager frame shares no sub-expressions, and the expression form
-    reads its split in four places); numerals without ``万``/``亿`` (most) with the smaller
-    regex."""
+    """Value (Float64) of each string that is exactly a Chinese numeral with optional ``点``
+    decimals (``三点五`` = 3.5), else null. The numeral is split once and the parts read as
+    columns (an eager frame shares no sub-expressions); numerals without ``万``/``亿`` (most)
+    with the smaller regex."""
     parts = strings.str.extract_groups(_SPLIT).struct.unnest()
     large = parts.select(pl.col("int").str.contains("[万亿]").fill_null(False)).to_series()
     if not large.any() or large.all():

@@ -42,9 +42,6 @@ LATEX_FORMS: dict[str, str] = {
     "\\displaystyle": "",
 }
 
-#: A text needs :func:`rewrite_forms` only if it contains one of these (after folding).
-FORM_TRIGGERS: tuple[str, ...] = ("\\frac", " ", ",", "percent", "pct", "≈")
-
 _FRAC = [
     (r"\\frac\s*([0-9])\s*([0-9])", r"\frac{${1}}{${2}}"),
     (r"\\frac\s*([0-9])\s*\{", r"\frac{${1}}{"),

@@ -100,8 +100,33 @@ def _escape(text: str) -> str:
     return re.sub(r"([\\.+*?()|\[\]{}^$#&~-])", r"\\\1", text)
 
 
-#: A text needs :func:`rewrite_text` only if it contains one of these (after folding).
-REWRITE_TRIGGERS: tuple[str, ...] = ("\\", "×", "第", "-")
+#: A text needs :func:`rewrite_text` or :func:`powers_of_ten` only if it contains one of these
+#: (after folding).
+REWRITE_TRIGGERS: tuple[str, ...] = ("\\", "×", "第", "-", "^")
+
+#: A bare power of ten (``10^{5000}``, ``10^5``, ``10^{-3}``; not a digit's, letter's or
+#: subscript's ``…10^n``): read as its value, not as its exponent. ``m×10^n`` is
+#: :func:`rewrite_text`'s.
+POWER_OF_TEN = r"(^|[^0-9A-Za-z.^_])10\s*\^\s*(?:\{\s*([-+]?[0-9]+)\s*\}|([-+]?[0-9]+))"
+#: What :func:`powers_of_ten` marks a power of ten with before writing it out.
+_POWER_MARK = "\x00"
+#: Powers of ten up to here are written out in digits (an integer, compared exactly from
+#: 2**53 on); larger ones, beyond Float64, in E notation (which has an exact key there too,
+#: :mod:`xpert_frames.reading.numbers.exact`).
+_WRITTEN_OUT_UP_TO = 308
+_POWERS_WRITTEN = {
+    f"{_POWER_MARK}{n}{_POWER_MARK}": "1" + "0" * n for n in range(_WRITTEN_OUT_UP_TO + 1)
+}
+
+
+def powers_of_ten(text: pl.Expr) -> pl.Expr:
+    """Every bare power of ten of ``text`` (:data:`POWER_OF_TEN`) as its value: in digits up
+    to ``10^308``, in E notation beyond (``1e5000``) and for negative exponents (``1e-3``)."""
+    mark = _POWER_MARK
+    marked = text.str.replace_all(POWER_OF_TEN, f"${{1}}{mark}${{2}}${{3}}{mark}")
+    keys = list(_POWERS_WRITTEN)
+    written = marked.str.replace_many(keys, [_POWERS_WRITTEN[k] for k in keys])
+    return written.str.replace_all(f"{mark}([-+]?[0-9]+){mark}", "1e${1}")
 
 
 #: What :func:`fold_text` replaces, and by what.
@@ -169,9 +194,8 @@ CHECK = (
 )
 #: Substrings (ASCII case aside) that every :data:`CHECK` match holds (a cheap filter first).
 CHECK_TRIGGERS = ["check", "verif", "验证", "检验", "验算", "检查"]
-#: A conclusion: So/Therefore/Thus/Hence at a sentence or clause start.
-CONCLUSION = CLAUSE_CONCLUSION
-#: Literal words (ASCII case aside) that every :data:`CONCLUSION` match holds.
+#: Literal words (ASCII case aside) that every
+#: :data:`~xpert_frames.reading.vocabulary.CLAUSE_CONCLUSION` match holds.
 CONCLUSION_WORDS = list(CONCLUSION_EN)
 
 
@@ -197,19 +221,21 @@ def grammar(chinese: bool, mixed: bool = True) -> Grammar:
     num = f"(?:{ASCII_NUMBER}|{CHINESE_NUMBER})" if chinese else ASCII_NUMBER
     sign = "(?P<sign>[-+]|负)?" if chinese else "(?P<sign>[-+])?"
     frac = (
-        rf"\\frac\s*\{{\s*(?P<fa>[-+]?{ASCII_NUMBER})\s*\}}"
-        rf"\s*\{{\s*(?P<fb>[-+]?{ASCII_NUMBER})\s*\}}"
+        rf"\\frac\s*\{{\s*(?P<frac_num>[-+]?{ASCII_NUMBER})\s*\}}"
+        rf"\s*\{{\s*(?P<frac_den>[-+]?{ASCII_NUMBER})\s*\}}"
     )
-    slash = rf"(?P<sa>{ASCII_NUMBER})\s*/\s*(?P<sb>{ASCII_NUMBER})"
+    slash = rf"(?P<slash_num>{ASCII_NUMBER})\s*/\s*(?P<slash_den>{ASCII_NUMBER})"
     # A mixed number: a whole part, one or more spaces, a fraction (``4 4/9``; LaTeX
     # ``4\frac{4}{9}`` is rewritten to this form), or ``三又四分之一``.
-    mixed_form = r"(?P<mw>[0-9]+) +(?P<ma>[0-9]+)\s*/\s*(?P<mb>[0-9]+)"
+    mixed_form = r"(?P<mixed_whole>[0-9]+) +(?P<mixed_num>[0-9]+)\s*/\s*(?P<mixed_den>[0-9]+)"
     forms = [frac, mixed_form] if mixed else [frac]
     if chinese:
-        chinese_fraction = rf"(?:(?P<cw>{num})又)?(?P<da>{num})\s*分之\s*(?P<db>{num})"
-        forms += [f"百分之(?P<pc>{num})", chinese_fraction]
+        chinese_fraction = (
+            rf"(?:(?P<zh_whole>{num})又)?(?P<zh_den>{num})\s*分之\s*(?P<zh_num>{num})"
+        )
+        forms += [f"百分之(?P<percent>{num})", chinese_fraction]
     forms.append(slash)
-    plain = rf"(?P<x>{num})(?:\s*(?P<mult>[万亿]))?" if chinese else f"(?P<x>{num})"
+    plain = rf"(?P<plain>{num})(?:\s*(?P<mult>[万亿]))?" if chinese else f"(?P<plain>{num})"
     forms.append(plain)
     number = f"{sign}(?:{'|'.join(forms)})"
     unnamed = re.sub(r"\(\?P<\w+>", "(?:", number)
@@ -224,8 +250,8 @@ def grammar(chinese: bool, mixed: bool = True) -> Grammar:
         plain_groups=f"^{sign}(?:{plain})$",
         boxed=plain_box(BOX_CONTENT),
         marker=markers,
-        late=f"{CONCLUSION}|{markers}",
-        through_late=f"(?s)^.*(?:{CONCLUSION}|{markers})",
+        late=f"{CLAUSE_CONCLUSION}|{markers}",
+        through_late=f"(?s)^.*(?:{CLAUSE_CONCLUSION}|{markers})",
         answer_after=rf"\\(?:boxed|fbox)|(?:{markers})[^。\n；;!?]*[0-9{INT_CHARS}]",
         through_marker=f"(?s)^.*(?:{markers})",
         sentence_end=r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$",

@@ -21,13 +21,12 @@ from xpert_frames.reading.numbers import screens
 from xpert_frames.reading.numbers.forms import ENGLISH_WORD, english_numbers
 from xpert_frames.reading.numbers.grammar import (
     CHECK,
-    CONCLUSION,
     Grammar,
 )
 from xpert_frames.reading.numbers.values import BARE
 from xpert_frames.reading.rules import Rule, rule_table
 from xpert_frames.reading.subsets import on_subset
-from xpert_frames.reading.vocabulary import BOX_CONTENT
+from xpert_frames.reading.vocabulary import BOX_CONTENT, CLAUSE_CONCLUSION
 
 
 def _with(expr: pl.Expr, df: pl.DataFrame) -> pl.DataFrame:
@@ -37,11 +36,12 @@ def _with(expr: pl.Expr, df: pl.DataFrame) -> pl.DataFrame:
 def rewrite_stages(
     stages: list[tuple[str, list[tuple[str, str]]]], df: pl.DataFrame
 ) -> pl.DataFrame:
-    """Column ``n`` through the rewrite stages ``(trigger, [(pattern, replacement), ...])`` in
+    """Column ``normalized_text`` through the rewrite stages ``(trigger, [(pattern, replacement),
+    ...])`` in
     order (:func:`xpert_frames.reading.numbers.forms.form_stages`), each stage's rewrites only on
     the
     rows that match its trigger (row order changes)."""
-    n = pl.col("n")
+    n = pl.col("normalized_text")
     for trigger, rules in stages:
         rewrite = functools.reduce(lambda e, r: e.str.replace_all(*r), rules, n)
         df = on_subset(df, n.str.contains(trigger), functools.partial(_with, rewrite))
@@ -81,7 +81,11 @@ def _statement(
     statement (after the clause's last ``=``), else the last number of its sentence.
     ``through``: the text up to the statement (default: the last answer statement)."""
     f = pl.col
-    tail = f("n").str.replace(through or g.through_marker, "").str.strip_chars_start(" \t:,，：")
+    tail = (
+        f("normalized_text")
+        .str.replace(through or g.through_marker, "")
+        .str.strip_chars_start(" \t:,，：")
+    )
     out = df.with_columns(tail.str.replace(g.sentence_end, "").alias("sentence"))
     after_eq = f("sentence").str.replace(g.clause_end, "").str.replace(r"(?s)^.*=", "")
     out = out.with_columns(after_eq.alias("__eq"))
@@ -107,7 +111,7 @@ def _boxed(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     # The text after the last \\boxed, its braces matched anchored (see numeric.boxed); each
     # step is a column (eager frames do not share sub-expressions).
     anchored = anchored_box(BOX_CONTENT)
-    out = df.with_columns(box_tail(f("n")).alias("after"))
+    out = df.with_columns(box_tail(f("normalized_text")).alias("after"))
     out = out.with_columns(
         f("after").str.extract(anchored, 1).alias("content"),
         f("after").str.replace(anchored, "").alias("after"),
@@ -115,8 +119,8 @@ def _boxed(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
 
     def retry(d: pl.DataFrame) -> pl.DataFrame:  # no box, or the last one is not well formed
         return d.with_columns(
-            f("n").str.extract(g.boxed, 1).alias("content"),
-            f("n").str.replace(g.boxed, "").alias("after"),
+            f("normalized_text").str.extract(g.boxed, 1).alias("content"),
+            f("normalized_text").str.replace(g.boxed, "").alias("after"),
         )
 
     out = on_subset(out, f("content").is_null(), retry)
@@ -128,14 +132,17 @@ def _boxed(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
 
 
 def _no_check(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
-    """Cut ``n`` at its first check/verification (``Check:``, ``Let's verify``, ``验证：`` ...)
+    """Cut ``normalized_text`` at its first check/verification (``Check:``, ``Let's verify``,
+    ``验证：`` ...)
     where a number comes before it and no box or answer statement with a number after it:
     the check restates the answer's arithmetic, its last number is not the answer."""
     f = pl.col
-    head = f("n").str.replace(f"(?s)(?:{CHECK}).*$", "")
-    tail = f("n").str.slice(head.str.len_chars())
+    head = f("normalized_text").str.replace(f"(?s)(?:{CHECK}).*$", "")
+    tail = f("normalized_text").str.slice(head.str.len_chars())
     keep = tail.str.contains(g.answer_after) | ~head.str.contains(g.candidate)
-    return df.with_columns(pl.when(keep).then(f("n")).otherwise(head).alias("n"))
+    return df.with_columns(
+        pl.when(keep).then(f("normalized_text")).otherwise(head).alias("normalized_text")
+    )
 
 
 #: After a conclusion's sentence, a text that carries the reasoning on (an equation or
@@ -153,9 +160,9 @@ def _conclusion(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     ...) when only sentences that carry nothing on follow it (context: ``So John was 34. This
     happened in 1998.``), else null."""
     f = pl.col
-    through = f"(?s)^.*(?:{CONCLUSION})"
+    through = f"(?s)^.*(?:{CLAUSE_CONCLUSION})"
     out = _statement(g, df, through=through, target="conclusion")
-    tail = f("n").str.replace(through, "")
+    tail = f("normalized_text").str.replace(through, "")
     sentence = tail.str.replace(g.sentence_end, "")
     rest = tail.str.slice(sentence.str.len_chars())
     stands = ~rest.str.contains(_ONWARD) & ~sentence.str.contains(_EXPRESSION)
@@ -177,14 +184,17 @@ RULE_COLUMNS = tuple(rule.name for rule in NUMBER_RULES)
 
 
 def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
-    """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column ``n``, and
-    its screen ``g`` unless ``mode`` is ``first``).
+    """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column
+    ``normalized_text``, and
+    its screen ``screen_bits`` unless ``mode`` is ``first``).
 
     Text is cut with ``contains``/``replace`` (no capture groups: Rust's fast engines), and
     each rule runs only on the rows that can match it and that no earlier rule answered."""
     f = pl.col
     if mode == "first":  # no rules: no gates
-        df = df.with_columns(f("n").str.extract_all(g.candidate).list.first().alias("cand"))
+        df = df.with_columns(
+            f("normalized_text").str.extract_all(g.candidate).list.first().alias("cand")
+        )
         first = pl.when(f("cand").is_not_null()).then(pl.lit("first")).otherwise(pl.lit("none"))
         return df.with_columns(first.alias("rule"))
     # Gates are bits of the texts' screen (g; xpert_frames.reading.numbers.screens).
@@ -201,17 +211,19 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     df = on_subset(df, late, stmt, {"statement": pl.String()})
     has_marker = screens.matches(df, screens.MARKER, g.marker, where=f("boxed").is_null())
     df = on_subset(df, has_marker, functools.partial(_statement, g))
-    equals = f("n").str.extract(g.equals, 1).alias("equals")
+    equals = f("normalized_text").str.extract(g.equals, 1).alias("equals")
     has_eq = pl.all_horizontal(f("boxed", "statement").is_null()) & screens.has(screens.EQUALS)
     df = on_subset(df, has_eq, lambda d: d.with_columns(equals), {"equals": pl.String()})
     rest = pl.all_horizontal(f("boxed", "statement", "equals").is_null())
-    last = last_candidate(g, f("n")).alias("last")
+    last = last_candidate(g, f("normalized_text")).alias("last")
     df = on_subset(df, rest, lambda d: d.with_columns(last), {"last": pl.String()})
-    df = _words_fallback(g, df, "last", pl.when(rest).then(f("n")))
+    df = _words_fallback(g, df, "last", pl.when(rest).then(f("normalized_text")))
     # A conclusion followed only by context sentences (not by a step or an answer) wins.
     added = {"conclusion": pl.String()}
-    words = screens.has(screens.CONCLUSION)  # CONCLUSION_WORDS
-    regex = functools.partial(on_subset, cond=f("n").str.contains(CONCLUSION), added=added)
+    words = screens.has(screens.CONCLUSION_WORD)  # CONCLUSION_WORDS
+    regex = functools.partial(
+        on_subset, cond=f("normalized_text").str.contains(CLAUSE_CONCLUSION), added=added
+    )
     concluded = functools.partial(regex, fn=functools.partial(_conclusion, g))
     screened = functools.partial(on_subset, cond=words, fn=concluded, added=added)
     df = on_subset(df, rest & f("last").is_not_null(), screened, added)

@@ -77,9 +77,13 @@ def _rewrite_batch(texts: pl.Series) -> pl.Series:
     if not hit.any():
         return texts
     distinct = texts.filter(hit).unique()
-    table = pl.DataFrame([distinct.alias("t"), pl.Series("r", [_rewrite(t) for t in distinct])])
-    out = pl.DataFrame({"t": texts}).join(table, on="t", how="left", maintain_order="left")
-    return out.select(pl.coalesce("r", "t")).to_series().alias(texts.name)
+    table = pl.DataFrame(
+        [distinct.alias("source_text"), pl.Series("rewritten", [_rewrite(t) for t in distinct])]
+    )
+    out = pl.DataFrame({"source_text": texts}).join(
+        table, on="source_text", how="left", maintain_order="left"
+    )
+    return out.select(pl.coalesce("rewritten", "source_text")).to_series().alias(texts.name)
 
 
 def digit_scales(text: pl.Expr) -> pl.Expr:

@@ -15,8 +15,10 @@ the 1.5x that native code of our own must earn, so it was removed (``benchmarks/
 Two kinds of bit: an *exact* bit is set exactly when its gate holds (a ``contains_any`` of
 literals, or the fold gate); a *screen* bit is set whenever its regex can match (every match
 holds one of the bit's patterns), so the regex decides on those rows only. Tests check both
-claims against Polars on generated and real texts. The work frames carry the text as ``n``
-and its bits as ``g``; a step that rewrites ``n`` screens its rows again (:func:`rescreen`).
+claims against Polars on generated and real texts. The work frames carry the text as
+``normalized_text``
+and its bits as ``screen_bits``; a step that rewrites ``normalized_text`` screens its rows again
+(:func:`rescreen`).
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ MARKER = 1 << 8
 #: Exact: ``=``.
 EQUALS = 1 << 9
 #: Exact: ``contains_any(CONCLUSION_WORDS, ascii_case_insensitive=True)``.
-CONCLUSION = 1 << 10
+CONCLUSION_WORD = 1 << 10
 
 #: In a pattern, any ASCII digit.
 _D = "\x00"
@@ -81,7 +83,7 @@ _PATTERNS: tuple[tuple[int, str, bool], ...] = (
     *((MARKER, p, False) for p in ("答案", "答:", "结果", "所以", "因此", "故", "####")),
     *((MARKER, p, True) for p in ("answer", "anſwer")),
     (EQUALS, "=", False),
-    *((CONCLUSION, p, True) for p in CONCLUSION_WORDS),
+    *((CONCLUSION_WORD, p, True) for p in CONCLUSION_WORDS),
     *((FOLD, p, False) for p in FOLDS),
 )
 
@@ -140,12 +142,12 @@ def _polars_screen(n: pl.Expr) -> pl.Expr:
 
 
 def rescreen(df: pl.DataFrame) -> pl.DataFrame:
-    """``df`` with ``g``, the bits of its text ``n``, (re)computed."""
-    return df.with_columns(screen(df["n"]).alias("g"))
+    """``df`` with ``screen_bits``, the bits of its text ``normalized_text``, (re)computed."""
+    return df.with_columns(screen(df["normalized_text"]).alias("screen_bits"))
 
 
 def after(step: Callable[[pl.DataFrame], pl.DataFrame]) -> Callable[[pl.DataFrame], pl.DataFrame]:
-    """``step`` (which rewrites ``n``) followed by :func:`rescreen`."""
+    """``step`` (which rewrites ``normalized_text``) followed by :func:`rescreen`."""
 
     def run(df: pl.DataFrame) -> pl.DataFrame:
         return rescreen(step(df))
@@ -155,7 +157,7 @@ def after(step: Callable[[pl.DataFrame], pl.DataFrame]) -> Callable[[pl.DataFram
 
 def has(bits: int) -> pl.Expr:
     """Whether the text has all of ``bits`` (exact bits: their gates; screens: can match)."""
-    return (pl.col("g") & bits) == bits
+    return (pl.col("screen_bits") & bits) == bits
 
 
 def matches(df: pl.DataFrame, bits: int, regex: str, where: pl.Expr | None = None) -> pl.Series:
@@ -167,5 +169,5 @@ def matches(df: pl.DataFrame, bits: int, regex: str, where: pl.Expr | None = Non
     at = mask.arg_true()
     if len(at) == 0:
         return mask
-    hits = df.filter(mask).select(pl.col("n").str.contains(regex)).to_series()
+    hits = df.filter(mask).select(pl.col("normalized_text").str.contains(regex)).to_series()
     return mask.scatter(at, hits)

@@ -49,36 +49,6 @@ def unit_table() -> UnitTable:
     return UnitTable(canonical, dimension, factor)
 
 
-def _lookup(
-    expr: pl.Expr,
-    mapping: dict[str, str] | dict[str, float],
-    dtype: pl.DataType | type[pl.DataType],
-) -> pl.Expr:
-    """``mapping[value]`` (null when absent), evaluated batch by batch: Polars 2.1 runs a mapping
-    ``replace_strict`` outside its streaming engine, holding the whole column in memory."""
-
-    def batch(values: pl.Series) -> pl.Series:
-        return values.replace_strict(mapping, default=None, return_dtype=dtype)
-
-    return expr.map_batches(batch, return_dtype=dtype, is_elementwise=True)
-
-
-def canonical_unit(unit: IntoExpr) -> pl.Expr:
-    """The canonical spelling of a unit (``千克`` → ``kg``); unknown units are kept as written."""
-    expr = to_expr(unit)
-    return pl.coalesce(_lookup(expr, unit_table().canonical, pl.String), expr)
-
-
-def unit_dimension(canonical: IntoExpr) -> pl.Expr:
-    """Dimension of a canonical unit (``length``, ``mass``, ``time`` ...), null if unknown."""
-    return _lookup(to_expr(canonical), unit_table().dimension, pl.String)
-
-
-def unit_factor(canonical: IntoExpr) -> pl.Expr:
-    """Factor from a canonical unit to its dimension's base unit; null where none applies."""
-    return _lookup(to_expr(canonical), unit_table().factor, pl.Float64)
-
-
 #: What :func:`unit_info` gives for each unit.
 UNIT_INFO = pl.Struct({"canonical": pl.String, "dimension": pl.String, "factor": pl.Float64})
 
@@ -108,7 +78,8 @@ def _info_batch(values: pl.Series) -> pl.Series:
 
 
 def unit_info(unit: IntoExpr) -> pl.Expr:
-    """Struct ``{canonical, dimension, factor}``: :func:`canonical_unit` of a unit and
-    :func:`unit_dimension` and :func:`unit_factor` of that, in one lookup per batch (null
+    """Struct ``{canonical, dimension, factor}`` of a unit: its canonical spelling (``千克`` →
+    ``kg``; an unknown unit as written), that unit's dimension (``length``, ``mass`` …; null
+    if unknown) and its factor to the dimension's base unit, in one lookup per batch (null
     unit: null fields)."""
     return to_expr(unit).map_batches(_info_batch, return_dtype=UNIT_INFO, is_elementwise=True)

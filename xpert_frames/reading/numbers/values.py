@@ -33,29 +33,32 @@ def _operands(g: Grammar, df: pl.DataFrame, ops: list[str]) -> pl.DataFrame:
     df = df.with_columns(chinese.alias("__cn"))
     plain = df.filter(~f("__cn")).with_columns(v.alias(n) for n, v in ascii_values.items())
     df = df.filter(f("__cn"))
-    need = pl.concat([df.select(f(n).alias("s")) for n in ops]).drop_nulls().unique()
-    table = need.with_columns(chinese_numbers(need["s"]).alias("__v")).drop_nulls("__v")
+    need = pl.concat([df.select(f(n).alias("numeral")) for n in ops]).drop_nulls().unique()
+    table = need.with_columns(chinese_numbers(need["numeral"]).alias("__numeral_value")).drop_nulls(
+        "__numeral_value"
+    )
     for n, v in ascii_values.items():
-        df = df.join(table, left_on=n, right_on="s", how="left")
-        df = df.with_columns(pl.coalesce(v, f("__v")).alias(n)).drop("__v")
+        df = df.join(table, left_on=n, right_on="numeral", how="left")
+        df = df.with_columns(pl.coalesce(v, f("__numeral_value")).alias(n)).drop("__numeral_value")
     return pl.concat([plain, df]).drop("__cn")
 
 
 def parse_frame(normalize: bool, candidates: pl.Series, *, validated: bool) -> pl.DataFrame:
-    """``{c, value, unit}`` for each distinct non-null candidate string ``c``.
+    """``{candidate, value, unit}`` for each distinct non-null candidate string ``candidate``.
 
-    ``validated``: every ``c`` is a match of the grammar's ``candidate`` (else non-matches give
+    ``validated``: every ``candidate`` is a match of the grammar's ``candidate`` (else non-matches
+    give
     null)."""
-    df = pl.DataFrame({"c": candidates.unique().drop_nulls()})
+    df = pl.DataFrame({"candidate": candidates.unique().drop_nulls()})
     return parse_rows(normalize, df, validated=validated)
 
 
 def parse_rows(normalize: bool, df: pl.DataFrame, *, validated: bool) -> pl.DataFrame:
-    """``df`` (non-null strings ``c`` and any key columns) plus ``value`` and ``unit``, in
+    """``df`` (non-null strings ``candidate`` and any key columns) plus ``value`` and ``unit``, in
     another row order (without the rows that are no number when not ``validated``): one read
     per row, for rows that are mostly distinct. Strings that can hold a mixed number are read
     with the full grammar, the others with the faster one without that form."""
-    mixed = df.select(pl.col("c").str.contains(MIXED_TRIGGER)).to_series()
+    mixed = df.select(pl.col("candidate").str.contains(MIXED_TRIGGER)).to_series()
     hits = mixed.sum()
     fast = grammar(normalize, mixed=False)
     if hits == 0:
@@ -75,9 +78,9 @@ _ASCII_PREFIX = rf"^[-+]?{ASCII_NUMBER}"
 #: An ASCII ``\\frac{a}{b}`` or ``a/b``, anchored, with the groups of the grammar's forms:
 #: where it matches, no other form of ``number_groups`` can (they need other characters).
 _ASCII_FRACTION = (
-    rf"^(?P<sign>[-+])?(?:\\frac\s*\{{\s*(?P<fa>[-+]?{ASCII_NUMBER})\s*\}}"
-    rf"\s*\{{\s*(?P<fb>[-+]?{ASCII_NUMBER})\s*\}}"
-    rf"|(?P<sa>{ASCII_NUMBER})\s*/\s*(?P<sb>{ASCII_NUMBER}))$"
+    rf"^(?P<sign>[-+])?(?:\\frac\s*\{{\s*(?P<frac_num>[-+]?{ASCII_NUMBER})\s*\}}"
+    rf"\s*\{{\s*(?P<frac_den>[-+]?{ASCII_NUMBER})\s*\}}"
+    rf"|(?P<slash_num>{ASCII_NUMBER})\s*/\s*(?P<slash_den>{ASCII_NUMBER}))$"
 )
 
 
@@ -105,10 +108,10 @@ def _ascii_fraction(df: pl.DataFrame) -> pl.DataFrame:
     is_frac = f("__frac")
     return df.select(
         pl.exclude("__body", "__frac"),
-        pl.when(is_frac).then(frac.struct.field("field_0")).alias("fa"),
-        pl.when(is_frac).then(frac.struct.field("field_1")).alias("fb"),
-        pl.when(~is_frac).then(slash.struct.field("field_0")).alias("sa"),
-        pl.when(~is_frac).then(slash.struct.field("field_1")).alias("sb"),
+        pl.when(is_frac).then(frac.struct.field("field_0")).alias("frac_num"),
+        pl.when(is_frac).then(frac.struct.field("field_1")).alias("frac_den"),
+        pl.when(~is_frac).then(slash.struct.field("field_0")).alias("slash_num"),
+        pl.when(~is_frac).then(slash.struct.field("field_1")).alias("slash_den"),
     )
 
 
@@ -129,9 +132,13 @@ def _groups(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     df = df.with_columns(kind.alias("__kind"))
     parts = [df.filter(f("__kind") == k).drop("__kind") for k in range(3)]
     parts = [
-        parts[0].with_columns(num.str.extract_groups(g.number_groups).alias("p")).unnest("p"),
+        parts[0]
+        .with_columns(num.str.extract_groups(g.number_groups).alias("groups"))
+        .unnest("groups"),
         _ascii_fraction(parts[1]),
-        parts[2].with_columns(num.str.extract_groups(g.plain_groups).alias("p")).unnest("p"),
+        parts[2]
+        .with_columns(num.str.extract_groups(g.plain_groups).alias("groups"))
+        .unnest("groups"),
     ]
     full = parts[0]
     for part in parts[1:]:
@@ -155,22 +162,26 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
     f = pl.col
     keys = df.columns
     if not validated:
-        df = df.filter(f("c").str.contains(g.whole))
+        df = df.filter(f("candidate").str.contains(g.whole))
     # An ASCII number followed by nothing but a known unit (most candidates) is a cast.
-    df = df.with_columns(f("c").str.extract(_ASCII_PREFIX, 0).alias("num"))
-    df = df.with_columns(f("c").str.slice(f("num").str.len_chars()).str.strip_chars().alias("u"))
-    quick = (f("u") == "") | f("u").is_in(_plain_units())
+    df = df.with_columns(f("candidate").str.extract(_ASCII_PREFIX, 0).alias("num"))
+    df = df.with_columns(
+        f("candidate").str.slice(f("num").str.len_chars()).str.strip_chars().alias("unit_text")
+    )
+    quick = (f("unit_text") == "") | f("unit_text").is_in(_plain_units())
     mask = df.select((f("num").is_not_null() & quick).fill_null(False)).to_series()
     ascii_unit = df.filter(mask).select(
         *keys,
         f("num").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value"),
-        f("u").replace("", None).alias("unit"),
+        f("unit_text").replace("", None).alias("unit"),
     )
-    df = df.filter(~mask).drop("num", "u")
+    df = df.filter(~mask).drop("num", "unit_text")
     # Eager frames do not share sub-expressions: each is computed once, then reused.
-    df = df.with_columns(f("c").str.replace(g.number_prefix, "").alias("unit"))
+    df = df.with_columns(f("candidate").str.replace(g.number_prefix, "").alias("unit"))
     df = df.with_columns(
-        f("c").str.slice(0, f("c").str.len_chars() - f("unit").str.len_chars()).alias("num"),
+        f("candidate")
+        .str.slice(0, f("candidate").str.len_chars() - f("unit").str.len_chars())
+        .alias("num"),
         f("unit").str.strip_chars().replace("", None).alias("unit"),
     )
     bare = df.select(f("num").str.contains(BARE)).to_series()
@@ -179,31 +190,40 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
     )
     df = _groups(g, df.filter(~bare))
     # Each form has a numerator and maybe a denominator: fold them into two operand columns.
-    nums, dens, whole = ["fa", "sa", "x"], ["fb", "sb"], []
+    nums, dens, whole = ["frac_num", "slash_num", "plain"], ["frac_den", "slash_den"], []
     if g.mixed:
-        nums, dens, whole = [*nums, "ma"], [*dens, "mb"], ["mw"]
+        nums, dens, whole = [*nums, "mixed_num"], [*dens, "mixed_den"], ["mixed_whole"]
     if g.chinese:
-        nums, dens, whole = [*nums, "pc", "db"], [*dens, "da"], [*whole, "cw"]
+        nums, dens, whole = [*nums, "percent", "zh_num"], [*dens, "zh_den"], [*whole, "zh_whole"]
     df = df.select(
         *keys,
         "sign",
-        pl.coalesce(nums).alias("a"),
-        pl.coalesce(dens).alias("b"),
-        (pl.coalesce(whole) if whole else pl.lit(None, pl.String)).alias("w"),
+        pl.coalesce(nums).alias("numerator"),
+        pl.coalesce(dens).alias("denominator"),
+        (pl.coalesce(whole) if whole else pl.lit(None, pl.String)).alias("whole"),
         f("mult") if g.chinese else pl.lit(None, pl.String).alias("mult"),
-        (f("pc").is_not_null() if g.chinese else pl.lit(False)).alias("pc"),
+        (f("percent").is_not_null() if g.chinese else pl.lit(False)).alias("percent"),
         f("unit"),
     )
-    df = df.with_columns(f("b").is_not_null().alias("has_b"), f("w").is_not_null().alias("has_w"))
-    if df["w"].null_count() < df.height:  # mixed numbers are rare: skip their column if none
-        df = _operands(g, df, ["a", "b", "w"])
+    df = df.with_columns(
+        f("denominator").is_not_null().alias("has_denominator"),
+        f("whole").is_not_null().alias("has_whole"),
+    )
+    if df["whole"].null_count() < df.height:  # mixed numbers are rare: skip their column if none
+        df = _operands(g, df, ["numerator", "denominator", "whole"])
     else:
-        df = _operands(g, df, ["a", "b"]).with_columns(pl.lit(None, pl.Float64).alias("w"))
+        df = _operands(g, df, ["numerator", "denominator"]).with_columns(
+            pl.lit(None, pl.Float64).alias("whole")
+        )
     mult = f("mult").replace_strict({"万": 1e4, "亿": 1e8}, default=1.0, return_dtype=pl.Float64)
-    fraction = pl.when(f("has_w")).then(f("w") + f("a") / f("b")).otherwise(f("a") / f("b"))
-    value = pl.when(f("has_b")).then(fraction).otherwise(f("a") * mult)
+    fraction = (
+        pl.when(f("has_whole"))
+        .then(f("whole") + f("numerator") / f("denominator"))
+        .otherwise(f("numerator") / f("denominator"))
+    )
+    value = pl.when(f("has_denominator")).then(fraction).otherwise(f("numerator") * mult)
     negative = f("sign").is_in(["-", "负"]).fill_null(False)
-    unit = pl.when(f("pc")).then(pl.lit("%")).otherwise(f("unit"))
+    unit = pl.when(f("percent")).then(pl.lit("%")).otherwise(f("unit"))
     df = df.select(
         *keys, pl.when(negative).then(-value).otherwise(value).alias("value"), unit.alias("unit")
     )
