@@ -67,7 +67,7 @@ CJK = r"[\x{3040}-\x{30ff}\x{3400}-\x{9fff}\x{ac00}-\x{d7af}\x{f900}-\x{faff}]"
 GLUED_TERM = 2
 _DECADE = r"\b(early|mid|late) (?:of )?(?:the )?(\d{3}0s)\b"
 _YEAR_RANGE = r"^\s*(\d{3,4})\s*[–-]\s*(\d{3,4})\s*$"
-_WORD_START = rf"^[\p{{L}}\p{{N}}]"
+_WORD_START = r"^[\p{L}\p{N}]"
 _OR_AFTER = r"^\s*(?:or|或者|或|还是)(?:\s|$)|^(?:或者|或|还是)"
 _OR_BEFORE = r"(?:^|\s)(?:or|either)\s*$|(?:或者|或|还是)\s*$"
 
@@ -116,9 +116,7 @@ def _forms_frame(references: pl.Series, *, case_sensitive: bool) -> pl.DataFrame
     )
 
 
-def core_matches(
-    clause: pl.Series, reference: pl.Series, *, case_sensitive: bool
-) -> pl.Series:
+def core_matches(clause: pl.Series, reference: pl.Series, *, case_sensitive: bool) -> pl.Series:
     """Whether a form of ``reference`` is stated in the answer clause (strings that
     :func:`answer_clause` returned), row by row (Boolean, no nulls)."""
     rows = pl.DataFrame({"clause": clause, "ref": reference}).with_row_index("row")
@@ -173,10 +171,9 @@ def core_matches(
     ).str.to_lowercase().str.contains(_OR_BEFORE)
     # A Chinese reference with one or two characters glued on is another term (``北京市``,
     # ``北京大学`` are not ``北京``); inside a longer run it is a word of a sentence.
-    glued = (
-        before.str.extract(r"(\S*)$").str.len_chars().fill_null(0)
-        + after.str.extract(r"^(\S*)").str.len_chars().fill_null(0)
-    )
+    glued = before.str.extract(r"(\S*)$").str.len_chars().fill_null(0) + after.str.extract(
+        r"^(\S*)"
+    ).str.len_chars().fill_null(0)
     other_term = ~pl.col("latin_start") & ~pl.col("latin_end") & glued.is_between(1, GLUED_TERM)
     phrase = (
         pl.col("found")
@@ -190,8 +187,8 @@ def core_matches(
     words = form.str.split(" ")
     content = words.list.set_difference(pl.lit([*FUNCTION_WORDS, SEP_MARK, END_MARK, ""]))
     joined = words.list.set_intersection(pl.lit(list(FUNCTION_WORDS))).list.len() > 0
-    covered = joined & (content.list.len() > 0) & (
-        content.list.set_difference(sentence).list.len() == 0
+    covered = (
+        joined & (content.list.len() > 0) & (content.list.set_difference(sentence).list.len() == 0)
     )
     pairs = pairs.with_columns(
         (phrase.fill_null(False) | covered.fill_null(False)).alias("hit"),
@@ -209,7 +206,10 @@ def _in_year_range(rows: pl.DataFrame) -> pl.Series:
         "row",
         pl.col("ref").str.extract(_YEAR_RANGE, 1).cast(pl.Int64).alias("low"),
         pl.col("ref").str.extract(_YEAR_RANGE, 2).cast(pl.Int64).alias("high"),
-        pl.col("norm").str.split(END_MARK).list.first().str.extract_all(r"\b\d{3,4}\b")
+        pl.col("norm")
+        .str.split(END_MARK)
+        .list.first()
+        .str.extract_all(r"\b\d{3,4}\b")
         .alias("years"),
     )
     ranged = bounds.filter(pl.col("low").is_not_null())

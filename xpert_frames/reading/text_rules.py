@@ -152,8 +152,7 @@ TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
     # A restatement of the question is no answer: ``题目问的是…``, ``The question asks for …``.
     (RESTATEMENT, GONE, r"题目|问题|本题|(?i)question|need|asked|task"),
     (
-        _KEEP_TITLE
-        + r"(?P<pre>^|[^A-Za-z])(?P<neg>(?i:not|no|neither|rather\s+than|instead\s+of"
+        _KEEP_TITLE + r"(?P<pre>^|[^A-Za-z])(?P<neg>(?i:not|no|neither|rather\s+than|instead\s+of"
         r"|other\s+than)\s+[^,.;:!?\n()—–]*)",
         "${q}${pre}\x02${neg}\x03",
         r"(?i)not|no\s|neither|rather|instead|other",

@@ -114,10 +114,10 @@ def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
         .then(pl.lit("partial"))
         .otherwise(pl.lit(None))
     )
-    score = pl.when(decided.is_in(["empty", "hedge"]) | decided.is_null()).then(0.0)
+    missed = decided.is_in(["empty", "hedge"]) | decided.is_null()
+    score = pl.when(missed).then(0.0).otherwise(1.0)
     # A wrong answer still names the rule that read it (``none``: nothing was read).
     decided = pl.coalesce(decided, rule, pl.lit("none"))
-    score = score.otherwise(1.0)
     shown = (
         pl.when(decided == "exact")
         .then(whole)
@@ -132,7 +132,7 @@ def _matched() -> pl.Expr:
     """The stated answer's candidate that equals the reference (its span, its uncut span, the
     copula's subject, the first sentence, a reference that opens the first sentence as the
     subject of a verb: ``George Orwell wrote``); null if none."""
-    ref, rule = pl.col("tref"), pl.col("span_rule")
+    ref, rule = pl.col("text_reference"), pl.col("span_rule")
     lead = pl.when(rule.is_in(["copula", "quoted", "line"])).then(pl.col("lead"))
     rest = lead.str.slice(ref.str.len_chars() + 1)
     opens = lead.str.starts_with(pl.concat_str([ref, pl.lit(" ")])) & rest.str.contains(
@@ -147,7 +147,7 @@ def core_column(df: pl.DataFrame, *, case_sensitive: bool) -> pl.DataFrame:
     """Column ``core``: whether the reference is stated in the answer clause
     (:mod:`xpert_frames.reading.core_answer`), computed only on the rows that the exact
     comparisons leave open (others: false)."""
-    whole, ref = pl.col("whole"), pl.col("tref")
+    whole, ref = pl.col("whole"), pl.col("text_reference")
     open_rows = (
         (whole.str.len_bytes() > 0)
         & (ref.str.len_bytes() > 0)
@@ -165,7 +165,7 @@ def core_column(df: pl.DataFrame, *, case_sensitive: bool) -> pl.DataFrame:
                 pl.col("span_rule"),
                 pl.col("raw_span"),
             ).alias("clause"),
-            ae.prepare("r").alias("ref"),
+            ae.prepare("reference").alias("ref"),
         )
         found = ca.core_matches(sub["clause"], sub["ref"], case_sensitive=case_sensitive)
         core = core.scatter(index, found)
@@ -212,7 +212,7 @@ def text_frame(
             allow_partial=allow_partial,
         )
         return df.select(whole.alias("result"))["result"]
-    cited = without_citations(pl.col("src"), ae.prepare("r"))
+    cited = without_citations(pl.col("src"), ae.prepare("reference"))
     df = ae.erase_frame(df.with_columns(cited.alias("erased")), "erased")
     df = df.with_columns(
         ae.tidy("erased", case_sensitive=cs).fill_null("").alias("erased_whole"),
