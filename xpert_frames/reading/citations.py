@@ -37,4 +37,6 @@ def without_citations(value: IntoExpr, reference: IntoExpr) -> pl.Expr:
     for pattern, replacement in CITATIONS:
         cleaned = cleaned.str.replace_all(pattern, replacement)
     keep = text.to_expr(reference).str.contains(CITED_REFERENCE).fill_null(False)
+    # Every marker holds a digit: rows without one skip the rewrites.
+    keep = keep | ~out.str.contains(r"\d").fill_null(False)
     return pl.when(keep).then(out).otherwise(cleaned)

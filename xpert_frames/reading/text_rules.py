@@ -130,6 +130,8 @@ RESTATEMENT = (
 QUOTED_TITLE = (
     r"\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|《[^》\n]{1,60}》|「[^」\n]{1,60}」|『[^』\n]{1,60}』"
 )
+#: The characters that open a quoted title (rows without one skip the masking).
+TITLE_OPENERS = r"[\"“《「『]"
 #: What a quoted title is masked to before the hedge checks.
 TITLE_MASK = "“…”"
 #: What many people think, set aside by the ``but`` after it (``Many people credit Edison,
