@@ -1,13 +1,25 @@
 """Reading the answer out of a model's output: the one package that does it.
 
-Every reader builds its patterns from :mod:`.vocabulary` (every marker, Chinese and English,
-defined once) and runs one rule table per answer kind; to read a new way of stating an answer,
-add a rule to the table of its kind:
+Where the answer is read, by kind (each reader runs one rule table, in priority order; the rule
+that read an answer names it in the evaluators' ``*_rule`` columns):
 
-- :mod:`.choice_rules` (option letters; read by :mod:`.choice`),
-- :mod:`.text_rules` (text, true/false and label spans; read by :mod:`.text` and :mod:`.labels`),
-- :mod:`.numbers.rules` (numbers; read by :mod:`.numbers.parse`).
+=========================  ====================================  ==========================
+answer kind                rule table                            reader
+=========================  ====================================  ==========================
+choice (option letters)    :data:`.choice_rules.CHOICE_RULES`    :mod:`.choice`
+text                       :data:`.text_rules.TEXT_RULES`        :mod:`.text`
+label (one of the labels)  :data:`.text_rules.LABEL_RULES`       :mod:`.labels`
+true/false                 :data:`.text_rules.JUDGE_RULES`       :mod:`.text`
+number                     :data:`.numbers.rules.NUMBER_RULES`   :mod:`.numbers.parse`
+=========================  ====================================  ==========================
+
+To read a new way of stating an answer, add a :class:`.rules.Rule` (a name, a priority, a
+pattern built from :mod:`.vocabulary`'s pieces with the answer in named groups) to the table of
+its kind. Every marker (answer statements, conclusions, denials, guesses, box forms, "or"
+connectives, in Chinese and English) is defined once, in :mod:`.vocabulary`.
 
 Shared spans: the final box (:mod:`.boxes`) and the last sentence (:mod:`.spans`); each rule
-runs only on the rows that can match it (:mod:`.subsets`).
+runs only on the rows that can match it (:mod:`.subsets`). The number reader's parts are in
+:mod:`.numbers` (grammar, forms, values, Chinese numerals, scales, units, exact integer keys,
+screens, the batch reader and the public functions).
 """
