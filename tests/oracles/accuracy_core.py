@@ -13,7 +13,7 @@ COP = (
     r"(?:\s(?i:is|are|was|were)\s|(?:^|\s)(?i:it|that|this)(?:'s|’s)\s"
     r"|(?:^|[^但还于可若总只凡])是)"
 )
-HEADER = r"^\s*[^\n:：.。!?！？]{2,60}[:：][ \t]*(\S)"
+HEADER = r"^\s*(?:[^\n:：.。?？]|\.\S){2,60}[:：][ \t]*(\S)"
 RELATIVE = r"[,，]\s*(?i:which|who|whom|whose|where)\s[^.。!?！？\n]*|，(?:即)[^。！？\n]*"
 COPULA_LEAD = rf"^\s*{SENT}*?{COP}"
 LIST_OPEN = r"^\s*[:：]?[ \t]*\n"

@@ -43,8 +43,9 @@ from xpert_frames.reading.vocabulary import (
     either,
 )
 
-#: A leading ``Header:`` whose value follows on the same line.
-HEADER = r"^\s*[^\n:：.。!?！？]{2,60}[:：][ \t]*(\S)"
+#: A leading ``Header:`` whose value follows on the same line (``E! Live Host: …``; no sentence
+#: end before the colon but ``!``).
+HEADER = r"^\s*(?:[^\n:：.。?？]|\.\S){2,60}[:：][ \t]*(\S)"
 #: A relative clause after a comma, up to the sentence end (removed).
 RELATIVE = (
     rf"[,，]\s*(?i:{either(RELATIVE_EN)})\s[^.。!?！？\n]*"
