@@ -169,7 +169,18 @@ def _upper(word: str | None) -> bool:
     return bool(word) and unicodedata.category(word[0]) == "Lu"  # type: ignore[index]
 
 
+QUOTED_TITLE = (
+    r'"[^"\n]{1,60}"|“[^”\n]{1,60}”|《[^》\n]{1,60}》|「[^」\n]{1,60}」|『[^』\n]{1,60}』'
+)
+TEXT_HEDGE = r"可能|也许|或许|大概|(?i:maybe|perhaps|possibly|might|could)"
+OR_AFTER = r"^(?:\S+ ){0,3}(?:or|either)(?: |\Z)|^\S{0,6}(?:或者|或|还是)"
+OR_BEFORE = r"(?:^| )(?:or|either)(?: \S+){0,3} ?\Z|(?:或者|或|还是)\S{0,6} ?\Z"
+
+
 def core_match(clause: str, ref: str, cs: bool) -> bool:
+    first = re.sub(r"(?s)(?:[。!?！？\n]|\.(?:\s|\Z)).*\Z", "", clause, count=1)
+    if re.search(TEXT_HEDGE, re.sub(QUOTED_TITLE, "“…”", first)):
+        return False
     cased = fold(clause, True)
     norm = cased if cs else cased.lower()
     sentence = norm.split("¶")[0]
@@ -191,9 +202,7 @@ def core_match(clause: str, ref: str, cs: bool) -> bool:
             le and _upper(w_after) and w_after.lower() not in HEADS  # type: ignore[union-attr]
         )
         before2, after2 = re.sub(r"[\s|]+\Z", "", before), re.sub(r"^[\s|]+", "", after)
-        two = re.search(r"^\s*(?:or|或者|或|还是)(?:\s|\Z)|^(?:或者|或|还是)", after2.lower()) or (
-            re.search(r"(?:^|\s)(?:or|either)\s*\Z|(?:或者|或|还是)\s*\Z", before2.lower())
-        )
+        two = re.search(OR_AFTER, after2.lower()) or re.search(OR_BEFORE, before2.lower())
         glued = len(re.search(r"(\S*)\Z", before).group(1)) + len(  # type: ignore[union-attr]
             re.match(r"(\S*)", after).group(1)  # type: ignore[union-attr]
         )

@@ -32,7 +32,13 @@ import polars as pl
 
 from xpert_frames.reading.aliases import reference_forms
 from xpert_frames.reading.text import strip_marks
-from xpert_frames.reading.text_rules import COPULA_WORDS, SENTENCE_CHAR
+from xpert_frames.reading.text_rules import (
+    COPULA_WORDS,
+    QUOTED_TITLE,
+    SENTENCE_CHAR,
+    TEXT_HEDGE,
+    TITLE_MASK,
+)
 from xpert_frames.reading.vocabulary import (
     ABBREVIATIONS,
     FUNCTION_WORDS,
@@ -69,8 +75,12 @@ GLUED_TERM = 2
 _DECADE = r"\b(early|mid|late) (?:of )?(?:the )?(\d{3}0s)\b"
 _YEAR_RANGE = r"^\s*(\d{3,4})\s*[–-]\s*(\d{3,4})\s*$"
 _WORD_START = r"^[\p{L}\p{N}]"
-_OR_AFTER = r"^\s*(?:or|或者|或|还是)(?:\s|$)|^(?:或者|或|还是)"
-_OR_BEFORE = r"(?:^|\s)(?:or|either)\s*$|(?:或者|或|还是)\s*$"
+#: "or" within a few words after or before the reference: two answers (``Oslo, Stockholm or
+#: Copenhagen``, ``either Oslo or …``, ``北京、上海或广州``).
+_OR_AFTER = r"^(?:\S+ ){0,3}(?:or|either)(?: |$)|^\S{0,6}(?:或者|或|还是)"
+_OR_BEFORE = r"(?:^| )(?:or|either)(?: \S+){0,3} ?$|(?:或者|或|还是)\S{0,6} ?$"
+#: The first sentence of a clause (what follows it is cut).
+_AFTER_FIRST_SENTENCE = r"(?s)(?:[。!?！？\n]|\.(?:\s|$)).*$"
 
 
 def fold(value: pl.Expr, *, case_sensitive: bool) -> pl.Expr:
@@ -121,6 +131,11 @@ def core_matches(clause: pl.Series, reference: pl.Series, *, case_sensitive: boo
     """Whether a form of ``reference`` is stated in the answer clause (strings that
     :func:`answer_clause` returned), row by row (Boolean, no nulls)."""
     rows = pl.DataFrame({"clause": clause, "ref": reference}).with_row_index("row")
+    # A guess in the clause's first sentence (``I think it might be Paris``) commits to nothing
+    # (hedge words inside a quoted title are the title's).
+    first = pl.col("clause").str.replace(_AFTER_FIRST_SENTENCE, "")
+    guess = first.str.replace_all(QUOTED_TITLE, TITLE_MASK).str.contains(TEXT_HEDGE)
+    rows = rows.with_columns(guess.fill_null(False).alias("guess"))
     rows = rows.with_columns(
         fold(pl.col("clause"), case_sensitive=True).alias("cased"),
     ).with_columns(
@@ -177,7 +192,8 @@ def core_matches(clause: pl.Series, reference: pl.Series, *, case_sensitive: boo
     ).str.len_chars().fill_null(0)
     other_term = ~pl.col("latin_start") & ~pl.col("latin_end") & glued.is_between(1, GLUED_TERM)
     phrase = (
-        pl.col("found")
+        ~pl.col("guess")
+        & pl.col("found")
         & ~pl.col("late")
         & ~longer_name
         & ~two.fill_null(False)
@@ -189,16 +205,19 @@ def core_matches(clause: pl.Series, reference: pl.Series, *, case_sensitive: boo
     content = words.list.set_difference(pl.lit([*FUNCTION_WORDS, SEP_MARK, END_MARK, ""]))
     joined = words.list.set_intersection(pl.lit(list(FUNCTION_WORDS))).list.len() > 0
     covered = (
-        joined & (content.list.len() > 0) & (content.list.set_difference(sentence).list.len() == 0)
+        ~pl.col("guess")
+        & joined
+        & (content.list.len() > 0)
+        & (content.list.set_difference(sentence).list.len() == 0)
     )
     pairs = pairs.with_columns(
         (phrase.fill_null(False) | covered.fill_null(False)).alias("hit"),
         sentence.alias("sentence"),
     )
     hits = pairs.group_by("row").agg(pl.col("hit").any())
-    out = rows.select("row", "ref", "norm").join(hits, on="row", how="left")
+    out = rows.select("row", "ref", "norm", "guess").join(hits, on="row", how="left")
     out = out.sort("row").with_columns(pl.col("hit").fill_null(False))
-    return (out["hit"] | _in_year_range(out)).alias("core")
+    return (out["hit"] | (_in_year_range(out) & ~out["guess"])).alias("core")
 
 
 def _in_year_range(rows: pl.DataFrame) -> pl.Series:
