@@ -174,7 +174,7 @@ def stop_latency(sig: signal.Signals, folder: Path, pairs: int = 64) -> tuple[fl
     while True:  # until the symbolic pool's workers run and the output is being written
         ps = subprocess.run(["ps", "-eo", "ppid=,args="], capture_output=True, text=True).stdout
         busy = any(
-            line.split()[0] == str(proc.pid) and "verify_pool" in line for line in ps.splitlines()
+            line.split()[0] == str(proc.pid) and "verify_worker" in line for line in ps.splitlines()
         )
         if busy and list(folder.glob(".out.parquet.xf-*.tmp")):
             break

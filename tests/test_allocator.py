@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from xpert_frames.core import allocator
 
 PROBE = (
@@ -34,17 +36,20 @@ def test_too_late_once_polars_is_imported() -> None:
     assert os.environ.get(allocator.ENV) == before
 
 
+@pytest.mark.slow
 def test_the_console_script_sets_it_before_polars() -> None:
     # Polars puts what it finds after its own setting (later options win in jemalloc).
     assert run("xpert_frames.cli").endswith(f",{allocator.THROUGHPUT_CONF}' True")
 
 
+@pytest.mark.slow
 def test_the_users_setting_stands() -> None:
     out = run("xpert_frames.cli", _RJEM_MALLOC_CONF="narenas:2")
     assert out.endswith(",narenas:2' True"), out
     assert allocator.THROUGHPUT_CONF not in out
 
 
+@pytest.mark.slow
 def test_importing_the_package_changes_nothing() -> None:
     out = run("xpert_frames")
     assert allocator.THROUGHPUT_CONF not in out and out.endswith(" True"), out  # Polars' own

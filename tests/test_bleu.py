@@ -302,6 +302,7 @@ def test_stats_long_rows_group_by_path_equals_nltk() -> None:
             assert stats["matches"][i, k] == p.numerator
 
 
+@pytest.mark.slow
 def test_worker_process_path(monkeypatch: pytest.MonkeyPatch) -> None:
     from xpert_frames.tokens import cache, pool
 

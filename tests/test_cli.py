@@ -1,20 +1,27 @@
-"""The real console script, in a subprocess, on generated files."""
+"""The real console script, in a subprocess, on generated files: every row and column kept,
+reports in every format, chunked runs equal to one pass, JSONL values read per line, CSV empty
+predictions skipped, the output file's mode following the umask."""
 
 from __future__ import annotations
 
 import json
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import polars as pl
 import pytest
-from polars.testing import assert_frame_equal
+from polars.testing import assert_frame_equal, assert_series_equal
 
+import xpert_frames as xf
 from xpert_frames.api import SAMPLE
 
 SCRIPT = Path(sys.executable).parent / "xpert-frames"  # the installed console script
 EXE = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "xpert_frames.cli"]
+
+pytestmark = pytest.mark.slow  # every test starts the console script
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -132,3 +139,31 @@ def test_chunked_report_equals_whole_report(tmp_path: Path) -> None:
     )
     chunked = pl.DataFrame(json.loads(rep.read_text())["report"], schema=whole.schema)
     assert_frame_equal(chunked, whole, check_exact=False, rel_tol=1e-12)
+
+
+def test_jsonl_lists_and_scalars_read_per_line(tmp_path: Path) -> None:
+    rows = [
+        {"prediction": "the cat", "answer": ["the cat", "a cat"]},
+        {"prediction": "the dog", "answer": "the dog"},
+        {"prediction": "7", "answer": 7},
+    ]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "out.parquet"
+    proc = run("score", str(src), "-o", str(out), "-e", "bleu", "-q")
+    assert proc.returncode == 0, proc.stderr
+    scored = pl.read_parquet(out)
+    assert scored["answer"].to_list() == [["the cat", "a cat"], ["the dog"], ["7"]]
+    same = xf.score(scored.select("prediction", "answer"), "bleu")["bleu_score"]
+    assert_series_equal(scored["bleu_score"], same)  # scored with the per-line references
+
+
+def test_cli_csv_empty_prediction_is_skipped_and_output_mode(tmp_path: Path) -> None:
+    src = tmp_path / "in.csv"
+    src.write_text("prediction,answer\n,a\na,a\n")
+    out = tmp_path / "out.parquet"
+    assert run("score", str(src), "-o", str(out), "-e", "fuzzy", "-q").returncode == 0
+    assert pl.read_parquet(out)["fuzzy_score"].to_list() == [None, 1.0]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~umask

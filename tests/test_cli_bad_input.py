@@ -11,6 +11,9 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from tests.test_cli import run
+from xpert_frames.api import SAMPLE
+
+pytestmark = pytest.mark.slow  # every test starts the console script
 
 
 def write(tmp: Path, name: str, df: pl.DataFrame) -> Path:
@@ -193,3 +196,117 @@ def test_directory_and_glob_inputs_keep_file_order(tmp_path: Path) -> None:
         scored = pl.read_parquet(out)
         assert scored["prediction"].to_list() == ["p0", "p1", "p2"]
         assert scored["row_id"].to_list() == [0, 1, 2]
+
+
+# --------------------------------------------------------------------------- nothing overwritten
+def snapshot(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() if p.exists() else b"" for p in sorted(directory.iterdir())}
+
+
+@pytest.mark.parametrize(
+    "case", ["output_is_input", "report_is_input", "report_is_output", "symlink", "csv_output"]
+)
+def test_refused_paths_touch_nothing(tmp_path: Path, case: str) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"prediction": "a", "answer": "a"}\n')
+    csv = tmp_path / "in.csv"
+    csv.write_text("prediction,answer\na,a\n")
+    (tmp_path / "link.jsonl").symlink_to(src)
+    (tmp_path / "r.json").symlink_to(tmp_path / "o.parquet")  # dangling: o.parquet is not there
+    before = snapshot(tmp_path)
+    args = {
+        "output_is_input": [str(src), "-o", str(src)],
+        "report_is_input": [str(csv), "-o", str(tmp_path / "o.parquet"), "--report", str(csv)],
+        # the two names differ only through a link; the extensions are checked too
+        "report_is_output": [
+            str(src),
+            "-o",
+            str(tmp_path / "o.parquet"),
+            "--report",
+            str(tmp_path / "r.json"),
+        ],
+        "symlink": [str(tmp_path / "link.jsonl"), "-o", str(src)],
+        "csv_output": [str(src), "-o", str(tmp_path / "x.csv")],
+    }[case]
+    proc = run("score", *args, "-e", "fuzzy")
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and "error" in proc.stderr.lower()
+    assert snapshot(tmp_path) == before  # nothing written, nothing replaced, no temp file
+
+
+def write_lines(path: Path, rows: list[object]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("lines", "where", "what"),
+    [
+        ([{"prediction": "a", "answer": "a"}, {"prediction": "b", "answer": True}], 2, "boolean"),
+        ([{"prediction": "a", "answer": 1}, {"prediction": "b", "answer": {"k": 1}}], 2, "object"),
+        ([{"prediction": "a", "answer": 1.5}, {"prediction": "b", "answer": False}], 2, "boolean"),
+    ],
+)
+def test_jsonl_kinds_that_cannot_share_a_column_are_refused(
+    tmp_path: Path, lines: list[object], where: int, what: str
+) -> None:
+    src = write_lines(tmp_path / "in.jsonl", lines)
+    proc = run("score", str(src), "-o", str(tmp_path / "o.parquet"), "-e", "fuzzy", "-q")
+    assert proc.returncode == 2, proc.stderr
+    assert f"{src}:{where}:" in proc.stderr and what in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "o.parquet").exists()
+
+
+def test_line_errors_name_file_and_line(tmp_path: Path) -> None:
+    bad_json = tmp_path / "bad.jsonl"
+    bad_json.write_text('{"prediction": "a", "answer": "b"}\n\n{"prediction": "c", answer}\n')
+    proc = run("score", str(bad_json), "-o", str(tmp_path / "o.parquet"), "-e", "fuzzy")
+    assert proc.returncode == 2 and f"{bad_json}:3:" in proc.stderr, proc.stderr
+    ragged = tmp_path / "bad.csv"
+    ragged.write_text("prediction,answer\na,b\nc,d\ne,f,g\n")
+    proc = run("score", str(ragged), "-o", str(tmp_path / "o.parquet"), "-e", "fuzzy")
+    assert proc.returncode == 2 and f"{ragged}:4:" in proc.stderr, proc.stderr
+
+
+def test_cli_duplicate_names_and_reports_without_scores(tmp_path: Path) -> None:
+    src = tmp_path / "in.parquet"
+    pl.DataFrame({"prediction": ["a"], "answer": ["a"]}).write_parquet(src)
+    out = tmp_path / "out.parquet"
+    proc = run("score", str(src), "-o", str(out), "-e", "fuzzy", "-e", "fuzzy:threshold=0.5")
+    assert (
+        proc.returncode == 2 and "different name" in proc.stderr and "Traceback" not in proc.stderr
+    )
+    proc = run("report", str(src))
+    assert (
+        proc.returncode == 2
+        and "no score columns" in proc.stderr
+        and "Traceback" not in proc.stderr
+    )
+
+
+def test_repeated_option_key_is_an_error(tmp_path: Path) -> None:
+    out = tmp_path / "scored.parquet"
+    proc = run("score", str(SAMPLE), "-o", str(out), "-e", "fuzzy:threshold=0.5,threshold=0.9")
+    assert proc.returncode == 2
+    assert "option 'threshold' given twice" in proc.stderr and "Traceback" not in proc.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("values", "ok"),
+    [(["a", "b"], False), ([0.5, 1.5], False), ([7, 9], True)],
+)
+def test_row_id_must_be_integers_when_present(tmp_path: Path, values: list, ok: bool) -> None:
+    src = tmp_path / "in.parquet"
+    frame = pl.DataFrame({"prediction": ["a", "b"], "answer": ["a", "c"], "key": values})
+    frame.write_parquet(src)
+    out = tmp_path / "out.parquet"
+    proc = run("score", str(src), "-o", str(out), "-e", "fuzzy", "--row-id", "key", "-q")
+    if ok:
+        assert proc.returncode == 0, proc.stderr
+        assert pl.read_parquet(out)["key"].to_list() == values  # kept as is
+    else:
+        assert proc.returncode == 2
+        assert "column 'key' is in the input as" in proc.stderr and "not integers" in proc.stderr
+        assert not out.exists()

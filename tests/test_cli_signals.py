@@ -75,6 +75,7 @@ def _start_slow_run(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str],
     return proc, workers
 
 
+@pytest.mark.slow
 @needs_math_verify
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_signal_stops_slow_symbolic_maths_at_once(
@@ -93,6 +94,7 @@ def test_signal_stops_slow_symbolic_maths_at_once(
     assert not [w for w in workers if _alive(w)], "a symbolic worker outlived the run"
 
 
+@pytest.mark.slow
 @needs_math_verify
 def test_temp_file_of_a_killed_run_is_removed_by_the_next(tmp_path: Path) -> None:
     proc, _ = _start_slow_run(tmp_path)
@@ -107,6 +109,7 @@ def test_temp_file_of_a_killed_run_is_removed_by_the_next(tmp_path: Path) -> Non
     assert pl.read_parquet(tmp_path / "out.parquet")["math_score"].to_list() == [1.0]
 
 
+@pytest.mark.slow
 def test_stale_temp_files_go_and_live_ones_stay(tmp_path: Path) -> None:
     target = tmp_path / "out.parquet"
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -146,6 +149,7 @@ def test_signal_inside_a_polars_callback_is_raised_after_it() -> None:
     interrupt.clear()
 
 
+@pytest.mark.slow
 def test_report_command_stops_at_once_and_writes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -180,6 +184,7 @@ def test_report_command_stops_at_once_and_writes_nothing(
     assert started.is_set()
 
 
+@pytest.mark.slow
 def test_report_in_slices_sees_a_stop_request_between_slices(tmp_path: Path) -> None:
     from xpert_frames import get_evaluator
     from xpert_frames.reporting.report import report_parquet
@@ -202,3 +207,31 @@ def _score_sample(tmp_path: Path, scored: Path) -> None:
     rows = [{"prediction": f"answer {k}", "answer": f"answer {k % 3}"} for k in range(5)]
     src.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert run("score", str(src), "-o", str(scored), "-e", "fuzzy", "-q").returncode == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)]
+)
+def test_signals_remove_the_temp_file(tmp_path: Path, sig: signal.Signals, code: int) -> None:
+    src = tmp_path / "in.parquet"
+    n = 400_000
+    pl.DataFrame(
+        {"prediction": [f"answer number {i}" for i in range(n)], "answer": ["answer"] * n}
+    ).write_parquet(src, row_group_size=5_000)
+    out = tmp_path / "out.parquet"
+    proc = subprocess.Popen(
+        [*EXE, "score", str(src), "-o", str(out), "-e", "fuzzy", "--chunk-rows", "5000", "-q"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob(".out.parquet.*")) and time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    assert list(tmp_path.glob(".out.parquet.*")), "the run never started writing"
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err
+    assert not list(tmp_path.glob(".out.parquet.*")) and not out.exists()

@@ -89,6 +89,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return examples_dir(tmp_path_factory.mktemp("docs"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", RUNNABLE, ids=[b.id for b in RUNNABLE])
 def test_runnable_block(block: Block, workdir: Path) -> None:
     run_block(block, workdir)

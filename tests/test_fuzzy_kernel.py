@@ -234,3 +234,21 @@ def test_the_evaluator_keeps_a_refused_row_and_counts_it_skipped(
     assert out["id"].to_list() == [1, 2, 3]
     assert out["fuzzy_score"].to_list() == [seed("abd", "abc"), None, 0.5]
     assert out["fuzzy_match"].to_list() == [True, None, False]
+
+
+def test_kernel_threads_respect_polars_pool_and_affinity(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[int] = []
+    real = process.cpdist
+
+    def spy(*args: Any, **kw: Any) -> Any:
+        seen.append(kw["workers"])  # rapidfuzz's thread count
+        return real(*args, **kw)
+
+    monkeypatch.setattr(process, "cpdist", spy)
+    out = kernels.levenshtein_similarity(pl.Series(["abc", "x"]), pl.Series(["abd", "y"]))
+    assert out.to_list() == pytest.approx([2 / 3, 0.0])
+    assert seen and all(w >= 1 for w in seen)
+    assert seen[0] <= pl.thread_pool_size()
+    assert seen[0] <= len(os.sched_getaffinity(0))

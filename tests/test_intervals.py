@@ -126,3 +126,40 @@ def test_compare_errors() -> None:
         xf.compare(df, "model", "y")
     with pytest.raises(ValueError, match="baseline 'z'"):
         xf.compare(df, "model", "x", baseline="z")
+
+
+def test_duplicate_rows_do_not_widen_the_bootstrap_interval() -> None:
+    random.seed(1)
+    df = pl.DataFrame(
+        {
+            "prediction": [random.choice(["abc", "abd", "xyz", "ab"]) for _ in range(400)],
+            "answer": [random.choice(["abc", "abx", "xyz"]) for _ in range(400)],
+        }
+    )
+    row = xf.report(xf.score(df, "fuzzy")).row(0, named=True)
+    normal = 1.96 * row["stderr"]
+    assert row["ci_high"] - row["ci_low"] == pytest.approx(2 * normal, rel=0.2)
+
+
+def test_single_row_corpus_bleu_interval_is_degenerate() -> None:
+    df = pl.DataFrame(
+        {"prediction": ["the cat sat on the mat"], "answer": ["the cat sat on a mat"]}
+    )
+    row = (
+        xf.report(xf.score(df, "bleu"), evaluators=[xf.get_evaluator("bleu")])
+        .filter(pl.col("metric") == "corpus_bleu")
+        .row(0, named=True)
+    )
+    assert row["ci_low"] == row["ci_high"] == pytest.approx(row["score"])
+
+
+def test_compare_is_independent_of_other_models() -> None:
+    rows = []
+    rng = random.Random(5)
+    for q in range(40):
+        for model in ("base", "m1", "m2"):
+            rows.append({"question_id": q, "model": model, "x_score": float(rng.random() < 0.6)})
+    df = pl.DataFrame(rows)
+    both = xf.compare(df, "model", "x", baseline="base").filter(pl.col("model") == "m1")
+    alone = xf.compare(df.filter(pl.col("model") != "m2"), "model", "x", baseline="base")
+    assert both.equals(alone)

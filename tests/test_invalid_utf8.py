@@ -111,6 +111,7 @@ def test_valid_text_passes_unchanged() -> None:
     assert out.column("prediction").to_pylist() == good.column("prediction").to_pylist()
 
 
+@pytest.mark.slow
 def test_cli_names_column_row_and_file(tmp_path: Path) -> None:
     source = tmp_path / "bad.parquet"
     pq.write_table(pa.concat_tables([table(0), table(3)]), source, row_group_size=4)
@@ -129,6 +130,7 @@ def test_cli_names_column_row_and_file(tmp_path: Path) -> None:
     assert "at row 6 " in proc.stderr, proc.stderr  # counted over row groups
 
 
+@pytest.mark.slow
 def test_arrow_ipc_stream_in_a_fresh_interpreter(tmp_path: Path) -> None:
     """An IPC stream read back (what a notebook gets from another process) fails cleanly in
     a process of its own: no segfault, the error on stderr."""

@@ -24,6 +24,7 @@ def _fresh(code: str) -> str:
     ).stdout.strip()
 
 
+@pytest.mark.slow
 def test_import_loads_no_polars_and_first_use_works() -> None:
     out = _fresh(
         "import sys, xpert_frames as xf\n"
@@ -63,6 +64,7 @@ def test_every_public_name_resolves_to_its_definition(package) -> None:
         package.nope  # noqa: B018
 
 
+@pytest.mark.slow
 def test_subpackages_stay_reachable_as_attributes() -> None:
     out = _fresh("import xpert_frames as xf; print(xf.registry.__name__, xf.reporting.__name__)")
     assert out == "xpert_frames.registry xpert_frames.reporting"

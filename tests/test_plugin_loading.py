@@ -2,7 +2,8 @@
 
 A plugin that raises ``SystemExit`` (or any exception but ``KeyboardInterrupt``) on import, or
 whose class has facts listings cannot read, gives a warning naming it; the built-ins and the
-commands ``evaluators``, ``score`` and ``report`` go on.
+commands ``evaluators``, ``score`` and ``report`` go on. A plugin named like a built-in is
+not loaded: a warning names both classes.
 """
 
 from __future__ import annotations
@@ -120,6 +121,7 @@ def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_commands_go_on_past_broken_plugins(tmp_path: Path, broken_plugins: dict[str, str]) -> None:
     listing = cli(broken_plugins, "evaluators")
     assert listing.returncode == 0, listing.stderr
@@ -137,3 +139,22 @@ def test_commands_go_on_past_broken_plugins(tmp_path: Path, broken_plugins: dict
     assert "broken evaluator plugin 'exiter'" in unknown.stderr
     report = cli(broken_plugins, "report", str(out), "--format", "json")
     assert report.returncode == 0 and '"fuzzy"' in report.stdout, report.stderr
+
+
+def test_plugin_named_like_a_builtin_warns(monkeypatch: pytest.MonkeyPatch) -> None:
+    class EP:
+        name = "fuzzy"
+        value = "other_pkg.evals:Fuzzy"
+
+        def load(self) -> type:
+            raise AssertionError("a colliding plugin is not loaded")
+
+    monkeypatch.setattr(registry, "entry_points", lambda group: [EP()])
+    monkeypatch.setattr(registry, "_entry_points_loaded", False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        registry.records()
+    messages = [str(w.message) for w in caught]
+    assert any(
+        "other_pkg.evals:Fuzzy" in m and "FuzzyEvaluator" in m and "'fuzzy'" in m for m in messages
+    ), messages

@@ -67,6 +67,7 @@ def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 # --------------------------------------------------------------------------- no code from data
+@pytest.mark.slow
 @pytest.mark.parametrize("registry_name", ["fuzzy", "evilmod", None])
 def test_a_class_named_in_the_file_is_never_imported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, registry_name: str | None
@@ -99,6 +100,7 @@ def test_a_class_named_in_the_file_is_never_imported(
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["this:X", "unittest.__main__:X", "antigravity:X"])
 def test_standard_library_modules_named_in_the_file_do_not_run(tmp_path: Path, target: str) -> None:
     path = scored_file(tmp_path)
@@ -111,6 +113,7 @@ def test_standard_library_modules_named_in_the_file_do_not_run(tmp_path: Path, t
     assert "not" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_a_term_table_path_from_the_file_is_never_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -178,6 +181,7 @@ def test_an_unknown_registry_name_is_refused_naming_it(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- signatures
+@pytest.mark.slow
 def test_tampered_bleu_weights_are_refused_naming_both_signatures(tmp_path: Path) -> None:
     ev = xf.get_evaluator("bleu", weights=[0.1, 0.3, 0.5, 0.1])
     path = scored_file(tmp_path, ev)
@@ -279,6 +283,7 @@ def test_the_size_bound_is_stated(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         xf.report(path)
 
 
+@pytest.mark.slow
 def test_the_cli_error_is_one_line(tmp_path: Path) -> None:
     path = with_entries(scored_file(tmp_path), [{**_entry(), "options": {"threshold": "x" * 5000}}])
     proc = cli("report", str(path), cwd=tmp_path)

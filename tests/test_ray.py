@@ -34,7 +34,7 @@ ray = pytest.importorskip("ray")
 xray = pytest.importorskip("xpert_frames.ray_data")
 ray_engine = pytest.importorskip("xpert_frames.cli.ray_engine")
 
-pytestmark = pytest.mark.ray
+pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
 N_ROWS = 3_000
 BATCH = 400  # several batches per block, several blocks per dataset

@@ -130,6 +130,7 @@ def _env(workdir: Path) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", RUNNABLE, ids=[b.id for b in RUNNABLE])
 def test_runnable_block(block: Block, workdir: Path) -> None:
     run_block(block, workdir)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import xpert_frames as xf
+from xpert_frames.core.exceptions import DuplicateColumnError
 from xpert_frames.evaluators.compat import aggregate_scores
 
 
@@ -107,3 +108,38 @@ def test_report_unknown_by_column() -> None:
 def test_report_without_scores() -> None:
     with pytest.raises(ValueError, match="no score columns"):
         xf.report(pl.DataFrame({"a": [1]}))
+
+
+def test_group_by_the_subtype_column_and_reserved_names() -> None:
+    df = pl.DataFrame(
+        {
+            "prediction": ["A", "B", "x"],
+            "answer": ["A", "C", "x"],
+            "answer_type": ["choice", "choice", "text"],
+        }
+    )
+    scored = xf.score(df, "accuracy")
+    rep = xf.report(scored, by="accuracy_type")
+    assert set(rep["metric"]) == {"accuracy", "choice_accuracy", "text_accuracy"}
+    with pytest.raises(DuplicateColumnError, match="metric"):
+        xf.report(scored.with_columns(metric=pl.lit("x")), by="metric")
+
+
+def test_renamed_evaluator_is_detected_by_its_columns() -> None:
+    acc = xf.get_evaluator("accuracy", name="acc2")
+    df = pl.DataFrame(
+        {
+            "prediction": ["A", "B", "x"],
+            "answer": ["A", "C", "x"],
+            "answer_type": ["choice", "choice", "text"],
+        }
+    )
+    scored = xf.score(df, [acc])
+    assert xf.report(scored).equals(xf.report(scored, evaluators=[acc]))
+
+
+def test_non_numeric_score_columns_are_not_metrics() -> None:
+    df = xf.score(
+        pl.DataFrame({"prediction": ["a"], "answer": ["a"], "judge_score": ["good"]}), "fuzzy"
+    )
+    assert "judge" not in xf.report(df)["metric"].to_list()

@@ -25,10 +25,13 @@ from xpert_frames.reporting.svg import COLORS
 CHROMIUM = next(
     (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None
 )
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="headless Chromium is not installed (apt-get install chromium; .ci/run installs it)",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="headless Chromium is not installed (apt-get install chromium; .ci/run installs it)",
+    ),
+]
 
 
 def chromium(page: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:

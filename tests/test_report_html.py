@@ -96,6 +96,7 @@ def test_markdown_report_is_a_document() -> None:
     assert rows[1] == "|---|---|---:|"
 
 
+@pytest.mark.slow
 def test_cli_writes_html_and_markdown(tmp_path: Path) -> None:
     out = tmp_path / "scored.parquet"
     page = tmp_path / "report.html"
@@ -112,6 +113,7 @@ def test_cli_writes_html_and_markdown(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "-o report.html" in proc.stderr
 
 
+@pytest.mark.slow
 def test_unknown_baseline_is_a_clear_error(tmp_path: Path, scored: pl.DataFrame) -> None:
     from xpert_frames.core.exceptions import InvalidOptionError
 

@@ -14,7 +14,7 @@ from xpert_frames.cli.main import main as cli_main
 
 ray = pytest.importorskip("ray")
 pytest.importorskip("aiohttp")
-pytestmark = pytest.mark.ray
+pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
 
 from tests.test_ray import ray_local  # noqa: E402  (module-scoped, autouse: Ray in local mode)

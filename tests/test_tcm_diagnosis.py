@@ -220,3 +220,30 @@ def test_rows_it_does_not_fit_have_no_subtype_in_reports() -> None:
     rows = {r["metric"]: r for r in rep.iter_rows(named=True)}
     assert rows["tcm_diagnosis"]["not_applicable"] == 1
     assert rows["syndrome"]["not_applicable"] == 0 and rows["syndrome"]["count"] == 1
+
+
+def test_tcm_named_tcm_keeps_the_canonical_subtype_column() -> None:
+    df = pl.DataFrame(
+        {
+            "prediction": ["气虚证", "胃痛"],
+            "answer": ["气虚证", "胃痛"],
+            "tcm_eval_type": ["syndrome", "disease"],
+        }
+    )
+    # The evaluator after it reads the canonical __xf_tcm_eval_type, which a prefix match
+    # on __xf_tcm_ dropped.
+    out = xf.score(df, [TcmDiagnosisEvaluator(name="tcm"), TcmDiagnosisEvaluator(name="t2")])
+    assert out["tcm_score"].to_list() == out["t2_score"].to_list() == [1.0, 1.0]
+    assert out["t2_type"].to_list() == ["syndrome", "disease"]
+    assert not [c for c in out.columns if c.startswith("__xf")]
+
+
+def test_reference_without_meta_reads_the_meta_column() -> None:
+    df = pl.DataFrame(
+        {
+            "prediction": ["慢性胃炎"],
+            "reference": [{"answer": {"type": "text", "value": "慢性胃炎"}}],
+            "meta": [{"tcm_eval_type": "disease"}],
+        }
+    )
+    assert xf.score(df, "tcm_diagnosis")["tcm_diagnosis_type"].to_list() == ["disease"]

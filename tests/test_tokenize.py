@@ -146,6 +146,7 @@ def test_from_lists() -> None:
     assert from_lists([["a", "b"], [], ["c"]]).to_list() == [["a", "b"], [], ["c"]]
 
 
+@pytest.mark.slow
 def test_zh_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
     from xpert_frames.tokens import pool
 
@@ -156,14 +157,15 @@ def test_zh_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.setattr(pool, "worker_count", lambda w=workers: w)
             assert pool.tokenize_zh(texts) == [zh.tokenize(t) for t in texts]
             assert pool.tokenize_zh(texts[:10]) == [zh.tokenize(t) for t in texts[:10]]
-        assert len(pool._workers) == 2
+        assert pool.POOL.running() == 2
     finally:
         pool.shutdown()
     monkeypatch.setattr(pool, "worker_count", lambda: 0)
     assert pool.tokenize_zh(texts) == [zh.tokenize(t) for t in texts]
-    assert pool._workers == []
+    assert pool.POOL.running() == 0
 
 
+@pytest.mark.slow
 def test_rjieba_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
     import jieba
 
@@ -177,7 +179,7 @@ def test_rjieba_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
         # Both kinds of request on the same worker, in either order.
         got = columns.segment_blocks(pl.Series(blocks)).to_list()
         assert got == [jieba.lcut(b) for b in blocks]
-        assert len(pool._workers) == 1
+        assert pool.POOL.running() == 1
         assert pool.rjieba_zh(blocks[:30]) == [jieba.lcut(b) for b in blocks[:30]]
         assert pool.tokenize_zh(blocks[:30]) == [jieba.lcut(b) for b in blocks[:30]]
     finally:
@@ -186,52 +188,21 @@ def test_rjieba_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
     assert pool.rjieba_zh(blocks) is None
 
 
-class _FakeContext:
-    def __init__(self, task: str | None, cpus: float) -> None:
-        self.task, self.cpus = task, cpus
-
-    def get_task_id(self) -> str | None:
-        return self.task
-
-    def get_actor_id(self) -> str | None:
-        return None
-
-    def get_assigned_resources(self) -> dict[str, float]:
-        return {"CPU": self.cpus}
-
-
-class _FakeRay:
-    def __init__(self, task: str | None, cpus: float) -> None:
-        self.context = _FakeContext(task, cpus)
-
-    def is_initialized(self) -> bool:
-        return True
-
-    def get_runtime_context(self) -> _FakeContext:
-        return self.context
-
-
-def test_available_cores(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-
+def test_pool_releases_the_lock_when_the_worker_cannot_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from xpert_frames.tokens import pool
 
-    monkeypatch.setitem(sys.modules, "ray", None)
-    monkeypatch.setattr(pool.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 4, 5})
-    monkeypatch.setattr(pl, "thread_pool_size", lambda: 16)
-    assert pool.available_cores() == 6
-    assert pool.worker_count() == 5
-    monkeypatch.setattr(pl, "thread_pool_size", lambda: 3)  # POLARS_MAX_THREADS=3
-    assert pool.available_cores() == 3
-    monkeypatch.setitem(sys.modules, "ray", _FakeRay("task-1", 2.0))  # inside a Ray task
-    assert pool.available_cores() == 2
-    monkeypatch.setitem(sys.modules, "ray", _FakeRay("task-1", 0.5))  # fractional CPU
-    assert pool.available_cores() == 1
-    assert pool.worker_count() == 0
-    monkeypatch.setitem(sys.modules, "ray", _FakeRay(None, 1.0))  # the driver: no allotment
-    assert pool.available_cores() == 3
-    monkeypatch.setattr(pool.os, "sched_getaffinity", lambda pid: {0})
-    assert pool.worker_count() == 0
+    def broken(slot: int) -> None:
+        raise OSError("cannot start the worker")
+
+    monkeypatch.setattr(pool, "MIN_PARALLEL", 2)
+    monkeypatch.setattr(pool, "worker_count", lambda: 1)
+    monkeypatch.setattr(pool.POOL, "_start", broken)
+    with pytest.raises(OSError, match="cannot start"):
+        pool.tokenize_zh(["你好", "世界", "中文"])
+    assert pool.POOL._lock.acquire(blocking=False)  # not left held: the next batch would hang
+    pool.POOL._lock.release()
 
 
 # jieba's block characters, the joiners rjieba treats differently, whitespace (\r\n is one

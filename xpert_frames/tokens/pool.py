@@ -3,36 +3,27 @@
 jieba is pure Python (~5-20k strings/s per core), so a large batch of strings that need jieba
 (most Chinese goes to rjieba, see :mod:`xpert_frames.tokens.zh`) is split: worker processes
 tokenize parts while this process tokenizes its own part. Large batches of rjieba's blocks are
-split the same way (rjieba holds the GIL while it segments). A worker is a plain
-``python -m xpert_frames.tokens._worker`` subprocess talking pickles over pipes (not
-``multiprocessing``, whose spawn/forkserver start methods re-import the caller's ``__main__`` and
-fail in scripts without an ``if __name__ == "__main__"`` guard). Workers are started on first
-need and kept for the life of the process. Small batches stay in this process: below
-:data:`MIN_PARALLEL` strings, starting workers and pickling cost more than they save.
+split the same way (rjieba holds the GIL while it segments). The workers are those of
+:mod:`xpert_frames.core.workers` (plain subprocesses with the handler :func:`segment`; started
+on first need and kept for the life of the process; killed at once by a stop request, so a batch
+waiting on them ends with an error that the CLI replaces by the signal's exit). Small batches
+stay in this process: below :data:`MIN_PARALLEL` strings, starting workers and pickling cost
+more than they save.
 
-The number of workers is :func:`available_cores` minus one (this process): the CPUs of the
-affinity mask, capped by Polars' thread pool size and, inside a Ray task or actor, by its CPU
-allotment, so that jieba never runs more processes than the cores the caller was given.
-
-Workers run in their own process group (a Ctrl-C typed in a terminal reaches this process
-only); a stop request (:mod:`xpert_frames.core.interrupt`) kills them at once, so a batch
-waiting on them ends with an error that the CLI replaces by the signal's exit.
+The number of workers is the core budget (:func:`xpert_frames.core.budget.available_cores`:
+the affinity mask, Polars' thread pool, a Ray task's or actor's CPU allotment) minus one (this
+process), so that jieba never runs more processes than the cores the caller was given.
 """
 
 from __future__ import annotations
 
-import atexit
-import os
-import pickle
-import subprocess
-import sys
-import threading
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
 
-from xpert_frames.core import interrupt
+from xpert_frames.core.budget import available_cores
+from xpert_frames.core.workers import Miss, WorkerPool
 from xpert_frames.tokens import zh
+
+__all__ = ["available_cores", "rjieba_zh", "segment", "shutdown", "tokenize_zh", "worker_count"]
 
 #: Strings from which worker processes are used for jieba ...
 MIN_PARALLEL = 20_000
@@ -46,42 +37,10 @@ RJIEBA = "rjieba"
 MAX_WORKERS = 8
 #: Share of a batch per part, relative to this process's (which also builds the result).
 WORKER_WEIGHT = 0.8
-_workers: list[subprocess.Popen[bytes]] = []
-_lock = threading.Lock()
-
-
-def _ray_cpus() -> float | None:
-    """The CPUs Ray assigned to the current task or actor (None outside Ray, or if unknown).
-    Ray is never imported here: only a Ray that the caller already runs is asked."""
-    ray = sys.modules.get("ray")
-    if ray is None:
-        return None
-    try:
-        if not ray.is_initialized():
-            return None
-        context = ray.get_runtime_context()
-        if context.get_task_id() is None and context.get_actor_id() is None:
-            return None  # the driver: not limited by an allotment
-        cpus = context.get_assigned_resources().get("CPU")
-    except Exception:  # any Ray-internal failure means "unknown"
-        return None
-    return float(cpus) if cpus is not None else None
-
-
-def available_cores() -> int:
-    """CPUs this process may use: the affinity mask (``os.sched_getaffinity``), capped by
-    Polars' thread pool size and by Ray's CPU allotment inside a Ray task or actor."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    polars = sys.modules.get("polars")
-    if polars is not None:
-        cores = min(cores, polars.thread_pool_size())
-    ray_cpus = _ray_cpus()
-    if ray_cpus is not None:
-        cores = min(cores, max(1, int(ray_cpus)))
-    return max(1, cores)
+#: The worker processes (none run until a batch needs them).
+POOL: WorkerPool[list[list[str]]] = WorkerPool(
+    "xpert_frames.tokens.pool:segment", size=MAX_WORKERS, name="tokenizer"
+)
 
 
 def worker_count() -> int:
@@ -89,64 +48,15 @@ def worker_count() -> int:
     return min(MAX_WORKERS, available_cores() - 1)
 
 
-def _spawn() -> subprocess.Popen[bytes]:
-    # The worker imports this very package, wherever it was imported from.
-    root = str(Path(__file__).resolve().parents[2])
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-    return subprocess.Popen(
-        [sys.executable, "-m", "xpert_frames.tokens._worker"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        env=env,
-        process_group=0,
-    )
-
-
-def _start(count: int) -> list[subprocess.Popen[bytes]]:
-    """``count`` running workers (started or restarted as needed); the caller holds ``_lock``."""
-    global _workers
-    alive = [w for w in _workers if w.poll() is None]
-    if not _workers:
-        atexit.register(shutdown)
-        interrupt.on_request("jieba-workers", _kill_now)
-    while len(alive) < count:
-        alive.append(_spawn())
-    _workers = alive
-    return alive[:count]
-
-
-def _kill_now() -> None:
-    """Kill the workers without waiting or locking (from a signal handler)."""
-    for worker in list(_workers):
-        worker.kill()
-
-
 def shutdown() -> None:
     """Stop the worker processes (they are restarted on demand)."""
-    global _workers
-    for worker in _workers:
-        if worker.stdin is not None:
-            worker.stdin.close()
-    for worker in _workers:
-        worker.wait(timeout=10)
-        if worker.stdout is not None:
-            worker.stdout.close()
-    _workers = []
+    POOL.close()
 
 
-def send(pipe: Any, obj: Any) -> None:
-    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    pipe.write(len(data).to_bytes(8, "little"))
-    pipe.write(data)
-    pipe.flush()
-
-
-def receive(pipe: Any) -> Any:
-    head = pipe.read(8)
-    if len(head) < 8:
-        raise EOFError("tokenizer worker closed its pipe")
-    return pickle.loads(pipe.read(int.from_bytes(head, "little")))
+def segment(request: tuple[str, list[str]]) -> list[list[str]]:
+    """The workers' handler: ``(kind, texts)`` segmented by jieba or rjieba."""
+    kind, texts = request
+    return _rjieba_many(texts) if kind == RJIEBA else zh.tokenize_many(texts)
 
 
 def _bounds(size: int, workers: int) -> list[int]:
@@ -160,25 +70,19 @@ def _split(texts: Sequence[str], kind: str, count: int) -> list[list[str]]:
     """``kind`` segmentation of ``texts`` by ``count`` workers and this process, in order."""
     own_fn = zh.tokenize_many if kind == JIEBA else _rjieba_many
     texts = list(texts)
-    with _lock:
-        workers = _start(count)
-        cuts = _bounds(len(texts), len(workers))
-        # Write from threads: a pipe blocks until its worker reads.
-        writers = [
-            threading.Thread(target=send, args=(w.stdin, (kind, texts[cuts[k] : cuts[k + 1]])))
-            for k, w in enumerate(workers)
-        ]
-        for writer in writers:
-            writer.start()
-        try:
-            own = own_fn(texts[cuts[-1] :])
-        finally:
-            # Always drain every answer, so that the next batch does not read this one's.
-            out: list[list[str]] = []
-            for writer, worker in zip(writers, workers, strict=True):
-                writer.join()
-                out += receive(worker.stdout)
-        return out + own
+    cuts = _bounds(len(texts), count)
+    parts = [(kind, texts[cuts[k] : cuts[k + 1]]) for k in range(count)]
+    answers, own = POOL.run(parts, workers=count, alongside=lambda: own_fn(texts[cuts[-1] :]))
+    out: list[list[str]] = []
+    for answer in answers:
+        if isinstance(answer, Miss):
+            raise RuntimeError(
+                f"expected the tokenizer workers' segmentation, received none ({answer.value}); "
+                "Hint: a stop request (Ctrl-C, SIGTERM) or a worker that died ends the batch"
+            )
+        out += answer
+    assert own is not None
+    return out + own
 
 
 def _rjieba_many(texts: Sequence[str]) -> list[list[str]]:
@@ -207,14 +111,3 @@ def rjieba_zh(texts: Sequence[str]) -> list[list[str]] | None:
     if count < 1:
         return zh.rjieba_many(texts)
     return _split(texts, RJIEBA, count)
-
-
-def serve(stdin: Any, stdout: Any) -> None:
-    """The worker's loop: ``(kind, texts)`` requests (or plain lists: jieba) until EOF."""
-    while True:
-        try:
-            request = receive(stdin)
-        except EOFError:
-            return
-        kind, texts = request if isinstance(request, tuple) else (JIEBA, request)
-        send(stdout, _rjieba_many(texts) if kind == RJIEBA else zh.tokenize_many(texts))

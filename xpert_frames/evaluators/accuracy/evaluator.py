@@ -158,6 +158,14 @@ class AccuracyEvaluator(BaseEvaluator):
     """Accuracy of choice, text, label, true/false and number answers, with auditable answer
     extraction.
 
+    The answer type comes from the ``answer_type`` column per row (``choice``, ``text``,
+    ``judge`` or ``number``; ``text`` when absent); option letters and label contents from the
+    row's ``choices``. Columns ``<name>_score`` (1.0, 0.0 or null for a row that cannot be
+    scored), ``<name>_extracted`` (the answer read out of the prediction), ``<name>_rule`` (the
+    rule that found it) and ``<name>_type``; report metrics ``<name>`` plus
+    ``choice_accuracy``, ``text_accuracy``, ``judge_accuracy`` and ``number_accuracy`` for the
+    types present.
+
     Parameters
     ----------
     exact_match : bool, default True
@@ -177,6 +185,22 @@ class AccuracyEvaluator(BaseEvaluator):
     name : str, optional
         The prefix of the output columns (default ``accuracy``), so that one table can hold
         two configurations.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import xpert_frames as xf
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "prediction": ["The answer is B.", "答案是 3.14", "Paris"],
+    ...         "answer": ["B", "3.14", "paris"],
+    ...         "answer_type": ["choice", "number", "text"],
+    ...     }
+    ... )
+    >>> xf.score(df, xf.AccuracyEvaluator())["accuracy_score"].to_list()
+    [1.0, 1.0, 1.0]
+    >>> xf.AccuracyEvaluator(case_sensitive=True).evaluate(["Paris"], ["paris"])["accuracy"]
+    {'score': 0.0, 'min': 0.0, 'max': 0.0, 'count': 1}
     """
 
     key: ClassVar[str] = "accuracy"

@@ -92,6 +92,13 @@ def bleu_signature(
 class BLEUEvaluator(BaseEvaluator):
     """Sentence BLEU of prediction against one or several references (NLTK-identical).
 
+    ``answer`` may be a string or a list of references. Columns ``<name>_score`` (equal to
+    NLTK's ``sentence_bleu`` on the same tokens) and ``<name>_stats`` (clipped matches and totals
+    per order, hypothesis length, closest reference length); report metrics ``<name>`` (mean of
+    the sentence scores) and ``corpus_bleu`` (corpus BLEU from the summed statistics, per
+    group). :attr:`signature` records the tokenizers and their versions, the order, the weights
+    and the smoothing.
+
     Parameters
     ----------
     n_gram : int, default 4
@@ -105,6 +112,17 @@ class BLEUEvaluator(BaseEvaluator):
         Chinese when CJK characters are more than 20% of the prediction.
     name : str, optional
         The prefix of the output columns (default ``bleu``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import xpert_frames as xf
+    >>> hyp, ref = "the cat sat on the mat", "the cat sat on a mat"
+    >>> df = pl.DataFrame({"prediction": [hyp], "answer": [ref]})
+    >>> xf.score(df, xf.BLEUEvaluator(n_gram=2))["bleu_score"].round(4).to_list()
+    [0.7071]
+    >>> round(xf.BLEUEvaluator().evaluate([hyp], [ref])["bleu"]["score"], 4)
+    0.5373
     """
 
     key: ClassVar[str] = "bleu"

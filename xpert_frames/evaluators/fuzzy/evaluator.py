@@ -101,6 +101,11 @@ def _check_aliases(aliases: Any) -> dict[str, str]:
 class FuzzyEvaluator(BaseEvaluator):
     """Normalized Levenshtein similarity of prediction and reference, with a match threshold.
 
+    ``similarity = 1 - Levenshtein(reference, prediction) / max(len)`` on Unicode code points
+    (Chinese by character); both empty give 1.0, exactly one empty 0.0. Columns
+    ``<name>_score`` (the similarity) and ``<name>_match`` (similarity at least ``threshold``);
+    report metrics ``<name>`` and ``<name>_match_rate``.
+
     Parameters
     ----------
     threshold : float, default 0.6
@@ -112,6 +117,15 @@ class FuzzyEvaluator(BaseEvaluator):
         leftmost-longest on both sides.
     name : str, optional
         The prefix of the output columns (default ``fuzzy``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import xpert_frames as xf
+    >>> df = pl.DataFrame({"prediction": ["kitten", "人工智能"], "answer": ["sitting", "AI"]})
+    >>> out = xf.score(df, xf.FuzzyEvaluator(aliases={"人工智能": "AI"}))
+    >>> out["fuzzy_score"].round(4).to_list(), out["fuzzy_match"].to_list()
+    ([0.5714, 1.0], [False, True])
     """
 
     key: ClassVar[str] = "fuzzy"

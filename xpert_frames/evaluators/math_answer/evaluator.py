@@ -123,8 +123,14 @@ def values_close(
 
 
 class MathEvaluator(BaseEvaluator):
-    """Numeric answers (numbers, fractions, percentages, Chinese numerals, units) and symbolic
+    r"""Numeric answers (numbers, fractions, percentages, Chinese numerals, units) and symbolic
     answers (through Math-Verify when installed).
+
+    The answer is read from ``\boxed{}``, then answer statements (答案是, 所以, the answer
+    is, ``####`` ...), then ``= n`` at the end, then the last number (``extract``). Columns
+    ``<name>_score``, ``<name>_value`` and ``<name>_unit`` (the number and unit read),
+    ``<name>_rule`` (how the answer was found and compared), ``<name>_extracted`` and
+    ``<name>_expected`` (what was compared); report metric ``<name>_accuracy``.
 
     Parameters
     ----------
@@ -145,12 +151,33 @@ class MathEvaluator(BaseEvaluator):
         Whether ``2,74`` is a decimal comma: where unambiguous, always, or never.
     symbolic : {"auto", "math_verify", "latex"}, default "auto"
         How non-numeric answers are decided: Math-Verify when installed (the ``symbolic``
-        extra), else exact comparison of normalized LaTeX.
+        extra), else exact comparison of normalized LaTeX. ``"math_verify"`` without the
+        extra installed is an ``ImportError``.
     symbolic_timeout : float, default 5.0
         Seconds allowed per (prediction, reference) pair on the symbolic path; a slower pair
         scores 0 with rule ``…:symbolic-timeout``.
+    symbolic_budget : float, default 60.0
+        Seconds the symbolic path may spend per scoring call (per piece of at most 100,000
+        rows in the CLI; ``float("inf")``: no budget). Once it is spent, the pairs not yet
+        verified score 0 with rule ``…:symbolic-budget`` and one ``RuntimeWarning`` gives
+        their count.
     name : str, optional
         The prefix of the output columns (default ``math``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import xpert_frames as xf
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "prediction": ["所以答案是 1/2", "x = 3 kg", "答案：三百"],
+    ...         "answer": ["0.5", "3000 g", "300"],
+    ...     }
+    ... )
+    >>> xf.score(df, xf.MathEvaluator())["math_score"].to_list()
+    [1.0, 1.0, 1.0]
+    >>> xf.score(df, xf.MathEvaluator(normalize=False))["math_score"].to_list()
+    [1.0, 0.0, 0.0]
     """
 
     key: ClassVar[str] = "math"

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import polars as pl
 
-from xpert_frames.evaluators.fuzzy.kernel import kernel_threads
+from xpert_frames.core.budget import available_cores
 
 #: Rows per part at least (smaller tables are read in one part).
 PART_ROWS = 50_000
@@ -23,9 +23,10 @@ def in_parts(
     read: Callable[[pl.DataFrame], pl.DataFrame], frame: pl.DataFrame, *, threads: int | None = None
 ) -> pl.DataFrame:
     """``read`` (row ``i`` of its result depends only on row ``i`` of its input) over ``frame``
-    cut into up to ``threads`` parts (default: :func:`kernel_threads`) read side by side, the
+    cut into up to ``threads`` parts (default: the core budget,
+    :func:`~xpert_frames.core.budget.available_cores`) read side by side, the
     results stacked in row order."""
-    threads = kernel_threads() if threads is None else threads
+    threads = available_cores() if threads is None else threads
     parts = max(1, min(threads, frame.height // PART_ROWS))
     if parts == 1:
         return read(frame)

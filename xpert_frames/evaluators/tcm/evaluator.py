@@ -174,9 +174,25 @@ def disease_text(value: IntoExpr, *, strip_suffix: bool = True) -> pl.Expr:
     return expr
 
 
+def _similarity_of_pairs(pair: pl.Series) -> pl.Series:
+    """:func:`similarity` of the rows where both strings are present, null elsewhere: the rules
+    mask the rows that need no fallback (most of them), which then never reach the kernel."""
+    rows = pair.struct.unnest()
+    present = rows["a"].is_not_null() & rows["b"].is_not_null()
+    scored = rows.filter(present).select(similarity(pl.col("a"), pl.col("b"))).to_series()
+    out = pl.Series(pair.name, dtype=pl.Float64).extend_constant(None, len(pair))
+    return out.scatter(present.arg_true(), scored) if len(scored) else out
+
+
 # --------------------------------------------------------------------------- evaluator
 class TcmDiagnosisEvaluator(BaseEvaluator):
     """TCM diagnosis: syndrome sets, disease names and treatment keywords against a reference.
+
+    The sub-type comes from the ``tcm_eval_type`` column (or ``reference.meta.tcm_eval_type``;
+    ``syndrome`` when absent): ``syndrome`` and ``treatment`` rows compare sets of canonical
+    terms, ``disease`` rows compare names by fuzzy similarity. Columns ``<name>_score``,
+    ``<name>_matched`` and ``<name>_missing`` (the terms found and not found) and
+    ``<name>_type``; report metrics ``<name>``, ``syndrome``, ``disease`` and ``treatment``.
 
     Parameters
     ----------
@@ -199,6 +215,17 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         Entries added to ``terms``; a synonym mapped to two canonical terms is an error.
     name : str, optional
         The prefix of the output columns (default ``tcm_diagnosis``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import xpert_frames as xf
+    >>> df = pl.DataFrame(
+    ...     {"prediction": ["辨证为肝郁脾虚证，治以疏肝健脾。"], "answer": ["肝郁脾虚证"]}
+    ... )
+    >>> out = xf.score(df, xf.TcmDiagnosisEvaluator())
+    >>> out["tcm_diagnosis_score"].to_list(), out["tcm_diagnosis_matched"].to_list()
+    ([1.0], [['肝郁脾虚']])
     """
 
     key: ClassVar[str] = "tcm_diagnosis"
@@ -248,7 +275,8 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
     # frame (a join would copy every column). outputs() reads the columns prepare() adds.
     def _fuzzy(self, a: pl.Expr, b: pl.Expr) -> pl.Expr:
         """The fuzzy fallback on two strings (null where either is null), as a score."""
-        sim = similarity(a, b)
+        pair = pl.struct(a.alias("a"), b.alias("b"))
+        sim = pair.map_batches(_similarity_of_pairs, return_dtype=pl.Float64, is_elementwise=True)
         if self.exact_match:
             return (sim == 1.0).cast(pl.Float64)
         return pl.when(sim >= self.match_threshold).then(sim).otherwise(0.0)

@@ -1,5 +1,5 @@
-"""Issue 15: reports split-invariant for any split (duplicates included), bounded state,
-real per-type skipped counts, and the weight matrix built once per process."""
+"""Reports merge from partial states: split-invariant for any split (duplicates included),
+bounded state, real per-type skipped counts, and the weight matrix built once per process."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def test_any_split_any_order_merges_to_exactly_the_whole(
 
 
 def test_duplicate_patterns_split_in_halves_equal_the_whole() -> None:
-    # The issue's case: 400 rows, 4 patterns × 100; merged halves differed from the whole.
+    # 400 rows, 4 patterns × 100; merged halves differed from the whole.
     pats = [("abc", "abd"), ("xyz", "xy"), ("hello", "help"), ("a", "b")]
     df = pl.DataFrame(
         {"prediction": [p for p, _ in pats] * 100, "answer": [a for _, a in pats] * 100}
