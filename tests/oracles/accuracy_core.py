@@ -16,6 +16,9 @@ COP = (
 HEADER = r"^\s*(?:[^\n:：.。?？]|\.\S){2,60}[:：][ \t]*(\S)"
 RELATIVE = r"[,，]\s*(?i:which|who|whom|whose|where)\s[^.。!?！？\n]*|，(?:即)[^。！？\n]*"
 COPULA_LEAD = rf"^\s*{SENT}*?{COP}"
+SUBORDINATE = (
+    r"(?s)\s(?i:because|although|though|whereas|unlike)\s.*\Z|[,，]?\s*(?:因为|由于|虽然|尽管).*\Z"
+)
 LIST_OPEN = r"^\s*[:：]?[ \t]*\n"
 LIST_ITEM = r"\n+[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]*"
 SEPARATOR = r"\s[-–—]\s|[,，;；:：()（）\[\]【】|✗、]"
@@ -122,6 +125,7 @@ def answer_clause(
         clause = strip_marks(re.sub(COPULA_LEAD, "", own, count=1))
     else:
         clause = strip_marks(re.sub(RELATIVE, "", raw or ""))
+    clause = re.sub(SUBORDINATE, "", clause, count=1)
     if re.search(LIST_OPEN, clause):
         clause = re.sub(LIST_ITEM, "; ", clause)
     return clause

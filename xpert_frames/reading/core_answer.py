@@ -46,6 +46,8 @@ from xpert_frames.reading.vocabulary import (
     NAME_TITLES,
     RELATIVE_EN,
     RELATIVE_ZH,
+    SUBORDINATE_EN,
+    SUBORDINATE_ZH,
     either,
 )
 
@@ -59,6 +61,9 @@ RELATIVE = (
 )
 #: The first sentence up to and including its first copula (removed: the rest is the clause).
 COPULA_LEAD = rf"^\s*{SENTENCE_CHAR}*?{COPULA_WORDS}"
+#: A subordinate clause of reason or concession and all after it (removed: names in it are not
+#: the answer: ``Paris, although many think Lyon``, ``北京，因为…``).
+SUBORDINATE = rf"(?s)\s(?i:{either(SUBORDINATE_EN)})\s.*$|[,，]?\s*(?:{either(SUBORDINATE_ZH)}).*$"
 #: A clause that opens a list on the next lines.
 LIST_OPEN = r"^\s*[:：]?[ \t]*\n"
 #: A list item's line break and marker (the items become one clause).
@@ -110,6 +115,7 @@ def answer_clause(plain: pl.Expr, rule: pl.Expr, raw: pl.Expr) -> pl.Expr:
     own = strip_marks(own.str.replace(COPULA_LEAD, ""))
     read = strip_marks(raw.str.replace_all(RELATIVE, ""))
     clause = pl.when(rule.is_null() | (rule == "copula")).then(own).otherwise(read)
+    clause = clause.str.replace(SUBORDINATE, "")
     listed = clause.str.contains(LIST_OPEN)
     return pl.when(listed).then(clause.str.replace_all(LIST_ITEM, "; ")).otherwise(clause)
 

@@ -116,6 +116,10 @@ NAME_HEADS: tuple[str, ...] = (
     "county", "airport", "province", "bay", "sea", "ocean", "valley", "university", "college",
     "district", "region", "street", "avenue", "road", "park", "and", "or",
 )  # fmt: skip
+#: Subordinators of reason and concession: what follows them is not the answer clause
+#: (``since`` and ``while`` are left out: they also mean time, ``president since 2010``).
+SUBORDINATE_EN: tuple[str, ...] = ("because", "although", "though", "whereas", "unlike")
+SUBORDINATE_ZH: tuple[str, ...] = ("因为", "由于", "虽然", "尽管")
 #: Concessive openers: what many people think is set aside by the ``but`` that follows.
 CONCESSIVE_EN: tuple[str, ...] = ("many", "some", "most")
 CONCESSIVE_WHO_EN: tuple[str, ...] = ("people", "sources", "historians", "fans", "scholars")
