@@ -19,6 +19,10 @@ COPULA_LEAD = rf"^\s*{SENT}*?{COP}"
 SUBORDINATE = (
     r"(?s)\s(?i:because|although|though|whereas|unlike)\s.*\Z|[,，]?\s*(?:因为|由于|虽然|尽管).*\Z"
 )
+ERASED_LEAD = (
+    r"^(?:\s*✗\s*[;；,，:：.。—–]*\s*(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*"
+    r"|而是|是)?)+"
+)
 LIST_OPEN = r"^\s*[:：]?[ \t]*\n"
 LIST_ITEM = r"\n+[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]*"
 SEPARATOR = r"\s[-–—]\s|[,，;；:：()（）\[\]【】|✗、]"
@@ -126,8 +130,9 @@ def answer_clause(
     else:
         clause = strip_marks(re.sub(RELATIVE, "", raw or ""))
     clause = re.sub(SUBORDINATE, "", clause, count=1)
+    clause = re.sub(r"(?s)[;；].*\Z", "", re.sub(ERASED_LEAD, "", clause, count=1), count=1)
     if re.search(LIST_OPEN, clause):
-        clause = re.sub(LIST_ITEM, "; ", clause)
+        clause = re.sub(LIST_ITEM, ", ", clause)
     return clause
 
 

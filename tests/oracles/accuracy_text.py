@@ -86,6 +86,8 @@ NEGATIONS: list[tuple[re.Pattern[str], Any]] = [
             r"(?:题目|问题|本题)(?:问的是|问|要求|是问|求的是|要求的是)[^，,;；。！？!?\n]*"
             r"|(?i:the\s+question\s+(?:asks|is\s+asking)|we\s+(?:need|have|are\s+asked)\s+to"
             r"\s+(?:find|determine|identify|name)|the\s+task\s+is\s+to)[^,;.!?\n]*"
+            r"|(?:你|您)问的是[^，,;；。！？!?\n]*"
+            r"|(?i:you\s+(?:asked|are\s+asking|'re\s+asking)|your\s+question\s+(?:is|asks))[^.!?\n]*"
         ),
         GONE,
     ),

@@ -34,6 +34,7 @@ from xpert_frames.reading.aliases import reference_forms
 from xpert_frames.reading.text import strip_marks
 from xpert_frames.reading.text_rules import (
     COPULA_WORDS,
+    ERASED_LEAD,
     QUOTED_TITLE,
     SENTENCE_CHAR,
     TEXT_HEDGE,
@@ -64,6 +65,8 @@ COPULA_LEAD = rf"^\s*{SENTENCE_CHAR}*?{COPULA_WORDS}"
 #: A subordinate clause of reason or concession and all after it (removed: names in it are not
 #: the answer: ``Paris, although many think Lyon``, ``北京，因为…``).
 SUBORDINATE = rf"(?s)\s(?i:{either(SUBORDINATE_EN)})\s.*$|[,，]?\s*(?:{either(SUBORDINATE_ZH)}).*$"
+#: A semicolon ends the answer clause (``Churchill was prime minister; before him …``).
+CLAUSE_END = r"(?s)[;；].*$"
 #: A clause that opens a list on the next lines.
 LIST_OPEN = r"^\s*[:：]?[ \t]*\n"
 #: A list item's line break and marker (the items become one clause).
@@ -115,9 +118,10 @@ def answer_clause(plain: pl.Expr, rule: pl.Expr, raw: pl.Expr) -> pl.Expr:
     own = strip_marks(own.str.replace(COPULA_LEAD, ""))
     read = strip_marks(raw.str.replace_all(RELATIVE, ""))
     clause = pl.when(rule.is_null() | (rule == "copula")).then(own).otherwise(read)
-    clause = clause.str.replace(SUBORDINATE, "")
+    clause = clause.str.replace(SUBORDINATE, "").str.replace(ERASED_LEAD, "")
+    clause = clause.str.replace(CLAUSE_END, "")
     listed = clause.str.contains(LIST_OPEN)
-    return pl.when(listed).then(clause.str.replace_all(LIST_ITEM, "; ")).otherwise(clause)
+    return pl.when(listed).then(clause.str.replace_all(LIST_ITEM, ", ")).otherwise(clause)
 
 
 def _forms_frame(references: pl.Series, *, case_sensitive: bool) -> pl.DataFrame:

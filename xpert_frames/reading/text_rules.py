@@ -124,6 +124,8 @@ RESTATEMENT = (
     r"(?:题目|问题|本题)(?:问的是|问|要求|是问|求的是|要求的是)[^，,;；。！？!?\n]*"
     r"|(?i:the\s+question\s+(?:asks|is\s+asking)|we\s+(?:need|have|are\s+asked)\s+to"
     r"\s+(?:find|determine|identify|name)|the\s+task\s+is\s+to)[^,;.!?\n]*"
+    r"|(?:你|您)问的是[^，,;；。！？!?\n]*"
+    r"|(?i:you\s+(?:asked|are\s+asking|'re\s+asking)|your\s+question\s+(?:is|asks))[^.!?\n]*"
 )
 #: A quoted title or name (``"Call Me Maybe"``, ``《可能否》``): its words are not the text's
 #: own (no hedge, no negation inside it).
@@ -152,7 +154,7 @@ TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
     (r"((?i:not)\s[^,.;:!?\n]*?)\s+((?i:but))\s", "${1}, ${2} ", r"(?i)but"),
     (rf"(?:{either(DENIAL_ZH)})[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
     # A restatement of the question is no answer: ``题目问的是…``, ``The question asks for …``.
-    (RESTATEMENT, GONE, r"题目|问题|本题|(?i)question|need|asked|task"),
+    (RESTATEMENT, GONE, r"题目|问题|本题|你问|您问|(?i)question|need|asked|asking|task"),
     (
         _KEEP_TITLE + r"(?P<pre>^|[^A-Za-z])(?P<neg>(?i:not|no|neither|rather\s+than|instead\s+of"
         r"|other\s+than)\s+[^,.;:!?\n()—–]*)",
