@@ -131,6 +131,7 @@ def answer_clause(
         clause = strip_marks(re.sub(RELATIVE, "", raw or ""))
     clause = re.sub(SUBORDINATE, "", clause, count=1)
     clause = re.sub(r"(?s)[;；].*\Z", "", re.sub(ERASED_LEAD, "", clause, count=1), count=1)
+    clause = re.sub(r"(?s)([\u3400-\u9fff])\s*[,，].*\Z", r"\1", clause, count=1)
     if re.search(LIST_OPEN, clause):
         clause = re.sub(LIST_ITEM, ", ", clause)
     return clause

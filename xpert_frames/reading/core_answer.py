@@ -67,6 +67,9 @@ COPULA_LEAD = rf"^\s*{SENTENCE_CHAR}*?{COPULA_WORDS}"
 SUBORDINATE = rf"(?s)\s(?i:{either(SUBORDINATE_EN)})\s.*$|[,，]?\s*(?:{either(SUBORDINATE_ZH)}).*$"
 #: A semicolon ends the answer clause (``Churchill was prime minister; before him …``).
 CLAUSE_END = r"(?s)[;；].*$"
+#: A comma after a Chinese character ends the answer clause (``答案是北京，上海是…``; a
+#: Chinese list is written with 、).
+CHINESE_CLAUSE_END = r"(?s)([\x{3400}-\x{9fff}])\s*[,，].*$"
 #: A clause that opens a list on the next lines.
 LIST_OPEN = r"^\s*[:：]?[ \t]*\n"
 #: A list item's line break and marker (the items become one clause).
@@ -119,7 +122,7 @@ def answer_clause(plain: pl.Expr, rule: pl.Expr, raw: pl.Expr) -> pl.Expr:
     read = strip_marks(raw.str.replace_all(RELATIVE, ""))
     clause = pl.when(rule.is_null() | (rule == "copula")).then(own).otherwise(read)
     clause = clause.str.replace(SUBORDINATE, "").str.replace(ERASED_LEAD, "")
-    clause = clause.str.replace(CLAUSE_END, "")
+    clause = clause.str.replace(CLAUSE_END, "").str.replace(CHINESE_CLAUSE_END, "${1}")
     listed = clause.str.contains(LIST_OPEN)
     return pl.when(listed).then(clause.str.replace_all(LIST_ITEM, ", ")).otherwise(clause)
 
