@@ -25,7 +25,7 @@ ERASED_LEAD = (
 )
 LIST_OPEN = r"^\s*[:：]?[ \t]*\n"
 LIST_ITEM = r"\n+[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]*"
-SEPARATOR = r"\s[-–—]\s|[,，;；:：()（）\[\]【】|✗、]"
+SEPARATOR = r"\s[-–—]\s|[,，:：()（）\[\]【】|✗、]"
 TITLES = {
     *[
         "the",
@@ -130,15 +130,15 @@ def answer_clause(
     else:
         clause = strip_marks(re.sub(RELATIVE, "", raw or ""))
     clause = re.sub(SUBORDINATE, "", clause, count=1)
-    clause = re.sub(r"(?s)[;；].*\Z", "", re.sub(ERASED_LEAD, "", clause, count=1), count=1)
-    clause = re.sub(r"(?s)([\u3400-\u9fff])\s*[,，].*\Z", r"\1", clause, count=1)
+    clause = re.sub(ERASED_LEAD, "", clause, count=1)
     if re.search(LIST_OPEN, clause):
         clause = re.sub(LIST_ITEM, ", ", clause)
     return clause
 
 
 def fold(v: str, cs: bool) -> str:
-    v = re.sub(r"[。!?！？\n]|\.(?:\s|\Z)", " ¶ ", v)
+    v = re.sub(r"([\u3400-\u9fff])\s*[,，]", r"\1。", v)
+    v = re.sub(r"[。!?！？;；\n]|\.(?:\s|\Z)", " ¶ ", v)
     v = re.sub(SEPARATOR, " | ", v).replace("&", " and ")
     v = "".join(c if c.isalnum() or c in "¶|" else " " for c in v)
     v = re.sub(r"\s+", " ", v).strip(" ")

@@ -65,18 +65,17 @@ COPULA_LEAD = rf"^\s*{SENTENCE_CHAR}*?{COPULA_WORDS}"
 #: A subordinate clause of reason or concession and all after it (removed: names in it are not
 #: the answer: ``Paris, although many think Lyon``, ``北京，因为…``).
 SUBORDINATE = rf"(?s)\s(?i:{either(SUBORDINATE_EN)})\s.*$|[,，]?\s*(?:{either(SUBORDINATE_ZH)}).*$"
-#: A semicolon ends the answer clause (``Churchill was prime minister; before him …``).
-CLAUSE_END = r"(?s)[;；].*$"
-#: A comma after a Chinese character ends the answer clause (``答案是北京，上海是…``; a
-#: Chinese list is written with 、).
-CHINESE_CLAUSE_END = r"(?s)([\x{3400}-\x{9fff}])\s*[,，].*$"
+#: A comma after a Chinese character ends a clause like a sentence end (``答案是北京，上海是…``
+#: does not state 上海; a Chinese list is written with 、), in the clause and the reference alike.
+CHINESE_COMMA = r"([\x{3400}-\x{9fff}])\s*[,，]"
 #: A clause that opens a list on the next lines.
 LIST_OPEN = r"^\s*[:：]?[ \t]*\n"
 #: A list item's line break and marker (the items become one clause).
 LIST_ITEM = r"\n+[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]*"
 #: Folding: sentence ends, separators, then everything but letters and digits.
-SENTENCE_END = r"[。!?！？\n]|\.(?:\s|$)"
-SEPARATOR = r"\s[-–—]\s|[,，;；:：()（）\[\]【】|✗、]"
+#: Sentence ends (a semicolon too: ``Churchill was prime minister; before him …``).
+SENTENCE_END = r"[。!?！？;；\n]|\.(?:\s|$)"
+SEPARATOR = r"\s[-–—]\s|[,，:：()（）\[\]【】|✗、]"
 NOT_WORD = r"[^\p{L}\p{N}¶|]+"
 END_MARK, SEP_MARK = "¶", "|"
 #: Characters that take no word boundary (plain containment).
@@ -97,7 +96,8 @@ _AFTER_FIRST_SENTENCE = r"(?s)(?:[。!?！？\n]|\.(?:\s|$)).*$"
 def fold(value: pl.Expr, *, case_sensitive: bool) -> pl.Expr:
     """Text as space-separated words, ``¶`` for a sentence end, ``|`` for a separator;
     abbreviations and decade phrases read as words; lower-cased unless ``case_sensitive``."""
-    out = value.str.replace_all(SENTENCE_END, f" {END_MARK} ")
+    out = value.str.replace_all(CHINESE_COMMA, "${1}。")
+    out = out.str.replace_all(SENTENCE_END, f" {END_MARK} ")
     out = out.str.replace_all(SEPARATOR, f" {SEP_MARK} ").str.replace_all("&", " and ")
     out = out.str.replace_all(NOT_WORD, " ")
     out = out.str.replace_all(r"\s+", " ").str.strip_chars(" ")
@@ -122,7 +122,6 @@ def answer_clause(plain: pl.Expr, rule: pl.Expr, raw: pl.Expr) -> pl.Expr:
     read = strip_marks(raw.str.replace_all(RELATIVE, ""))
     clause = pl.when(rule.is_null() | (rule == "copula")).then(own).otherwise(read)
     clause = clause.str.replace(SUBORDINATE, "").str.replace(ERASED_LEAD, "")
-    clause = clause.str.replace(CLAUSE_END, "").str.replace(CHINESE_CLAUSE_END, "${1}")
     listed = clause.str.contains(LIST_OPEN)
     return pl.when(listed).then(clause.str.replace_all(LIST_ITEM, ", ")).otherwise(clause)
 
