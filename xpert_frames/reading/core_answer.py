@@ -7,18 +7,23 @@ born in Portsmouth, England.`` for ``Portsmouth``).
   sentence: after a ``Header:`` (``Fighting Talk Host: Colin Murray``), without relative clauses
   (``, which …``, ``，即…``), after its copula when it has one (``X is Y``: ``Y``; ``The York you
   mean is New York`` does not state ``York``). A list after a colon (``are:\\n1. … 2. …``) is one
-  clause. The reference must start inside that clause (it may run on across a ``.`` of its own:
-  ``Portugal. The Man``).
+  clause; the clause ends at a clause of reason or concession (``, although …``, ``因为…``), and
+  a semicolon or a comma after a Chinese character ends it like a sentence end. The reference
+  must start inside that clause (it may run on across a ``.`` of its own: ``Portugal. The
+  Man``).
 * **What was never stated.** Rejected text, restated questions and concessions are erased before
-  (:data:`xpert_frames.reading.text_rules.TEXT_NEGATIONS`).
+  (:data:`xpert_frames.reading.text_rules.TEXT_NEGATIONS`); a guess in the clause's first
+  sentence (``it might be Paris``) commits to nothing.
 * **Match.** On folded text (lower case, punctuation to spaces, sentence ends and separators
   kept as marks, abbreviations and decades read as words): a Latin reference needs a word
-  boundary on both sides, a Chinese one is plain containment. A Latin reference that is only part
-  of a longer capitalised name does not count (``York`` in ``New York``) unless the word before is
-  a title (``Sir``) or the word after a generic head (``Kit Kat Club``). ``X or Y`` states two
-  answers: no credit. A reference of several content words joined by function words (``between
-  1881 and 1885``, ``David & Victoria Beckham``) counts when every content word is in the clause;
-  a year range (``786–802``) when a year inside it is.
+  boundary on both sides, a Chinese one is plain containment, but not with only one or two
+  characters glued on (``北京市`` is another term than ``北京``). A Latin reference that is only
+  part of a longer capitalised name does not count (``York`` in ``New York``) unless the word
+  before is a title (``Sir``) or the word after a generic head (``Kit Kat Club``). An "or" within
+  a few words (``X or Y``, ``either X …``, ``X、Y或Z``) states several answers: no credit. An
+  item of an "and" list counts. A reference of several content words joined by function words
+  (``between 1881 and 1885``, ``David & Victoria Beckham``) counts when every content word is in
+  the clause; a year range (``786–802``) when a year inside it is.
 * **Which reference.** Every form of the reference (:mod:`xpert_frames.reading.aliases`),
   generated once per distinct reference.
 
