@@ -138,7 +138,7 @@ def answer_clause(
 
 def fold(v: str, cs: bool) -> str:
     v = re.sub(r"([\u3400-\u9fff])\s*[,，]", r"\1。", v)
-    v = re.sub(r"[。!?！？;；\n]|\.(?:\s|\Z)", " ¶ ", v)
+    v = re.sub(r"[。!?！？;；\n]|\.[\"”’']*(?:\s|\Z)", " ¶ ", v)
     v = re.sub(SEPARATOR, " | ", v).replace("&", " and ")
     v = "".join(c if c.isalnum() or c in "¶|" else " " for c in v)
     v = re.sub(r"\s+", " ", v).strip(" ")
@@ -221,7 +221,7 @@ def core_match(clause: str, ref: str, cs: bool) -> bool:
             return True
         words = form.split(" ")
         content = set(words) - FUNCTION - {"|", "¶", ""}
-        if set(words) & FUNCTION and content and content <= set(sentence.split(" ")):
+        if set(words) & FUNCTION and 1 <= len(content) <= 4 and content <= set(sentence.split(" ")):
             return True
     span = re.match(r"^\s*(\d{3,4})\s*[–-]\s*(\d{3,4})\s*\Z", ref)
     if span:

@@ -79,12 +79,15 @@ LIST_OPEN = r"^\s*[:：]?[ \t]*\n"
 LIST_ITEM = r"\n+[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]*"
 #: Folding: sentence ends, separators, then everything but letters and digits.
 #: Sentence ends (a semicolon too: ``Churchill was prime minister; before him …``).
-SENTENCE_END = r"[。!?！？;；\n]|\.(?:\s|$)"
+SENTENCE_END = r"[。!?！？;；\n]|\.[\"”’']*(?:\s|$)"
 SEPARATOR = r"\s[-–—]\s|[,，:：()（）\[\]【】|✗、]"
 NOT_WORD = r"[^\p{L}\p{N}¶|]+"
 END_MARK, SEP_MARK = "¶", "|"
 #: Characters that take no word boundary (plain containment).
 CJK = r"[\x{3040}-\x{30ff}\x{3400}-\x{9fff}\x{ac00}-\x{d7af}\x{f900}-\x{faff}]"
+#: A reference compared by its content words has at most this many (a longer one is a
+#: sentence, where the order of the words carries the meaning).
+CONTENT_WORDS = 4
 #: At most this many characters glued to a Chinese reference make it another term.
 GLUED_TERM = 2
 _DECADE = r"\b(early|mid|late) (?:of )?(?:the )?(\d{3}0s)\b"
@@ -224,7 +227,7 @@ def core_matches(clause: pl.Series, reference: pl.Series, *, case_sensitive: boo
     covered = (
         ~pl.col("guess")
         & joined
-        & (content.list.len() > 0)
+        & content.list.len().is_between(1, CONTENT_WORDS)
         & (content.list.set_difference(sentence).list.len() == 0)
     )
     pairs = pairs.with_columns(
