@@ -88,7 +88,7 @@ HEADS = {
         "street",
         "avenue",
     ],
-    *["road", "park", "and", "or"],
+    *["road", "park", "and", "or", "ad", "bc", "bce", "ce"],
 }
 FUNCTION = set(
     ["the", "a", "an", "of", "in", "at", "on", "to", "and", "between", "by", "for", "from"]

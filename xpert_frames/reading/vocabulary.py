@@ -110,11 +110,13 @@ NAME_TITLES: tuple[str, ...] = (
     "queen", "prince", "princess", "saint", "st", "president", "captain", "general", "professor",
     "prof", "pope", "emperor", "empress", "senator", "governor", "judge", "and", "or", "by",
 )  # fmt: skip
-#: Generic heads that may follow a name without making it a longer name (``Kit Kat Club``).
+#: Generic heads that may follow a name without making it a longer name (``Kit Kat Club``), and
+#: era words after a year (``793 AD``).
 NAME_HEADS: tuple[str, ...] = (
     "city", "state", "island", "islands", "river", "mountain", "mountains", "club", "lake",
     "county", "airport", "province", "bay", "sea", "ocean", "valley", "university", "college",
-    "district", "region", "street", "avenue", "road", "park", "and", "or",
+    "district", "region", "street", "avenue", "road", "park", "and", "or", "ad", "bc", "bce",
+    "ce",
 )  # fmt: skip
 #: Subordinators of reason and concession: what follows them is not the answer clause
 #: (``since`` and ``while`` are left out: they also mean time, ``president since 2010``).
