@@ -125,10 +125,10 @@ def answer_clause(
     plain: str, rule: str | None, raw: str | None, strip_marks: Callable[[str], str]
 ) -> str:
     if rule is None or rule == "copula":
-        own = re.sub(RELATIVE, "", re.sub(HEADER, r"\1", plain, count=1))
+        own = re.sub(RELATIVE, "", re.sub(HEADER, r"\1", plain[:600], count=1))
         clause = strip_marks(re.sub(COPULA_LEAD, "", own, count=1))
     else:
-        clause = strip_marks(re.sub(RELATIVE, "", raw or ""))
+        clause = strip_marks(re.sub(RELATIVE, "", (raw or "")[:600]))
     clause = re.sub(SUBORDINATE, "", clause, count=1)
     clause = re.sub(ERASED_LEAD, "", clause, count=1)
     if re.search(LIST_OPEN, clause):

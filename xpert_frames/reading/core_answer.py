@@ -85,6 +85,8 @@ NOT_WORD = r"[^\p{L}\p{N}¶|]+"
 END_MARK, SEP_MARK = "¶", "|"
 #: Characters that take no word boundary (plain containment).
 CJK = r"[\x{3040}-\x{30ff}\x{3400}-\x{9fff}\x{ac00}-\x{d7af}\x{f900}-\x{faff}]"
+#: The text (or the span) is read up to this many characters.
+CLAUSE_CHARS = 600
 #: A reference compared by its content words has at most this many (a longer one is a
 #: sentence, where the order of the words carries the meaning).
 CONTENT_WORDS = 4
@@ -125,6 +127,8 @@ def abbreviate(value: pl.Expr) -> pl.Expr:
 def answer_clause(plain: pl.Expr, rule: pl.Expr, raw: pl.Expr) -> pl.Expr:
     """The text the answer clause starts with (it runs on to the end; the match must start before
     its first sentence end): the span a span rule read, or the first sentence's (see module)."""
+    # The match must start in the first sentence: the rest of a long text is never read.
+    plain, raw = plain.str.head(CLAUSE_CHARS), raw.str.head(CLAUSE_CHARS)
     own = plain.str.replace(HEADER, "${1}").str.replace_all(RELATIVE, "")
     own = strip_marks(own.str.replace(COPULA_LEAD, ""))
     read = strip_marks(raw.str.replace_all(RELATIVE, ""))

@@ -167,8 +167,13 @@ def core_column(df: pl.DataFrame, *, case_sensitive: bool) -> pl.DataFrame:
             ).alias("clause"),
             ae.prepare("reference").alias("ref"),
         )
-        found = ca.core_matches(sub["clause"], sub["ref"], case_sensitive=case_sensitive)
-        core = core.scatter(index, found)
+        # Once per distinct (clause, reference), gathered back to the rows.
+        distinct = sub.unique(maintain_order=True)
+        found = ca.core_matches(distinct["clause"], distinct["ref"], case_sensitive=case_sensitive)
+        looked_up = sub.join(
+            distinct.with_columns(found), on=["clause", "ref"], how="left", maintain_order="left"
+        )
+        core = core.scatter(index, looked_up["core"].fill_null(False))
     return df.with_columns(core)
 
 
