@@ -109,7 +109,6 @@ def test_case(case: dict[str, Any], scored: dict[str, tuple[Any, Any, Any]]) -> 
     assert got == case["expected"], (case["prediction"], case["answer"], extracted, rule)
 
 
-@pytest.mark.xfail(strict=True, reason="provenance: the rule that read a wrong answer is 'none'")
 def test_rule_names_the_reader_on_wrong_answers_too() -> None:
     frame = pl.DataFrame(
         {"prediction": ["答案是上海", "The answer is Rome."], "answer": ["北京", "Paris"]}

@@ -139,7 +139,7 @@ def test_seed_options_apply_to_the_span() -> None:
     assert scored(rows)["accuracy_score"].to_list() == [0, 1, 0]
     partial = scored(rows, allow_partial=True)
     assert partial["accuracy_score"].to_list() == [1, 1, 0]
-    assert partial["accuracy_rule"].to_list() == ["statement:partial", "statement", "none"]
+    assert partial["accuracy_rule"].to_list() == ["statement:partial", "statement", "statement"]
     assert scored(rows, case_sensitive=True)["accuracy_score"].to_list() == [0, 0, 0]
 
 

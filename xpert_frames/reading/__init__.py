@@ -7,7 +7,8 @@ that read an answer names it in the evaluators' ``*_rule`` columns):
 answer kind                rule table                            reader
 =========================  ====================================  ==========================
 choice (option letters)    :data:`.choice_rules.CHOICE_RULES`    :mod:`.choice`
-text                       :data:`.text_rules.TEXT_RULES`        :mod:`.text`
+text                       :data:`.text_rules.TEXT_RULES`        :mod:`.text`, then
+                                                                 :mod:`.core_answer`
 label (one of the labels)  :data:`.text_rules.LABEL_RULES`       :mod:`.labels`
 true/false                 :data:`.text_rules.JUDGE_RULES`       :mod:`.text`
 number                     :data:`.numbers.rules.NUMBER_RULES`   :mod:`.numbers.parse`

@@ -76,6 +76,12 @@ def span(source: IntoExpr, pattern: str) -> pl.Expr:
     return src.str.extract(pattern, 1)
 
 
+def mask_titles(value: IntoExpr) -> pl.Expr:
+    """Quoted titles and names replaced by :data:`~text_rules.TITLE_MASK` (hedge checks
+    read the masked text; answers are compared on the unmasked one)."""
+    return text.to_expr(value).str.replace_all(ap.QUOTED_TITLE, ap.TITLE_MASK)
+
+
 def strip_marks(value: IntoExpr) -> pl.Expr:
     """``\\text{X}`` -> ``X``; markdown/TeX marks and parenthetical remarks dropped."""
     out = text.to_expr(value).str.replace_all(ap.TEX_TEXT, "$1").str.replace_all(ap.MARKS, "")
@@ -163,29 +169,55 @@ def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) ->
     df = df.with_columns(
         found["value"].alias("span"),
         found["rule"].alias("span_rule"),
-        found["raw"].alias(f"{t}decided"),
+        found["raw"].alias("raw_span"),
     )
-    full = strip_marks(f"{t}decided").str.replace(ap.ERASED_LEAD, "")
+    full = strip_marks("raw_span").str.replace(ap.ERASED_LEAD, "")
     df = df.with_columns(tidy(full, case_sensitive=cs).alias("full"))
     # A copula states its subject as much as its complement (``Paris is the capital``), and
     # an answer may come first (``Paris. It is the capital of France.``).
     is_copula = pl.col("span_rule") == "copula"
-    subject = span(pl.when(is_copula).then(plain), ap.COPULA_SUBJECT)
+    subject_raw = f"{t}subject_raw"
     first = span(
         pl.when(pl.col("span_rule").is_in(["copula", "quoted", "line"])).then(plain),
         ap.FIRST_SENTENCE,
     )
     df = df.with_columns(
-        cut(subject, case_sensitive=cs).alias("subject"),
+        span(pl.when(is_copula).then(plain), ap.COPULA_SUBJECT).alias(subject_raw),
         cut(first, case_sensitive=cs).alias("lead"),
     )
+    df = df.with_columns(cut(subject_raw, case_sensitive=cs).alias("subject"))
+    df = _masked_titles(df, subject_raw, f"{t}full_masked", f"{t}subject_masked", cs)
+    said = pl.col(f"{t}full_masked")
     guess = (
-        (is_copula & pl.col("subject").str.contains(ap.TEXT_HEDGE))
-        | pl.col("full").str.contains(f"^(?:{ap.TEXT_HEDGE})")
-        | pl.col("full").str.contains(ap.TEXT_ALTERNATIVE)
+        (is_copula & pl.col(f"{t}subject_masked").str.contains(ap.TEXT_HEDGE))
+        | said.str.contains(f"^(?:{ap.TEXT_HEDGE})")
+        | said.str.contains(ap.TEXT_ALTERNATIVE)
     )
     df = df.with_columns(guess.fill_null(False).alias("hedge"))
     return df.select(pl.exclude(f"^{t}.*$"))
+
+
+def _masked_titles(
+    df: pl.DataFrame, subject_raw: str, full_out: str, subject_out: str, cs: bool
+) -> pl.DataFrame:
+    """Columns ``full_out`` and ``subject_out``: ``full`` and ``subject`` read again with their
+    quoted titles masked (:func:`mask_titles`; hedge words inside a title are the title's:
+    ``"Call Me Maybe"``, ``《可能否》``), computed only on the rows that hold a title opener."""
+    df = df.with_columns(pl.col("full").alias(full_out), pl.col("subject").alias(subject_out))
+    opens = pl.col("raw_span").str.contains(ap.TITLE_OPENERS) | pl.col(subject_raw).str.contains(
+        ap.TITLE_OPENERS
+    )
+    index = df.select(pl.arg_where(opens.fill_null(False))).to_series()
+    if not index.len():
+        return df
+    masked = strip_marks(mask_titles("raw_span")).str.replace(ap.ERASED_LEAD, "")
+    sub = df[index].select(
+        tidy(masked, case_sensitive=cs).alias(full_out),
+        cut(mask_titles(subject_raw), case_sensitive=cs).alias(subject_out),
+    )
+    return df.with_columns(
+        df[full_out].scatter(index, sub[full_out]), df[subject_out].scatter(index, sub[subject_out])
+    )
 
 
 # --------------------------------------------------------------------------- judge

@@ -12,6 +12,10 @@ from __future__ import annotations
 from xpert_frames.reading.rules import Rule, rule_table
 from xpert_frames.reading.vocabulary import (
     BOX_CONTENT_SHALLOW,
+    CONCESSIVE_EN,
+    CONCESSIVE_VERB_EN,
+    CONCESSIVE_WHO_EN,
+    CONCESSIVE_ZH,
     DENIAL_ZH,
     ERASED,
     GUESS_EN,
@@ -49,6 +53,9 @@ _COPULA = (
     r"(?:\s(?i:is|are|was|were)\s|(?:^|\s)(?i:it|that|this)(?:'s|’s)\s"
     r"|(?:^|[^但还于可若总只凡])是)"
 )
+#: A character of a sentence, and a copula (the pieces the ``core`` rule cuts a sentence with).
+SENTENCE_CHAR = _SENTENCE
+COPULA_WORDS = _COPULA
 #: The last sentence that concludes (``所以…是X``, ``Therefore, … is X``).
 CONCLUSION = (
     rf"(?s)^.*(?:(?:^|[^A-Za-z])(?i:{either(TEXT_CONCLUSION_EN)})[^A-Za-z]"
@@ -119,19 +126,46 @@ RESTATEMENT = (
     r"(?:题目|问题|本题)(?:问的是|问|要求|是问|求的是|要求的是)[^，,;；。！？!?\n]*"
     r"|(?i:the\s+question\s+(?:asks|is\s+asking)|we\s+(?:need|have|are\s+asked)\s+to"
     r"\s+(?:find|determine|identify|name)|the\s+task\s+is\s+to)[^,;.!?\n]*"
+    r"|(?:你|您)问的是[^，,;；。！？!?\n]*"
+    r"|(?i:you\s+(?:asked|are\s+asking|'re\s+asking)|your\s+question\s+(?:is|asks))[^.!?\n]*"
 )
+#: A quoted title or name (``"Call Me Maybe"``, ``《可能否》``): its words are not the text's
+#: own (no hedge, no negation inside it).
+QUOTED_TITLE = (
+    r"\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|《[^》\n]{1,60}》|「[^」\n]{1,60}」|『[^』\n]{1,60}』"
+)
+#: The characters that open a quoted title (rows without one skip the masking).
+TITLE_OPENERS = r"[\"“《「『]"
+#: What a quoted title is masked to before the hedge checks.
+TITLE_MASK = "“…”"
+#: What many people think, set aside by the ``but`` after it (``Many people credit Edison,
+#: but …``, ``虽然很多人以为是悉尼，但…``).
+CONCESSION = (
+    rf"(?i:{either(CONCESSIVE_EN)})\s+(?:(?i:{either(CONCESSIVE_WHO_EN)})\s+)?"
+    rf"(?i:{either(CONCESSIVE_VERB_EN)})\s[^.;!?\n]*?,\s*(?i:but)\s+"
+    rf"|(?:{either(CONCESSIVE_ZH)})[^。；;！!？?\n]*?[，,]\s*但(?:是)?"
+)
+# Negations in English skip quoted titles (``"Can't Hold a Candle"`` is no negation): a title
+# is matched first and kept, a negated span is marked ``\x02…\x03``, then the marks are resolved.
+_KEEP_TITLE = rf"(?P<q>{QUOTED_TITLE})|"
+_RESOLVE = (("\x02\x03", "", "\x02"), ("\x02[^\x03]*\x03", GONE, "\x02"))
 #: (pattern, replacement, trigger): negated spans of text and label answers, erased.
 TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
+    (CONCESSION, GONE + " ", r"(?i)but|但"),
+    # ``not X but Y``: the negation ends at ``but`` (``It was not Lyon but Marseille.``).
+    (r"((?i:not)\s[^,.;:!?\n]*?)\s+((?i:but))\s", "${1}, ${2} ", r"(?i)but"),
     (rf"(?:{either(DENIAL_ZH)})[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
     # A restatement of the question is no answer: ``题目问的是…``, ``The question asks for …``.
-    (RESTATEMENT, GONE, r"题目|问题|本题|(?i)question|need|asked|task"),
+    (RESTATEMENT, GONE, r"题目|问题|本题|你问|您问|(?i)question|need|asked|asking|task"),
     (
-        r"(?P<pre>^|[^A-Za-z])(?i:not|no|neither|rather\s+than|instead\s+of|other\s+than)\s+"
-        r"[^,.;:!?\n()—–]*",
-        "${pre}" + GONE,
+        _KEEP_TITLE + r"(?P<pre>^|[^A-Za-z])(?P<neg>(?i:not|no|neither|rather\s+than|instead\s+of"
+        r"|other\s+than)\s+[^,.;:!?\n()—–]*)",
+        "${q}${pre}\x02${neg}\x03",
         r"(?i)not|no\s|neither|rather|instead|other",
     ),
-    (r"(?i:n't)\s+[^,.;:!?\n()—–]*", GONE, r"(?i)n't"),
+    *_RESOLVE,
+    (_KEEP_TITLE + r"(?P<neg>(?i:n't)\s+[^,.;:!?\n()—–]*)", "${q}\x02${neg}\x03", r"(?i)n't"),
+    *_RESOLVE,
 )
 
 #: A label that negation erasure would destroy (``not guilty``, ``不是垃圾邮件``): such labels

@@ -188,3 +188,61 @@ COMMITTED_MARKS: tuple[str, ...] = (
     "<eoe>", "</s>", r"<\|im_end\|>", r"<\|eot_id\|>",
     r"(?i:\banswer|\btherefore\b|\bso\b|\bthus\b)", r"(?i:\b(?:category|topic|label)\s*:)",
 )  # fmt: skip
+
+# --------------------------------------------------------------------------- text answers: core
+# (the ``core`` rule of open-domain text answers, :mod:`xpert_frames.reading.core_answer`)
+#: Relative pronouns that open a relative clause after a comma (never the answer clause).
+RELATIVE_EN: tuple[str, ...] = ("which", "who", "whom", "whose", "where")
+#: Chinese "that is" after a comma (``，即…``): an aside, never the answer clause.
+RELATIVE_ZH: tuple[str, ...] = ("即",)
+#: Words that may stand right before a name without making it a longer name.
+NAME_TITLES: tuple[str, ...] = (
+    "the", "a", "an", "sir", "dame", "dr", "mr", "mrs", "ms", "miss", "lord", "lady", "king",
+    "queen", "prince", "princess", "saint", "st", "president", "captain", "general", "professor",
+    "prof", "pope", "emperor", "empress", "senator", "governor", "judge", "and", "or", "by",
+)  # fmt: skip
+#: Generic heads that may follow a name without making it a longer name (``Kit Kat Club``), and
+#: era words after a year (``793 AD``).
+NAME_HEADS: tuple[str, ...] = (
+    "city", "state", "island", "islands", "river", "mountain", "mountains", "club", "lake",
+    "county", "airport", "province", "bay", "sea", "ocean", "valley", "university", "college",
+    "district", "region", "street", "avenue", "road", "park", "and", "or", "ad", "bc", "bce",
+    "ce",
+)  # fmt: skip
+#: Subordinators of reason and concession: what follows them is not the answer clause
+#: (``since`` and ``while`` are left out: they also mean time, ``president since 2010``).
+SUBORDINATE_EN: tuple[str, ...] = ("because", "although", "though", "whereas", "unlike")
+SUBORDINATE_ZH: tuple[str, ...] = ("因为", "由于", "虽然", "尽管")
+#: Concessive openers: what many people think is set aside by the ``but`` that follows.
+CONCESSIVE_EN: tuple[str, ...] = ("many", "some", "most")
+CONCESSIVE_WHO_EN: tuple[str, ...] = ("people", "sources", "historians", "fans", "scholars")
+CONCESSIVE_VERB_EN: tuple[str, ...] = (
+    "think", "thinks", "believe", "believes", "credit", "credits", "say", "says", "assume",
+    "claim", "claims", "attribute",
+)  # fmt: skip
+#: ``虽然…以为是X，但…``: the clause before 但 is set aside.
+CONCESSIVE_ZH: tuple[str, ...] = ("虽然", "尽管", "虽")
+#: Function words dropped when a reference is compared by its content words
+#: (``between 1881 and 1885``, ``David & Victoria Beckham``, ``in the east``).
+FUNCTION_WORDS: tuple[str, ...] = (
+    "the", "a", "an", "of", "in", "at", "on", "to", "and", "between", "by", "for", "from",
+)  # fmt: skip
+#: Abbreviations read as the word (both sides): (word, abbreviation).
+ABBREVIATIONS: tuple[tuple[str, str], ...] = (
+    ("avenue", "ave"), ("street", "st"), ("saint", "st"), ("mount", "mt"), ("road", "rd"),
+    ("middle", "mid"),
+)  # fmt: skip
+#: First names and their short forms (both directions count): person-name variants.
+DIMINUTIVES: tuple[tuple[str, ...], ...] = (
+    ("john", "johnny", "jack"), ("james", "jamie", "jim", "jimmy"),
+    ("william", "bill", "billy", "will", "willie"), ("robert", "bob", "bobby", "rob", "robbie"),
+    ("richard", "dick", "rick", "ricky"), ("michael", "mike", "mikey"),
+    ("thomas", "tom", "tommy"), ("charles", "charlie", "chuck"), ("edward", "ed", "eddie", "ted"),
+    ("joseph", "joe", "joey"), ("david", "dave"), ("daniel", "dan", "danny"),
+    ("anthony", "tony"), ("christopher", "chris"), ("nicholas", "nick"),
+    ("elizabeth", "liz", "beth", "betty"), ("margaret", "maggie", "peggy"),
+    ("katherine", "kate", "kathy"), ("catherine", "cathy", "kate"), ("susan", "sue"),
+    ("jennifer", "jenny"), ("patricia", "pat", "patty"), ("samuel", "sam"),
+    ("benjamin", "ben"), ("alexander", "alex"), ("matthew", "matt"), ("stephen", "steve"),
+    ("steven", "steve"), ("peter", "pete"), ("henry", "harry", "hank"),
+)  # fmt: skip

@@ -23,9 +23,11 @@ from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.exceptions import InvalidOptionError
 from xpert_frames.core.frames import CHOICE_DTYPE
 from xpert_frames.core.options import check_bool
+from xpert_frames.reading import core_answer as ca
 from xpert_frames.reading import labels as al
 from xpert_frames.reading import text as ae
 from xpert_frames.reading import text_rules as ap
+from xpert_frames.reading.citations import without_citations
 from xpert_frames.reading.clauses import (
     UNDECIDED_TRIGGER,
     clauses_match,
@@ -97,15 +99,7 @@ def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
     first sentence equals the reference."""
     whole, erased, ref = pl.col("whole"), pl.col("erased_whole"), pl.col("text_reference")
     value, rule = pl.col("span"), pl.col("span_rule")
-    lead_ok = rule.is_in(["copula", "quoted", "line"])
-    lead = pl.when(lead_ok).then(pl.col("lead"))
-    # The reference opens the first sentence as the subject of a verb (``George Orwell wrote``).
-    rest = lead.str.slice(ref.str.len_chars() + 1)
-    opens = lead.str.starts_with(pl.concat_str([ref, pl.lit(" ")])) & rest.str.contains(
-        ap.SUBJECT_VERB
-    )
-    candidates = [value, pl.col("full"), pl.col("subject"), lead, pl.when(opens).then(ref)]
-    matched = pl.coalesce(pl.when(c == ref).then(c) for c in candidates)
+    matched = _matched()
     empty = (whole.str.len_bytes() == 0) | (ref.str.len_bytes() == 0)
     span_partial = value.str.contains(ref, literal=True) | ref.str.contains(value, literal=True)
     whole_partial = erased.str.contains(ref, literal=True) | ref.str.contains(erased, literal=True)
@@ -119,13 +113,18 @@ def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
         .then(pl.lit("hedge"))
         .when(exact & matched.is_not_null())
         .then(rule)
+        .when(exact & pl.col("core"))
+        .then(pl.concat_str([pl.lit("core:"), rule.fill_null(pl.lit("sentence"))]))
         .when(partial & span_partial.fill_null(False))
         .then(pl.concat_str([rule, pl.lit(":partial")]))
         .when(partial & (erased.str.len_bytes() > 0) & whole_partial)
         .then(pl.lit("partial"))
-        .otherwise(pl.lit("none"))
+        .otherwise(pl.lit(None))
     )
-    score = pl.when(decided.is_in(["empty", "none", "hedge"])).then(0.0).otherwise(1.0)
+    missed = decided.is_in(["empty", "hedge"]) | decided.is_null()
+    score = pl.when(missed).then(0.0).otherwise(1.0)
+    # A wrong answer still names the rule that read it (``none``: nothing was read).
+    decided = pl.coalesce(decided, rule, pl.lit("none"))
     shown = (
         pl.when(decided == "exact")
         .then(whole)
@@ -134,6 +133,55 @@ def text_outcome(*, exact_match: bool, allow_partial: bool) -> pl.Expr:
         .otherwise(pl.coalesce(value, whole))
     )
     return result(score, shown, decided)
+
+
+def _matched() -> pl.Expr:
+    """The stated answer's candidate that equals the reference (its span, its uncut span, the
+    copula's subject, the first sentence, a reference that opens the first sentence as the
+    subject of a verb: ``George Orwell wrote``); null if none."""
+    ref, rule = pl.col("text_reference"), pl.col("span_rule")
+    lead = pl.when(rule.is_in(["copula", "quoted", "line"])).then(pl.col("lead"))
+    rest = lead.str.slice(ref.str.len_chars() + 1)
+    opens = lead.str.starts_with(pl.concat_str([ref, pl.lit(" ")])) & rest.str.contains(
+        ap.SUBJECT_VERB
+    )
+    candidates = [pl.col("span"), pl.col("full"), pl.col("subject"), lead]
+    candidates.append(pl.when(opens).then(ref))
+    return pl.coalesce(pl.when(c == ref).then(c) for c in candidates)
+
+
+def core_column(df: pl.DataFrame, *, case_sensitive: bool) -> pl.DataFrame:
+    """Column ``core``: whether the reference is stated in the answer clause
+    (:mod:`xpert_frames.reading.core_answer`), computed only on the rows that the exact
+    comparisons leave open (others: false)."""
+    whole, ref = pl.col("whole"), pl.col("text_reference")
+    open_rows = (
+        (whole.str.len_bytes() > 0)
+        & (ref.str.len_bytes() > 0)
+        & (whole != ref)
+        & ~pl.col("hedge")
+        & _matched().is_null()
+        & ~pl.col("labelled")
+    )
+    index = df.select(pl.arg_where(open_rows.fill_null(False))).to_series()
+    core = pl.Series("core", [False] * df.height)
+    if index.len():
+        sub = df[index].select(
+            ca.answer_clause(
+                pl.col("erased").str.replace_all(r"\*\*|__", ""),
+                pl.col("span_rule"),
+                pl.col("raw_span"),
+            ).alias("clause"),
+            ae.prepare("reference").alias("ref"),
+        )
+        # Once per distinct (clause, reference), gathered back to the rows.
+        distinct = sub.unique(maintain_order=True)
+        found = ca.core_matches(distinct["clause"], distinct["ref"], case_sensitive=case_sensitive)
+        looked_up = sub.join(
+            distinct.with_columns(found), on=["clause", "ref"], how="left", maintain_order="left"
+        )
+        core = core.scatter(index, looked_up["core"].fill_null(False))
+    return df.with_columns(core)
 
 
 def label_outcome() -> pl.Expr:
@@ -176,7 +224,8 @@ def text_frame(
             allow_partial=allow_partial,
         )
         return df.select(whole.alias("result"))["result"]
-    df = ae.erase_frame(df.with_columns(pl.col("src").alias("erased")), "erased")
+    cited = without_citations(pl.col("src"), ae.prepare("reference"))
+    df = ae.erase_frame(df.with_columns(cited.alias("erased")), "erased")
     df = df.with_columns(
         ae.tidy("erased", case_sensitive=cs).fill_null("").alias("erased_whole"),
         al.label_list("choices", case_sensitive=cs).alias("labels"),
@@ -184,6 +233,7 @@ def text_frame(
     df = df.with_columns(is_label_row(pl.col("labels"), pl.col("text_reference")).alias("labelled"))
     # Label rows too: a guess (``可能是正面``) is found by the text rules.
     df = ae.stated_text_frame(df, "erased", case_sensitive=cs)
+    df = core_column(df, case_sensitive=cs)
     plain = text_outcome(exact_match=exact_match, allow_partial=allow_partial)
     index = df.select(pl.arg_where(pl.col("labelled"))).to_series()
     out = df.select(plain.alias("result"))["result"]

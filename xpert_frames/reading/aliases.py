@@ -1,0 +1,55 @@
+"""Forms of one reference that state the same answer (generated once per distinct reference):
+the reference with its parenthetical remark dropped and kept (``(Group Captain) Peter
+Townsend``), a quoted nickname in place of the first name (``James "Jamie" Dornan``), a place
+before ``, in`` / ``, at`` (``Tandi, in Lahaul``), the first sentence of a reference that opens
+with ``...``, and person-name variants (middle names optional, ``Johnny`` for ``John``: the
+table :data:`~xpert_frames.reading.vocabulary.DIMINUTIVES`)."""
+
+from __future__ import annotations
+
+import re
+
+from xpert_frames.reading.vocabulary import DIMINUTIVES
+
+_SHORT = {name: forms for forms in DIMINUTIVES for name in forms}
+_PARENS = re.compile(r"\s*[(（][^()（）]*[)）]\s*")
+_NICK = re.compile(r"^(\S+)\s+[\"“'‘]([^\"”'’\s]+)[\"”'’]\s+(.+)$")
+_PLACE = re.compile(r"^(?:(?:at|in)\s+)?([^,]+),\s+(?:in|at)\s+\S")
+_ELLIPSIS = re.compile(r"^(?:\.\.\.|…)\s*([^.!?]+)")
+_PERSON = re.compile(r"^[A-Z][a-z]+(?: [A-Z][a-z]+){1,2}$")
+
+
+def reference_forms(reference: str) -> list[str]:
+    """The reference and the other forms that state it (the reference first, no repeats)."""
+    ref = reference.strip()
+    out = [ref]
+    if _PARENS.search(ref):
+        out.append(" ".join(_PARENS.sub(" ", ref).split()))
+        out.append(" ".join(re.sub(r"[()（）]", " ", ref).split()))
+    nick = _NICK.match(ref)
+    if nick:
+        out += [f"{nick.group(2)} {nick.group(3)}", f"{nick.group(1)} {nick.group(3)}"]
+    place = _PLACE.match(ref)
+    if place:
+        out.append(place.group(1).strip())
+    lead = _ELLIPSIS.match(ref)
+    if lead:
+        out.append(lead.group(1).strip())
+    for form in list(out):
+        out += _name_variants(form)
+    return [f for f in dict.fromkeys(out) if f]
+
+
+def _name_variants(name: str) -> list[str]:
+    """``John Ernest Crawford`` -> ``John Crawford``, ``Johnny Crawford``, ``Jack Crawford``
+    (a known first name only: ``New York City`` has none)."""
+    if not _PERSON.match(name):
+        return []
+    words = name.split()
+    first, last = words[0], words[-1]
+    forms = _SHORT.get(first.lower())
+    if forms is None:
+        return []
+    out = [f"{first} {last}"] if len(words) == 3 else []
+    out += [f"{f.capitalize()} {last}" for f in forms if f != first.lower()]
+    return out
