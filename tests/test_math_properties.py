@@ -9,7 +9,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.test_math import OPTION_SETS, assert_matches_oracle
+from tests.math_checks import OPTION_SETS, assert_matches_oracle
 from tests.test_numbers import to_chinese
 
 WORDS = [
