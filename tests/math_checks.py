@@ -93,3 +93,14 @@ needs_mv = pytest.mark.skipif(not HAS_MV, reason="needs the symbolic extra (Math
 
 
 MODES = ["latex", pytest.param("math_verify", marks=needs_mv)]
+
+
+#: :data:`OPTION_SETS` for the largest labelled set: the defaults in the quick loop, the other
+#: option sets marked ``slow`` (the quick loop checks each against the oracle on
+#: ``math_labelled.jsonl``).
+OPTION_SETS_SLOW = [OPTION_SETS[0]] + [
+    pytest.param(o, marks=pytest.mark.slow) for o in OPTION_SETS[1:]
+]
+#: :data:`MODES` for the largest labelled set: Math-Verify's run marked ``slow`` (the quick
+#: loop runs it on ``math_labelled_forms.jsonl``).
+MODES_SLOW = ["latex", pytest.param("math_verify", marks=[needs_mv, pytest.mark.slow])]

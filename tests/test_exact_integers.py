@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import score_all_paths
+from tests.helpers import examples, score_all_paths
 from tests.oracles import math as oracle
 from xpert_frames.evaluators.accuracy import AccuracyEvaluator
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
@@ -143,7 +143,7 @@ def test_integers_compare_exactly_at_any_size() -> None:
     assert out["math_score"].to_list() == [1.0, 0.0, 1.0]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(2**53, 10**30), st.integers(-2, 2), st.sampled_from(range(4)))
 def test_big_integers_in_every_form(n: int, delta: int, form: int) -> None:
     written = [str(n), f"{n:,}", f"{n:,}".replace(",", "{,}"), f"{n:,}".replace(",", " ")][form]
@@ -198,7 +198,7 @@ big_ints = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(big_ints, st.integers(-2, 2), st.integers(0, 2), st.integers(0, 2), st.booleans())
 def test_integers_score_as_python_ints(n: int, delta: int, pform: int, rform: int, boxed: bool):
     m = n + delta
@@ -218,7 +218,7 @@ def xf_score(df: pl.DataFrame) -> pl.DataFrame:
     return xf.score(df, [MathEvaluator(symbolic="latex"), AccuracyEvaluator()])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(-(10**400), 10**400), st.integers(0, 40), st.integers(0, 2))
 def test_integer_key_is_the_python_int(n: int, shift: int, form: int) -> None:
     n = n * 10**shift
@@ -230,7 +230,7 @@ def test_integer_key_is_the_python_int(n: int, shift: int, form: int) -> None:
     assert Decimal(power) == Decimal(n * 10**shift)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(-(10**30), 10**30), st.integers(-5, 5), st.integers(0, 30),
        st.sampled_from([0.0, 0.5, 1.0, 2.5, 5.0, 1e20]))  # fmt: skip
 def test_keys_within_is_exact(n: int, delta: int, zeros: int, tolerance: float) -> None:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import score_all_paths
+from tests.helpers import examples, score_all_paths
 from tests.test_numbers import to_chinese
 from xpert_frames.core.exceptions import InvalidOptionError
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
@@ -144,7 +144,7 @@ def written_numbers(draw: st.DrawFn) -> tuple[str, float]:
     return _written(draw, q)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(written_numbers(), min_size=1, max_size=20))
 def test_written_numbers_read_back(items: list[tuple[str, float]]) -> None:
     texts = [w for w, _ in items]

@@ -13,7 +13,9 @@ import pytest
 from tests.helpers import score_all_paths
 from tests.math_checks import (
     MODES,
+    MODES_SLOW,
     OPTION_SETS,
+    OPTION_SETS_SLOW,
     answers_set,
     assert_matches_oracle,
     forms_set,
@@ -88,7 +90,7 @@ def test_answers_set_shape() -> None:
     assert (df["lang"] == "zh").sum() >= 15
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", MODES_SLOW)
 def test_answers_set(mode: str, capsys: pytest.CaptureFixture[str]) -> None:
     df = answers_set()
     out = score_all_paths(df, [MathEvaluator(symbolic=mode)])
@@ -104,7 +106,7 @@ def test_answers_set(mode: str, capsys: pytest.CaptureFixture[str]) -> None:
         assert right["ok"].all(), right.filter(~pl.col("ok"))
 
 
-@pytest.mark.parametrize("options", OPTION_SETS, ids=str)
+@pytest.mark.parametrize("options", OPTION_SETS_SLOW, ids=str)
 def test_answers_set_matches_oracle(options: dict[str, Any]) -> None:
     assert_matches_oracle(answers_set().select("prediction", "answer"), options)
 

@@ -11,7 +11,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import score_all_paths
+from tests.helpers import examples, score_all_paths
 from tests.oracles import math_written as oracle_written
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 from xpert_frames.reading.numbers.parse import extract_number, parse_number
@@ -58,7 +58,7 @@ def to_words(n: int, *, and_: bool = False) -> str:
     raise AssertionError(n)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 10**11), st.booleans()), min_size=1, max_size=15))
 def test_english_number_words_read_back(items: list[tuple[int, bool]]) -> None:
     texts = [to_words(n, and_=a) for n, a in items]
@@ -112,14 +112,14 @@ def test_digit_scale_runs() -> None:
 _SCALE = st.sampled_from(["亿", "万", "千", "百", ""])
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 12345), _SCALE), min_size=1, max_size=5))
 def test_digit_scales_match_the_oracle(parts: list[tuple[int, str]]) -> None:
     text = "共 " + "".join(f"{n}{s}" for n, s in parts) + " 元"
     assert _rewrite(text) == oracle_written.cn_digit_scales(text), text
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(1, 9), st.integers(0, 9), st.integers(1, 9))
 def test_digit_scales_score_as_their_value(a: int, b: int, c: int) -> None:
     value = a * 10**4 + b * 1000 + c * 100
