@@ -44,7 +44,7 @@ from xpert_frames.reading.boxes import after_box, last_box
 from xpert_frames.reading.numbers.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
 from xpert_frames.reading.numbers.parse import parse_number
 from xpert_frames.reading.numbers.units import unit_table
-from xpert_frames.reading.spans import last_sentence
+from xpert_frames.reading.spans import SENTENCE_END, last_sentence
 from xpert_frames.reading.subsets import on_subset
 from xpert_frames.reading.vocabulary import SENTENCE_CONCLUSION
 
@@ -54,7 +54,6 @@ _MARKERS = "|".join(
 )
 _THROUGH_MARKER = f"(?s)^.*(?:{_MARKERS})"
 _SEG = pl.col("prediction").str.contains(r"\$|\\[(\[]")
-_SENTENCE_END = r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$"
 _SPACE = " \t\n\r$"
 
 
@@ -84,7 +83,7 @@ def _sentence(prediction: pl.Expr) -> pl.Expr:
     return (
         prediction.str.replace(_THROUGH_MARKER, "")
         .str.strip_chars_start(" \t:,，：")
-        .str.replace(_SENTENCE_END, "")
+        .str.replace(SENTENCE_END, "")
     )
 
 
