@@ -22,6 +22,7 @@ from rapidfuzz.distance import Levenshtein
 
 import xpert_frames as xf
 from benchmarks.common import Row, peak_rss_mb, runs, size, timed
+from xpert_frames.evaluators.tcm.committed import CONCLUSION, REJECT
 from xpert_frames.evaluators.tcm.evaluator import (
     KEYWORD_SEPARATORS,
     NAME_SUFFIX_KEPT,
@@ -166,6 +167,35 @@ class PerRowTcm:
         half = {c: ord(chr(c - 0xFEE0).lower()) for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
         half |= {c: c + 32 for c in range(65, 91)}
         self.half, self.drop = str.maketrans(half), str.maketrans(drop)
+        self.reject, self.conclusion = re.compile(REJECT), re.compile(CONCLUSION)
+        self.sentence = re.compile(r"(?:[^。；;！!？?\n.]|\.\S)+(?:[。；;！!？?\n]+|\.\s*)?|\.\s*")
+        self.clause = re.compile(r"[^，,]+[，,]*")
+        self.joiners = re.compile("证候|证|型|兼|夹|和|及|并|伴|或|与")
+        self.suffix_words = re.compile(r"^(.{2,}?)(?:证型|证候|证|型)$", re.S)
+
+    def committed(self, s: str) -> str:
+        """Without its rejecting sentences (of those, the clauses that conclude)."""
+        if not self.reject.search(s):
+            return s
+        kept = []
+        for sentence in self.sentence.findall(s):
+            if not self.reject.search(sentence):
+                kept.append(sentence)
+                continue
+            for c in self.clause.findall(sentence):
+                if not self.reject.search(c) and self.conclusion.search(c):
+                    kept.append(c)
+        out = "".join(kept)
+        return out if out.strip() else s
+
+    def stem(self, s: str) -> str:
+        s = "".join(s.translate(self.drop).split()).lower()
+        return self.suffix_words.sub(r"\1", s)
+
+    def whole(self, ref: str) -> bool:
+        """More than its known terms (joiners, punctuation and 证/型 aside)."""
+        rest = self.joiners.sub("", self.rx.sub("", ref))
+        return bool("".join(rest.translate(self.drop).split()))
 
     def normalize(self, s: str) -> str:
         return self.rx.sub(lambda m: self.mapping[m.group()], s)
@@ -196,9 +226,13 @@ class PerRowTcm:
 
     def score(self, pred: str, ref: str, kind: str | None) -> float:
         kind = kind or "syndrome"
+        pred = self.committed(pred)
         if kind == "syndrome":
             r = self.terms(ref)
-            return self.setsim(self.terms(pred), r) if r else self.fuzzy(ref, pred)
+            if r and not self.whole(ref):
+                return self.setsim(self.terms(pred), r)
+            name = self.stem(ref)
+            return 1.0 if name and name in self.stem(pred) else self.fuzzy(ref, pred)
         if kind == "disease":
             pd, rd = self.fold(pred), self.strip(self.fold(ref))
             return 1.0 if rd and rd in pd else self.fuzzy(rd, self.strip(pd))

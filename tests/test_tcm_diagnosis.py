@@ -104,19 +104,27 @@ def test_unknown_subtype_is_null_and_visible_in_report() -> None:
     assert rep.filter(pl.col("metric") == "x")["skipped"].to_list() == [1]
 
 
-def test_syndrome_fallback_when_reference_has_no_known_term() -> None:
+def test_syndrome_reference_with_no_known_term_is_matched_as_itself() -> None:
+    """Contained in the prediction (with or without 证): 1.0; else the fuzzy fallback."""
     frame = pl.DataFrame(
         {
-            "prediction": ["阴阳失调吧", "完全无关的回答内容", "阴阳失调"],
-            "answer": ["阴阳失调", "阴阳失调", "阴阳失调"],
+            "prediction": [
+                "阴阳失调吧",
+                "完全无关的回答内容",
+                "阴阳失调",
+                "阴阳失和",
+                "证属阴阳失调。",
+            ],
+            "answer": ["阴阳失调", "阴阳失调", "阴阳失调", "阴阳失调", "阴阳失调证"],
         }
     )
     out = score_all_paths(frame, [TcmDiagnosisEvaluator()])
-    assert out["tcm_diagnosis_score"].to_list() == [0.8, 0.0, 1.0]
+    assert out["tcm_diagnosis_score"].to_list() == [1.0, 0.0, 1.0, 0.75, 1.0]
+    assert out["tcm_diagnosis_matched"].to_list()[4] == ["阴阳失调"]
     strict = xf.score(frame, [TcmDiagnosisEvaluator(exact_match=True)])
-    assert strict["tcm_diagnosis_score"].to_list() == [0.0, 0.0, 1.0]
+    assert strict["tcm_diagnosis_score"].to_list() == [0.0, 0.0, 1.0, 0.0, 0.0]
     loose = xf.score(frame, [TcmDiagnosisEvaluator(match_threshold=0.9)])
-    assert loose["tcm_diagnosis_score"].to_list() == [0.0, 0.0, 1.0]
+    assert loose["tcm_diagnosis_score"].to_list() == [1.0, 0.0, 1.0, 0.0, 1.0]
 
 
 def test_disease_rules() -> None:

@@ -42,7 +42,7 @@ def test_oracle_agrees_with_labels() -> None:
 def test_seed_table_symptom_trap() -> None:
     """气短 and 畏寒 are symptoms; the seed table counts them as 气虚 and 阳虚."""
     frame = pl.DataFrame(
-        {"prediction": ["患者气短乏力，畏寒肢冷，辨为肾阳虚。"], "answer": ["肾阳虚证"]}
+        {"prediction": ["患者气短乏力，畏寒肢冷，辨为阳虚。"], "answer": ["阳虚证"]}
     )
     seed = score_all_paths(frame, [TcmDiagnosisEvaluator(terms="seed")])
     assert seed["tcm_diagnosis_score"].to_list() == [pytest.approx(0.6)]

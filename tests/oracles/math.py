@@ -18,7 +18,9 @@ from typing import Any
 from tests.oracles import math_forms as mf
 from tests.oracles import math_rules as mc
 from tests.oracles import math_sets as ms
+from tests.oracles import math_words as mw
 from tests.oracles.math_rules import DIG, cn_integer
+from xpert_frames.evaluators.math_answer import times as mw_times
 
 UNITS_CSV = Path(__file__).resolve().parents[2] / "xpert_frames" / "data" / "units.csv"
 with UNITS_CSV.open(encoding="utf-8") as fh:
@@ -326,6 +328,36 @@ def _plain(span: str) -> bool:
 def score(
     prediction: str | None,
     answer: str | None,
+    **options: Any,
+) -> dict[str, Any] | None:
+    """:func:`score_read` with the rules for real answers on top: a reference stated in
+    words (rule ``worded``), then a clock time or ratio (rule ``colon``), decides the score."""
+    out = score_read(prediction, answer, **options)
+    if out is None or not options.get("normalize", True) or options.get("strict_format"):
+        return out
+    assert prediction is not None and answer is not None
+    r = extract(
+        answer,
+        options.get("extract_mode", "last"),
+        options.get("normalize", True),
+        options.get("decimal_comma", "auto"),
+    )
+    whole = r["value"] is not None and r["text"] == answer.strip(" \t\n\r$")
+    said = None if whole else mw.words(prediction, answer)
+    rule = "worded"
+    if said is None:
+        said = mw.colon_equal_of(prediction, answer) if re.match(mw_times.SCREEN, answer) else None
+        rule = "colon"
+    if said is None and ":" not in out["rule"] and re.match(mw_times.LIST_SCREEN, answer):
+        said, rule = mw_times.same_numbers_of(prediction, answer), "list"
+    if said is None:
+        return out
+    return {**out, "score": 1.0 if said else 0.0, "rule": rule}
+
+
+def score_read(
+    prediction: str | None,
+    answer: str | None,
     *,
     tolerance: float = 1e-6,
     normalize: bool = True,
@@ -368,11 +400,20 @@ def score(
         rk = power_key(rspan)
         if pk is not None and rk is not None:  # integers and powers of ten: exactly
             outcome, method = ("equal" if pk == rk else "different"), "integer"
-        elif use_mv:
-            outcome, method = mf.verify(compared, f"${mf.sqrt_latex(rspan)}$"), "symbolic"
         else:
-            same = mf.latex_form(compared, _fold) == mf.latex_form(mf.sqrt_latex(rspan), _fold)
-            outcome, method = ("equal" if same else "different"), "latex-exact"
+            method = "symbolic" if use_mv else "latex-exact"
+            fitted = mw.fit_pair_of(pspan, rspan) if pspan is not None else None
+            if fitted is not None:
+                compared, fit_r = mf.sqrt_latex(f"${fitted[0]}$"), fitted[1]
+            else:
+                fit_r = rspan
+            if fitted is not None and fitted[2]:
+                outcome = "equal"  # written identically once in comparable forms
+            elif use_mv:
+                outcome = mf.verify(compared, f"${mf.sqrt_latex(fit_r)}$")
+            else:
+                same = mf.latex_form(compared, _fold) == mf.latex_form(mf.sqrt_latex(fit_r), _fold)
+                outcome = "equal" if same else "different"
         return {
             "score": 1.0 if outcome == "equal" else 0.0,
             "value": None,

@@ -336,10 +336,13 @@ def verify(prediction: str, reference: str) -> str:
     from math_verify import parse
     from math_verify import verify as mv_verify
 
+    from tests.oracles.math_words import exact_differ
+
     gold, target = parse(reference), parse(prediction)
     if not gold or not target:
         return "different"
-    return "equal" if mv_verify(gold, target) else "different"
+    equal = mv_verify(gold, target) and not exact_differ(gold, target)
+    return "equal" if equal else "different"
 
 
 # ------------------------------------------------------------------ prediction in the

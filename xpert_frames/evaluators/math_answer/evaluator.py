@@ -56,7 +56,7 @@ from xpert_frames.core.aliases import MathExtract
 from xpert_frames.core.options import check_bool, check_choice, check_float
 from xpert_frames.core.text import to_expr
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.evaluators.math_answer import set_forms
+from xpert_frames.evaluators.math_answer import pair_forms, set_forms, times, worded
 from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.evaluators.math_answer.parts import in_parts
 from xpert_frames.reading.boxes import box_tail
@@ -291,17 +291,50 @@ class MathEvaluator(BaseEvaluator):
         )
         keyed = pl.col(t("pk")).is_not_null() & pl.col(t("rk")).is_not_null()
         verify = on & ~keyed
+        # Both spans in comparable forms (pair_forms); written identically they are equal.
+        fitted = pair_forms.fit_pair(
+            pl.when(verify).then(pl.col(t("pspan"))), pl.when(verify).then(pl.col(t("rspan")))
+        )
+        lf = lf.with_columns(fitted.alias(t("fit")))
+        fit = pl.col(t("fit")).struct
+        same_form = fit.field("same").fill_null(False)
+        compared = pl.coalesce(pl.lit("$") + fit.field("p") + pl.lit("$"), compared)
+        verify = verify & ~same_form
         outcome = sym.symbolic_outcome(
             pl.when(verify).then(compared),
-            pl.when(verify).then(pl.col(t("rspan"))),
+            pl.when(verify).then(pl.coalesce(fit.field("r"), pl.col(t("rspan")))),
             verify,
             mode=self.symbolic,
             timeout=self.symbolic_timeout,
             budget=None if math.isinf(self.symbolic_budget) else self.symbolic_budget,
         )
+        outcome = pl.when(same_form).then(pl.lit("equal")).otherwise(outcome)
         same = pl.when(pl.col(t("pk")) == pl.col(t("rk"))).then(pl.lit("equal"))
         outcome = pl.when(keyed).then(same.otherwise(pl.lit("different"))).otherwise(outcome)
-        return lf.with_columns(outcome.alias(t("outcome")), keyed.alias(t("keyed")))
+        lf = lf.with_columns(outcome.alias(t("outcome")), keyed.alias(t("keyed")))
+        if not (self.normalize and not self.strict_format):
+            return lf.with_columns(
+                pl.lit(None, pl.String).alias(t("wk")),
+                pl.lit(None, pl.Boolean).alias(t("ws")),
+                pl.lit(None, pl.Boolean).alias(t("colon")),
+                pl.lit(None, pl.Boolean).alias(t("list")),
+            )
+        # A reference stated in words (``\\text{No}``, ``Converges``) is compared as a text
+        # answer, never by a number of the prediction (module worded).
+        lf = lf.with_columns(
+            worded.worded_kind(pl.col(frames.ANSWER).cast(pl.String)).alias(t("wk"))
+        )
+        # A clock time (``1:00`` vs ``12:00``) or a ratio (``12:1``) as such (module times).
+        return lf.with_columns(
+            worded.worded_score(pl.col(frames.PRED), pl.col(t("wk"))).alias(t("ws")),
+            times.colon_equal(pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)).alias(
+                t("colon")
+            ),
+            # The same numbers listed in another order (``110, 143, …``).
+            times.same_numbers(pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)).alias(
+                t("list")
+            ),
+        )
 
     def _read(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         """Both numbers, the answer spans, which rows are symbolic and (``normalize``) the
@@ -392,15 +425,34 @@ class MathEvaluator(BaseEvaluator):
         )
         source = pred.struct.field("rule")
         symbolic_side = [pl.when(on).then(pl.col(t("pspan"))), pl.when(on).then(frames.PRED)]
+        # A reference that is one number as written ("seven") is no worded answer.
+        whole = rv.is_not_null() & (
+            ref_text == pl.col(frames.ANSWER).cast(pl.String).str.strip_chars(" \t\n\r$")
+        )
+        words = pl.col(t("wk")).is_not_null() & pl.col(frames.VALID) & ~whole.fill_null(False)
+        colon = pl.col(t("colon")).is_not_null() & pl.col(frames.VALID)
+        listed = pl.col(t("list")).is_not_null() & pl.col(frames.VALID) & ~on
         return {
-            "score": pl.when(on)
+            "score": pl.when(words)
+            .then(pl.col(t("ws")))
+            .when(colon)
+            .then(pl.col(t("colon")))
+            .when(listed)
+            .then(pl.col(t("list")))
+            .when(on)
             .then(outcome == "equal")
             .otherwise(numeric)
             .fill_null(False)
             .cast(pl.Float64),
             "value": pl.when(~on).then(pv),
             "unit": pl.when(~on).then(pu),
-            "rule": pl.coalesce(pl.when(on).then(source) + ":" + suffix, source),
+            "rule": pl.when(words)
+            .then(pl.lit("worded"))
+            .when(colon)
+            .then(pl.lit("colon"))
+            .when(listed)
+            .then(pl.lit("list"))
+            .otherwise(pl.coalesce(pl.when(on).then(source) + ":" + suffix, source)),
             "extracted": pl.coalesce(*symbolic_side, pred.struct.field("text")),
             "expected": pl.coalesce(pl.when(on).then(pl.col(t("rspan"))), ref_text),
         }

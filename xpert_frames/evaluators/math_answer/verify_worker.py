@@ -11,10 +11,49 @@ Only the standard library and Math-Verify are imported here.
 from __future__ import annotations
 
 import logging
+import math
+from typing import Any
 
 from math_verify import parse, verify  # imported once, before the worker says it is ready
 
 logging.getLogger("math_verify").setLevel(logging.ERROR)  # "timeout is disabled" notice
+
+#: The largest power (in bits) expanded to compare two exact values (:func:`exact_differ`).
+MAX_BITS = 200_000
+
+
+def _exact_rational(value: Any) -> Any:
+    """The exact rational value of a number expression (a sympy one), else None."""
+    import sympy  # type: ignore[import-untyped]  # Math-Verify's own dependency
+
+    if isinstance(value, list | tuple):
+        value = value[0] if value else None
+    if not isinstance(value, sympy.Basic) or not value.is_number:
+        return None
+    if value.atoms(sympy.Float) or value.is_rational is not True:
+        return None
+    for power in value.atoms(sympy.Pow):
+        base, exp = power.as_base_exp()
+        if not exp.is_Integer:
+            return None
+        # An integer base: its bits; another base (a sum, itself checked): a small exponent.
+        bits = math.log2(abs(int(base)) or 1) if base.is_Integer else 64.0
+        if abs(int(exp)) * max(1.0, bits) > MAX_BITS:
+            return None
+    exact = value.doit()
+    return exact if exact.is_Rational else None
+
+
+def exact_differ(gold: Any, target: Any) -> bool:
+    """True when both parsed values are exact rational numbers (no float, no symbol; powers up
+    to :data:`MAX_BITS` bits expanded) whose exact values differ: Math-Verify compares numbers
+    after rounding them, so ``2^{1009}/(2^{1009}+2018)`` and ``2^{1009}/(2^{1009}+1009)`` are
+    "equal" to it."""
+    g = _exact_rational(gold)
+    if g is None:
+        return False
+    t = _exact_rational(target)
+    return t is not None and bool(g != t)
 
 
 def verify_pair(pair: tuple[str, str]) -> str:
@@ -24,4 +63,6 @@ def verify_pair(pair: tuple[str, str]) -> str:
     gold = parse(reference, parsing_timeout=None)
     target = parse(prediction, parsing_timeout=None)
     equal = bool(gold) and bool(target) and verify(gold, target, timeout_seconds=None)
+    if equal:  # two different exact rationals are never equal by a rounding
+        equal = not exact_differ(gold, target)
     return "equal" if equal else "different"

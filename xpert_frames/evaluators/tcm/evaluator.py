@@ -5,8 +5,11 @@ Rules (one row, its sub-type from ``tcm_eval_type``; missing means ``syndrome``)
 - **syndrome**: both texts are normalized with the synonym table (``str.replace_many``,
   leftmost-longest) and reduced to their sets of canonical syndrome terms (list columns); the
   score is the seed's ``_calculate_set_similarity`` of the two sets (:func:`set_similarity`).
-  When the reference holds no known term at all, the score is the fuzzy similarity of the two
-  whole strings, counted only if ``>= match_threshold`` (with ``exact_match``: only equality).
+  A reference that is not wholly made of known terms (it names none, or a compound such as
+  脾虚肝旺 holds more than its known part 脾虚) is matched as itself: its name (without a final
+  证/型) contained in the prediction (with ``exact_match``: equal to it) scores 1.0; else the
+  fuzzy similarity of the two whole strings, counted only if ``>= match_threshold`` (with
+  ``exact_match``: only equality).
 - **disease**: both texts are normalized (:func:`disease_text`: width, ASCII case, punctuation,
   whitespace; and the reference name loses a final 证/病 that is not part of the name). The
   reference name contained in the prediction (an exact match included) scores 1.0; otherwise,
@@ -15,6 +18,14 @@ Rules (one row, its sub-type from ``tcm_eval_type``; missing means ``syndrome``)
 - **treatment**: the reference splits on Chinese/ASCII list punctuation into keywords
   (:func:`treatment_keywords`); each is found in the normalized prediction or not; the score is
   :func:`set_similarity` of the found set and the keyword set.
+
+Only the committed conclusion is read (:func:`.committed.committed_text`): sentences that
+reject or set aside what they name ("其他选项如X、Y并不是…", "排除X", "B选项X…不符") are left
+out. A question with options (the ``choices`` column, with ``read_options``) whose reference
+is one of them is decided by the option the answer chose (:func:`.committed.option_picks`:
+by letter, "因此选E", or by content, "所以，答案应该是秦艽"): 1.0 when it is the reference's
+option, 0.0 for another or for two; rows where no option is stated are scored by the rules
+above.
 
 ``matched``/``missing`` list the canonical terms (keywords, disease name) both sides share and
 those of the reference the prediction lacks. A sub-type other than the three is scored null.
@@ -32,6 +43,12 @@ from xpert_frames.core.distinct import distinct_apply, per_distinct
 from xpert_frames.core.options import check_bool, check_fraction
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.fuzzy.evaluator import similarity
+from xpert_frames.evaluators.tcm.committed import (
+    committed_column,
+    option_picks,
+    option_stem,
+    reference_option,
+)
 from xpert_frames.evaluators.tcm.matching import TermMatcher
 from xpert_frames.evaluators.tcm.terms import TermTable, load_terms
 
@@ -59,6 +76,9 @@ _FOLD_FROM = [chr(c) for c in range(0xFF01, 0xFF5F)] + ["\u3000"] + [chr(c) for 
 _FOLD_TO = [chr(c - 0xFEE0).lower() for c in range(0xFF01, 0xFF5F)] + [" "]
 _FOLD_TO += [chr(c).lower() for c in range(65, 91)]
 _LIST = pl.List(pl.String)
+#: What a reference may hold besides its terms and still be their set: punctuation, the
+#: suffixes 证/型/证候 and the words joining two syndromes (兼, 夹, 和, 及, 并, 伴, 或, 与).
+_JOINERS = r"[\p{P}\p{S}\s]+|证候|证|型|兼|夹|和|及|并|伴|或|与"
 _OUTPUTS = ("score", "matched", "missing")
 
 TermsSpec = Any  # "default" | "seed" | path | pl.DataFrame | dict | TermTable
@@ -209,10 +229,13 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
     normalize_tcm_terms : bool, default True
         Map synonyms to canonical terms before comparing.
     terms : {"default", "seed"}, path, DataFrame or dict, default "default"
-        The synonym table: ``"default"`` (91 syndromes and 15 treatment principles),
+        The synonym table: ``"default"`` (95 syndromes and 15 treatment principles),
         ``"seed"`` (XpertEval's 9 terms), a CSV/Parquet path, a DataFrame or a dict.
     extra_terms : same as ``terms``, optional
         Entries added to ``terms``; a synonym mapped to two canonical terms is an error.
+    read_options : bool, default True
+        Rows with options (``choices``) whose reference is one of them are scored by the
+        option the answer chose (by letter or by content); ``False`` reads them as text.
     name : str, optional
         The prefix of the output columns (default ``tcm_diagnosis``).
 
@@ -254,6 +277,7 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         normalize_tcm_terms: bool = True,
         terms: TermsSpec = "default",
         extra_terms: TermsSpec | None = None,
+        read_options: bool = True,
         name: str | None = None,
     ) -> None:
         super().__init__(name=name)
@@ -267,6 +291,7 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             None if extra_terms is None else load_terms(extra_terms, option="extra_terms")
         )
         self._table = self.terms if self.extra_terms is None else self.terms.merge(self.extra_terms)
+        self.read_options = check_bool("read_options", read_options)
 
     # Each sub-type is scored on its own rows (a filter of the frame: no expression runs on
     # rows of another sub-type, no list column is built for them), every text-side value once per
@@ -291,34 +316,75 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             keywords_weight=self.keywords_weight,
         )
 
+    def _surfaces(self) -> list[str]:
+        """The surface strings the term matcher reads (all synonyms, or canonical terms)."""
+        table = self._table
+        return list(table.mapping) if self.normalize_tcm_terms else list(table.categories)
+
     def _syndrome(self, part: pl.LazyFrame) -> pl.LazyFrame:
-        """Term sets of both sides; their similarity, or the fuzzy similarity of the whole
-        strings when the reference names no term. Shared terms in prediction order."""
+        """Term sets of both sides and their similarity; a reference not wholly made of
+        known terms is matched as itself (its name contained in the prediction), else by the
+        fuzzy similarity of the whole strings. Shared terms in prediction order."""
         table, norm = self._table, self.normalize_tcm_terms
+        keys = sorted(self._surfaces(), key=len, reverse=True)
 
         def terms_of(value: pl.Expr) -> pl.Expr:
             return tcm_terms(value, terms=table, normalize=norm)
 
+        def reference_side(value: pl.Expr) -> pl.Expr:
+            rest = value.str.replace_many(keys, [""] * len(keys), leftmost=True)
+            return pl.struct(
+                terms_of(value).alias("terms"),
+                (rest.str.replace_all(_JOINERS, "").str.len_chars() > 0).alias("whole"),
+                option_stem(value).alias("stem"),
+            )
+
+        r_type = pl.Struct({"terms": _LIST, "whole": pl.Boolean, "stem": pl.String})
         part = part.with_columns(
             per_distinct(terms_of, [pl.col("p")], _LIST).alias("p"),
-            per_distinct(terms_of, [pl.col("a")], _LIST).alias("r"),
+            per_distinct(reference_side, [pl.col("a")], r_type).alias("ref"),
             pl.col("p").alias("p_text"),
+        ).unnest("ref")
+        part = part.with_columns(pl.col("terms").alias("r"))
+        # Matched as itself: no known term, or more than its known terms (脾虚肝旺); read on
+        # those rows only (a filter: the text of the others is not read).
+        itself = (pl.col("r").list.len() == 0) | pl.col("whole")
+        by_sets = part.filter(~itself).with_columns(
+            pl.col("p").list.set_intersection(pl.col("r")).alias("shared")
         )
-        part = part.with_columns(pl.col("p").list.set_intersection(pl.col("r")).alias("shared"))
-        fuzzy = pl.col("r").list.len() == 0
-        return part.select(
+        by_sets = by_sets.select(
             "i",
-            pl.when(fuzzy)
-            .then(self._fuzzy(pl.when(fuzzy).then(pl.col("a")), pl.col("p_text")))
-            .otherwise(
-                self._by_sets(
-                    pl.col("p").list.len(), pl.col("r").list.len(), pl.col("shared").list.len()
-                )
-            )
-            .alias("score"),
+            self._by_sets(
+                pl.col("p").list.len(), pl.col("r").list.len(), pl.col("shared").list.len()
+            ).alias("score"),
             pl.col("shared").alias("matched"),
             pl.col("r").list.set_difference(pl.col("shared")).alias("missing"),
         )
+        named = part.filter(itself)
+        said = option_stem(pl.col("p_text"))
+        # With exact_match the prediction must be the name (with or without 证/型).
+        found = (
+            (said == pl.col("stem"))
+            if self.exact_match
+            else said.str.contains(pl.col("stem"), literal=True)
+        )
+        hit = ((pl.col("stem").str.len_chars() > 0) & found).fill_null(False)
+        named = named.with_columns(hit.alias("hit"))
+        empty = pl.lit([], dtype=_LIST)
+        known = pl.col("r").list.len() > 0
+        named = named.select(
+            "i",
+            pl.when(pl.col("hit"))
+            .then(1.0)
+            .otherwise(self._fuzzy(pl.col("a"), pl.col("p_text")))
+            .alias("score"),
+            pl.when(pl.col("hit")).then(pl.concat_list("stem")).otherwise(empty).alias("matched"),
+            pl.when(~pl.col("hit") & known)
+            .then(pl.concat_list("stem"))
+            .otherwise(empty)
+            .alias("missing"),
+        )
+        return pl.concat([by_sets, named])
 
     def _found(self, column: pl.Series) -> pl.Series:
         """The reference keywords found in the (normalized) prediction, in keyword order, for a
@@ -393,12 +459,50 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             pl.when("hit").then(empty).otherwise(pl.concat_list(name)).alias("missing"),
         )
 
+    def _by_option(self, frame: pl.DataFrame, kinds: list[str]) -> pl.DataFrame | None:
+        """Score, matched and missing of the rows decided by the option the answer chose: rows
+        of a known sub-type with options, whose reference is an option and whose prediction
+        states one (:func:`option_picks`, once per distinct prediction and options); None
+        when there are none."""
+        if "c" not in frame.columns:
+            return None
+        has = pl.col("c").is_not_null() & (pl.col("c").list.len() > 0)
+        rows = frame.filter(has & pl.col("kind").is_in(kinds))
+        if rows.height == 0:
+            return None
+
+        def picks(p: pl.Expr, c: pl.Expr) -> pl.Expr:
+            return pl.struct(p.alias("p"), c.alias("c")).map_batches(
+                lambda s: option_picks(s.struct.unnest()), return_dtype=pl.String
+            )
+
+        rows = rows.with_columns(
+            distinct_apply(reference_option, rows, ["c", "a"]).alias("ref_id"),
+            distinct_apply(picks, rows, ["p", "c"]).alias("pick"),
+        ).filter(pl.col("ref_id").is_not_null() & pl.col("pick").is_not_null())
+        hit = pl.col("pick") == pl.col("ref_id")
+        empty = pl.lit([], dtype=_LIST)
+        return rows.select(
+            "i",
+            pl.when(hit).then(1.0).otherwise(0.0).alias("score"),
+            pl.when(hit).then(pl.concat_list("a")).otherwise(empty).alias("matched"),
+            pl.when(hit).then(empty).otherwise(pl.concat_list("a")).alias("missing"),
+        )
+
     def _score_batch(self, column: pl.Series) -> pl.Series:
         """Score, matched and missing items of a whole column of (kind, p, a) structs: the
         sub-types' plans run side by side, their rows are stacked and put back in row order."""
-        rows = column.struct.unnest().with_row_index("i").lazy()
         rules = {"syndrome": self._syndrome, "treatment": self._treatment, "disease": self._disease}
-        parts = [rule(rows.filter(pl.col("kind") == k)) for k, rule in rules.items()]
+        frame = column.struct.unnest().with_row_index("i")
+        decided = self._by_option(frame, list(rules))
+        # Only the committed conclusion is read (once per distinct prediction).
+        frame = frame.with_columns(committed_column(frame["p"]).alias("p"))
+        rows = frame.lazy()
+        parts = []
+        if decided is not None:
+            rows = rows.join(decided.lazy().select("i"), on="i", how="anti")
+            parts.append(decided.lazy())
+        parts += [rule(rows.filter(pl.col("kind") == k)) for k, rule in rules.items()]
         # Another sub-type is scored null: no reference items, hence null shared and missing.
         null = pl.lit(None, dtype=_LIST)
         parts.append(
@@ -418,9 +522,14 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
 
     def prepare(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         kind = pl.col(frames.TCM_TYPE).fill_null(pl.lit(self.subtype_default))
-        packed = pl.struct(
-            kind.alias("kind"), pl.col(frames.PRED).alias("p"), pl.col(frames.ANSWER).alias("a")
-        )
+        fields = [
+            kind.alias("kind"),
+            pl.col(frames.PRED).alias("p"),
+            pl.col(frames.ANSWER).alias("a"),
+        ]
+        if self.read_options:
+            fields.append(pl.col(frames.CHOICES).alias("c"))
+        packed = pl.struct(fields)
         out_type = pl.Struct(
             {
                 self.temp("score"): pl.Float64,

@@ -1,0 +1,169 @@
+"""A symbolic pair put in comparable forms before it is verified, once per distinct pair (plain
+Python on the rows that reach the symbolic step, never per row of a frame).
+
+:func:`fit_pair_of` rewrites both answer spans the same way, then says whether they are now
+written identically (then they are equal, without Math-Verify):
+
+* spacing and delimiters: ``$``, ``\\left``/``\\right``, ``\\,`` ``\\;`` ``\\!``
+  ``\\quad``, ``\\dfrac`` and ``\\tfrac`` as ``\\frac``, spaces;
+* words around the answer: a leading ``\\text{The solutions are }``; trailing conditions
+  (``f(x)=2x \\text{ for all } x>0`` → ``f(x)=2x``, not inside ``\\begin{…}``) only to find
+  the two written identically; a span that is a sentence (``So the angle is
+  pi/2.``) gives what follows its last "is"/"are"/"=";
+* plain-text maths: ``sqrt(…)`` as ``\\sqrt{…}``, ``pi`` as ``\\pi``;
+* ``\\log`` (no base) as ``\\ln`` when the other side writes ``\\ln``;
+* a LaTeX mixed number (``88 \\frac{2}{3}``, the whole span) as one fraction;
+* ``\\pm`` inside a tuple expanded to the tuples it stands for (``(0, \\pm 2)`` → ``(0, 2), (0,
+  -2)``), on the side that has it when the other has none;
+* a function equal up to renaming its variable: ``f(y) = 2y`` against ``f(x) = 2x`` → the
+  prediction's variable renamed to the reference's (same function name, one letter each).
+
+Anything that does not read cleanly is left as it is: Math-Verify then decides the span as
+written.
+"""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+
+_SPACING = re.compile(
+    r"\\left(?![a-zA-Z])|\\right(?![a-zA-Z])|(?<!\\)\\[,;:! ]|\\q?quad(?![a-zA-Z])"
+)
+_LEADING = re.compile(r"^\s*\\text\s*\{\s*[A-Za-z][A-Za-z ,']*(?:is|are|be|:)\s*\}\s*:?\s*")
+_TRAILING = re.compile(
+    r"\s*[,;]?\s*\\text\s*\{\s*(?:for|where|if|when|with|whenever)\b[^{}]*\}.*$", re.S
+)
+_SENTENCE_TAIL = re.compile(r"(?i)^.*(?:\bis|\bare|\bequals|=)\s+(.+?)[.\s]*$", re.S)
+_PROSE = re.compile(r"(?:^|[^A-Za-z\\])[A-Za-z]{2,}\s+[A-Za-z]{2,}")
+_SQRT = re.compile(r"(?<![\\A-Za-z])sqrt\s*\(([^()]*)\)")
+_PI = re.compile(r"(?<![\\A-Za-z])pi(?![A-Za-z])")
+_LOG = re.compile(r"\\log(?![a-zA-Z_])")
+_MIXED = re.compile(r"^([0-9]+)\s*\\frac\s*\{([0-9]+)\}\s*\{([0-9]+)\}$")
+_PM = re.compile(r"\\pm(?![a-zA-Z])")
+_LN = re.compile(r"\\ln(?![a-zA-Z])")
+_TUPLE = re.compile(r"\(([^()]*)\)")
+_FUNCTION = re.compile(r"^\s*([a-zA-Z])\s*\(\s*([a-zA-Z])\s*\)\s*=(.+)$", re.S)
+
+
+def _clean(span: str) -> str:
+    span = span.strip().strip("$").strip()
+    span = span.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+    span = _SPACING.sub(" ", span)
+    return re.sub(r"\s+", " ", span).strip()
+
+
+def _words_off(span: str, trailing: bool) -> str:
+    span = _LEADING.sub("", span)
+    if trailing and "\\begin" not in span:
+        span = _TRAILING.sub("", span)
+    if "\\" not in span and _PROSE.search(span):
+        m = _SENTENCE_TAIL.match(span)
+        if m:
+            span = m.group(1)
+    span = _SQRT.sub(r"\\sqrt{\1}", span)
+    return _PI.sub(r"\\pi", span).strip().rstrip(".").strip()
+
+
+def _mixed(span: str) -> str:
+    m = _MIXED.match(span)
+    if not m:
+        return span
+    whole, num, den = (int(g) for g in m.groups())
+    if den == 0 or num >= den:
+        return span
+    return f"\\frac{{{whole * den + num}}}{{{den}}}"
+
+
+def _expand_pm(span: str) -> str:
+    def expand(m: re.Match[str]) -> str:
+        parts = m.group(1).split(",")
+        out: list[list[str]] = [[]]
+        for part in parts:
+            if _PM.search(part):
+                plus, minus = _PM.sub("", part, count=1), _PM.sub("-", part, count=1)
+                out = [[*o, v] for o in out for v in (plus.strip(), minus.strip())]
+            else:
+                out = [[*o, part.strip()] for o in out]
+        return ", ".join("(" + ", ".join(o) + ")" for o in out)
+
+    return _TUPLE.sub(expand, span)
+
+
+def _rename(pred: str, ref: str) -> str:
+    p, r = _FUNCTION.match(pred), _FUNCTION.match(ref)
+    if not p or not r or p.group(1) != r.group(1) or p.group(2) == r.group(2):
+        return pred
+    old, new = p.group(2), r.group(2)
+    body = p.group(3)
+    if re.search(rf"(?<![\\A-Za-z]){new}(?![A-Za-z])", body):
+        return pred  # the new name is taken in the body
+    body = re.sub(rf"(?<![\\A-Za-z]){old}(?![A-Za-z])", new, body)
+    return f"{p.group(1)}({new}) ={body}"
+
+
+def fit_pair_of(pred: str, ref: str) -> tuple[str, str, bool]:
+    """(prediction span, reference span, written identically) after the rewrites (module
+    docs)."""
+    p, r = _forms(pred, ref, trailing=False)
+    # Trailing conditions (``\\text{ for all } x>0``) are left out only to find the two
+    # written identically; Math-Verify gets them (they may carry a parameter's range).
+    same = _same(*_forms(pred, ref, trailing=True)) or _same(p, r)
+    return p, r, same
+
+
+def _same(p: str, r: str) -> bool:
+    return re.sub(r"\s+", "", p) == re.sub(r"\s+", "", r) and p != ""
+
+
+def _forms(pred: str, ref: str, *, trailing: bool) -> tuple[str, str]:
+    p, r = _words_off(_clean(pred), trailing), _words_off(_clean(ref), trailing)
+    p, r = _mixed(p), _mixed(r)
+    if _LN.search(p) and not _LN.search(r):
+        r = _LOG.sub("\\\\ln", r)
+    if _LN.search(r) and not _LN.search(p):
+        p = _LOG.sub("\\\\ln", p)
+    if _PM.search(p) and not _PM.search(r):
+        p = _expand_pm(p)
+    if _PM.search(r) and not _PM.search(p):
+        r = _expand_pm(r)
+    return _rename(p, r), r
+
+
+_PAIR = pl.Struct({"p": pl.String, "r": pl.String, "same": pl.Boolean})
+
+
+def fit_pair(prediction: pl.Expr, reference: pl.Expr) -> pl.Expr:
+    """:func:`fit_pair_of` over two columns (struct ``{p, r, same}``, null where either is
+    null), each distinct pair once."""
+    pair = pl.struct(prediction.alias("p"), reference.alias("r"))
+    return pair.map_batches(_fit_batch, return_dtype=_PAIR, is_elementwise=True)
+
+
+def _fit_batch(batch: pl.Series) -> pl.Series:
+    df = batch.struct.unnest().with_row_index("__i")
+    on = df.filter(pl.col("p").is_not_null() & pl.col("r").is_not_null())
+    out = pl.DataFrame(
+        {
+            "p": pl.Series([None] * len(df), dtype=pl.String),
+            "r": pl.Series([None] * len(df), dtype=pl.String),
+            "same": pl.Series([None] * len(df), dtype=pl.Boolean),
+        }
+    )
+    if on.height:
+        distinct = on.select("p", "r").unique()
+        fitted = [fit_pair_of(p, r) for p, r in distinct.iter_rows()]
+        table = distinct.with_columns(
+            pl.Series("p2", [f[0] for f in fitted], dtype=pl.String),
+            pl.Series("r2", [f[1] for f in fitted], dtype=pl.String),
+            pl.Series("same", [f[2] for f in fitted], dtype=pl.Boolean),
+        )
+        rows = on.join(table, on=["p", "r"], how="left", maintain_order="left")
+        at = rows["__i"]
+        out = out.with_columns(
+            out["p"].scatter(at, rows["p2"]),
+            out["r"].scatter(at, rows["r2"]),
+            out["same"].scatter(at, rows["same"]),
+        )
+    return out.to_struct(batch.name)
