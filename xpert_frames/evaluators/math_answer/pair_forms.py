@@ -142,7 +142,7 @@ def fit_pair(prediction: pl.Expr, reference: pl.Expr) -> pl.Expr:
 
 
 def _fit_batch(batch: pl.Series) -> pl.Series:
-    df = batch.struct.unnest().with_row_index("__i")
+    df = batch.struct.unnest().with_row_index("__row")
     on = df.filter(pl.col("prediction").is_not_null() & pl.col("reference").is_not_null())
     out = pl.DataFrame(
         {
@@ -160,7 +160,7 @@ def _fit_batch(batch: pl.Series) -> pl.Series:
             pl.Series("same", [f[2] for f in fitted], dtype=pl.Boolean),
         )
         rows = on.join(table, on=["prediction", "reference"], how="left", maintain_order="left")
-        at = rows["__i"]
+        at = rows["__row"]
         out = out.with_columns(
             out["prediction"].scatter(at, rows["prediction_form"]),
             out["reference"].scatter(at, rows["reference_form"]),
