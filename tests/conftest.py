@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import helpers
 from xpert_frames import registry
 
 #: Ray writes sessions, sockets and logs under ``$RAY_TMPDIR/ray`` (default ``/tmp/ray``): the
@@ -30,6 +31,8 @@ def pytest_configure(config: pytest.Config) -> None:
     from xpert_frames.tokens.zh import cache_dir
 
     jieba.dt.tmp_dir = str(cache_dir())  # not jieba's default, the temporary directory
+    # The quick loop draws fewer hypothesis examples in the costly property tests.
+    helpers.QUICK = "not slow" in (config.getoption("markexpr", "") or "")
 
 
 @pytest.hookimpl(trylast=True)

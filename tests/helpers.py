@@ -1,4 +1,5 @@
-"""Test helpers: run the same scoring on every path and demand equal frames."""
+"""Test helpers: run the same scoring on every path and demand equal frames; the number of
+examples a property test draws (fewer in the quick loop)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,15 @@ import polars as pl
 from polars.testing import assert_frame_equal
 
 import xpert_frames as xf
+
+#: True in the quick loop (``pytest -m "not slow"``; set by ``conftest.pytest_configure``).
+QUICK = False
+
+
+def examples(full: int) -> int:
+    """``max_examples`` of a costly property test: ``full`` in the full suite, a tenth (at
+    least 5) in the quick loop, where every property still runs on fresh examples."""
+    return max(5, full // 10) if QUICK else full
 
 
 def score_all_paths(

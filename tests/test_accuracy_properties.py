@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import xpert_frames as xf
-from tests.helpers import score_all_paths
+from tests.helpers import examples, score_all_paths
 from tests.oracles import accuracy as oracle
 from xpert_frames.core import frames
 from xpert_frames.evaluators.accuracy.evaluator import AccuracyEvaluator, normalize_text
@@ -113,9 +113,13 @@ NORM_ALPHABET = st.sampled_from(
     list("aAbZ 北京。，！？「」（）()!?.,;:'\"-_ＡＢ１\u3000\t\n\xa0…—")
 )
 
-PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 # Scoring on four paths costs ~0.1 s per example: fewer examples, more rows each.
-PATHS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PATHS = settings(
+    max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def choice_list(ids: str, contents: list[str | None]) -> list[dict[str, str | None]]:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import xpert_frames as xf
-from tests.helpers import score_all_paths
+from tests.helpers import examples, score_all_paths
 from tests.oracles import accuracy_judge as judge_oracle
 from tests.oracles import accuracy_text as oracle
 from xpert_frames.core import frames
@@ -66,7 +66,9 @@ PREFIXES = [
     "好的，",
 ]
 DECOR = [("", ""), ('"', '"'), ("“", "”"), ("**", "**"), ("「", "」")]
-PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 BARE = ("{}", "{}。", "**{}**")
@@ -295,7 +297,9 @@ OPTIONS = st.sampled_from(
         {"extract_text": False},
     ]
 )
-PATHS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PATHS = settings(
+    max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @PATHS

@@ -2,24 +2,30 @@
 (where Float64 stops holding every integer), at 2**64, at 309/310 digits (where Float64
 overflows) and at 5,000 digits, written in full, with thousands separators, or as powers of
 ten (``10^{n}``, ``10^n``, ``1e5``, ``1\\times10^{5}``: their value, never their exponent).
-Labelled cases, then properties against plain Python ints."""
+The integer key against the oracle, labelled cases, then properties against plain Python ints."""
 
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import score_all_paths
+from tests.helpers import examples, score_all_paths
+from tests.oracles import math as oracle
 from xpert_frames.evaluators.accuracy import AccuracyEvaluator
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 from xpert_frames.reading.numbers.exact import integer_key, keys_within, power_key
 
 FIVE_K = "1" + "0" * 5000  # 10**5000 written out (over Python's 4,300-digit int() limit)
+
+
 NINES_309 = "9" * 309  # beyond Float64 (about 1.8e308)
+
+
 ONES_310 = "1" * 310
 
 
@@ -56,6 +62,7 @@ NUMBER_CASES = [
     ("small integers unchanged", "42", "42", True),
     ("decimals keep the tolerance", "0.333333", "0.33333333", True),
 ]
+
 
 #: Answers that are powers of ten (or state one) against the same integer written out.
 POWER_CASES = [
@@ -104,6 +111,46 @@ def _check(scores: pl.Series, cases: list[tuple[str, str, str, bool]]) -> None:
     assert not wrong, wrong
 
 
+def score(preds: list[str], answers: list[str], **options: Any) -> pl.DataFrame:
+    df = pl.DataFrame({"prediction": preds, "answer": answers})
+    return score_all_paths(df, [MathEvaluator(**options)])
+
+
+def test_integer_key_matches_the_oracle() -> None:
+    texts = [
+        "18446744073709551616", "-0", "+12", "0012", "1,000", "12.00", "12.5", "1e20", "5万",
+        "0万", "3 kg", "4 4/9", "7/2", "50%", "2亿 元", "-18,446,744,073,709,551,616", "12 ×",
+        "\\frac{1}{2}", "1.5万", "十二", "7 ‰", "2.5e3", "1e5000", "1.25e1", "-0.0e7",
+    ]  # fmt: skip
+    for scientific in (False, True):
+        got = pl.DataFrame({"t": texts}).select(integer_key(pl.col("t"), scientific=scientific))
+        want = [oracle.int_key(t, scientific) for t in texts]
+        assert [None if k is None else Decimal(k) for k in got.to_series()] == want
+    got = pl.DataFrame({"t": texts[:6]}).select(integer_key(pl.col("t"))).to_series()
+    assert got.to_list() == ["18446744073709551616e0", "0", "12e0", "12e0", "1e3", "12e0"]
+
+
+def test_integers_compare_exactly_at_any_size() -> None:
+    big = 2**64
+    preds = [str(big), f"{big:,}", f"{big:,}".replace(",", "{,}"), str(2**53 + 1), str(-big)]
+    preds += [f"\\boxed{{{big}}} ways", "所以共有 18446744073709551616 种。"]
+    for delta, want in ((0, 1.0), (1, 0.0), (-1, 0.0)):
+        refs = [str(big + delta)] * 3 + [str(2**53 + 1 + delta), str(-big + delta)]
+        refs += [str(big + delta)] * 2
+        assert score(preds, refs)["math_score"].to_list() == [want] * len(preds), delta
+    # Numbers not written as integers keep the tolerance (scientific notation approximates).
+    out = score(["1.8446744073709552e19", "1.8e19", "0.3333333"], [str(big), str(big), "1/3"])
+    assert out["math_score"].to_list() == [1.0, 0.0, 1.0]
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(st.integers(2**53, 10**30), st.integers(-2, 2), st.sampled_from(range(4)))
+def test_big_integers_in_every_form(n: int, delta: int, form: int) -> None:
+    written = [str(n), f"{n:,}", f"{n:,}".replace(",", "{,}"), f"{n:,}".replace(",", " ")][form]
+    out = score([f"The answer is {written}.", f"\\boxed{{{n + delta}}}"], [str(n + delta), written])
+    assert out["math_score"].to_list() == [float(delta == 0)] * 2, written
+
+
 @pytest.mark.parametrize("symbolic", ["auto", "latex"])
 def test_math_labelled_integers(symbolic: str) -> None:
     cases = NUMBER_CASES + POWER_CASES
@@ -137,7 +184,6 @@ def test_accuracy_tolerance_on_big_integers_is_exact() -> None:
         assert out["accuracy_score"].to_list() == [float(w) for w in want], tolerance
 
 
-# --------------------------------------------------------------------------- properties
 def _written(n: int, form: int) -> str:
     digits = str(abs(n))
     body = [digits, thousands(digits), "000" + digits][form]
@@ -152,7 +198,7 @@ big_ints = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(big_ints, st.integers(-2, 2), st.integers(0, 2), st.integers(0, 2), st.booleans())
 def test_integers_score_as_python_ints(n: int, delta: int, pform: int, rform: int, boxed: bool):
     m = n + delta
@@ -172,7 +218,7 @@ def xf_score(df: pl.DataFrame) -> pl.DataFrame:
     return xf.score(df, [MathEvaluator(symbolic="latex"), AccuracyEvaluator()])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(-(10**400), 10**400), st.integers(0, 40), st.integers(0, 2))
 def test_integer_key_is_the_python_int(n: int, shift: int, form: int) -> None:
     n = n * 10**shift
@@ -184,7 +230,7 @@ def test_integer_key_is_the_python_int(n: int, shift: int, form: int) -> None:
     assert Decimal(power) == Decimal(n * 10**shift)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(-(10**30), 10**30), st.integers(-5, 5), st.integers(0, 30),
        st.sampled_from([0.0, 0.5, 1.0, 2.5, 5.0, 1e20]))  # fmt: skip
 def test_keys_within_is_exact(n: int, delta: int, zeros: int, tolerance: float) -> None:

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from tests.helpers import examples
 from xpert_frames.distance import levenshtein as kernels
 from xpert_frames.distance import scorers
 from xpert_frames.distance.levenshtein import LongPairWarning, levenshtein_similarity
@@ -84,13 +85,13 @@ def kernel(pairs: Sequence[tuple[str | None, str | None]], **options: Any) -> li
     return levenshtein_similarity(a, b, **options).to_list()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.tuples(texts(150), texts(150)), min_size=1, max_size=8))
 def test_equals_the_seed_dp_up_to_150_code_points(pairs: list[tuple[str, str]]) -> None:
     assert kernel(pairs) == [seed(x, y) for x, y in pairs]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.sampled_from(THRESHOLDS),
     st.sampled_from(ALPHABETS),
@@ -108,7 +109,7 @@ def test_equals_the_seed_dp_across_rapidfuzz_thresholds(
     assert kernel(pairs) == [seed(x, y) for x, y in pairs]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.lists(st.tuples(st.none() | texts(200), st.none() | texts(200)), min_size=1, max_size=30),
     st.integers(0, 5),

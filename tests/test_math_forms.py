@@ -1,12 +1,10 @@
-"""Number forms real answers use (issue 14), each as prediction and as reference; the decimal
-comma option; the final answer after a box; approximations; whole numbers compared exactly;
-English number words; a round trip of random numbers written in every supported form."""
+"""Number forms real answers use, each as prediction and as reference; the decimal comma
+option; whole numbers compared exactly; a round trip of random numbers written in every
+supported form."""
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -14,15 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import score_all_paths
+from tests.helpers import examples, score_all_paths
 from tests.test_numbers import to_chinese
 from xpert_frames.core.exceptions import InvalidOptionError
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 from xpert_frames.reading.numbers.parse import extract_number, parse_number
 
-FORMS = Path(__file__).parent / "data" / "math_labelled_forms.jsonl"
-
-# (written form, value)
 CASES: list[tuple[str, float]] = [
     ("4 4/9", 40 / 9),
     ("12\\frac{3}{5}", 12.6),
@@ -105,22 +100,6 @@ def test_decimal_comma_option() -> None:
         extract_number("t", decimal_comma="sometimes")  # type: ignore[arg-type]
 
 
-def test_final_answer_after_a_box_wins() -> None:
-    pred = "First, $\\boxed{255}$ subsets; times 41 is 10,455.\n\nThe final answer is $10,455$."
-    out = score([pred, pred, "The final answer is $\\boxed{42}$."], ["10455", "255", "42"])
-    assert out["math_score"].to_list() == [1.0, 0.0, 1.0]
-    assert out["math_rule"].to_list() == ["statement", "statement", "boxed"]
-
-
-def test_approximation_after_the_exact_value() -> None:
-    preds = ["x = 1/3 ≈ 0.33", "$x = \\frac{1}{3} \\approx 0.33$", "x = 1/3 ≈ 0.33", "≈ 0.33"]
-    out = score(preds, ["1/3", "0.33", "0.3", "0.33"])
-    assert out["math_score"].to_list() == [1.0, 1.0, 0.0, 1.0]
-    assert out["math_value"].to_list()[:3] == pytest.approx([1 / 3] * 3)
-    # The approximation counts only against a decimal reference, never against a whole one.
-    assert score(["n = 7/2 ≈ 3"], ["3"])["math_score"].to_list() == [0.0]
-
-
 def test_whole_numbers_compare_exactly() -> None:
     out = score(
         ["99999999999", "1000001", "3.0", "\\frac{6}{2}", "2.9999999999"],
@@ -129,15 +108,6 @@ def test_whole_numbers_compare_exactly() -> None:
     assert out["math_score"].to_list() == [0.0, 0.0, 1.0, 1.0, 1.0]
 
 
-def test_words_only_where_no_digits() -> None:
-    out = score(
-        ["There are seven days.", "Each one costs 5 dollars.", "\\boxed{twenty-one}"],
-        ["7", "5", "21"],
-    )
-    assert out["math_score"].to_list() == [1.0, 1.0, 1.0]
-
-
-# --------------------------------------------------------------------------- round trip
 def _written(draw: st.DrawFn, q: Fraction) -> tuple[str, float]:
     """One random way of writing the non-negative rational ``q`` (value read back)."""
     n, d = q.numerator, q.denominator
@@ -174,7 +144,7 @@ def written_numbers(draw: st.DrawFn) -> tuple[str, float]:
     return _written(draw, q)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(written_numbers(), min_size=1, max_size=20))
 def test_written_numbers_read_back(items: list[tuple[str, float]]) -> None:
     texts = [w for w, _ in items]
@@ -185,17 +155,3 @@ def test_written_numbers_read_back(items: list[tuple[str, float]]) -> None:
     for (written, value), whole, inside in zip(items, got["whole"], got["in"], strict=True):
         assert whole == pytest.approx(value, rel=1e-12), written
         assert inside == pytest.approx(value, rel=1e-12), written
-
-
-# --------------------------------------------------------------------------- labelled forms
-def forms_set() -> pl.DataFrame:
-    rows = [json.loads(line) for line in FORMS.read_text(encoding="utf-8").splitlines()]
-    return pl.DataFrame(rows)
-
-
-def test_forms_set_shape() -> None:
-    df = forms_set()
-    assert df.height >= 80
-    assert set(df["kind"]) == {"numeric", "symbolic"}
-    assert 0.3 <= (df["split"] == "holdout").mean() <= 0.5  # type: ignore[operator]
-    assert (~df["correct"]).sum() >= 30  # wrong answers too

@@ -9,7 +9,8 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.test_math import OPTION_SETS, assert_matches_oracle
+from tests.helpers import examples
+from tests.math_checks import OPTION_SETS, assert_matches_oracle
 from tests.test_numbers import to_chinese
 
 WORDS = [
@@ -46,7 +47,7 @@ texts = st.lists(st.one_of(number_text(), st.sampled_from(WORDS)), max_size=12).
 
 
 # XF_MATH_EXAMPLES raises the number of examples for a longer local search.
-@settings(max_examples=int(os.environ.get("XF_MATH_EXAMPLES", "25")), deadline=None)
+@settings(max_examples=int(os.environ.get("XF_MATH_EXAMPLES", examples(25))), deadline=None)
 @given(
     st.lists(st.tuples(st.one_of(st.none(), texts), texts), min_size=1, max_size=30),
     st.sampled_from(OPTION_SETS),

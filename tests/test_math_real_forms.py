@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from tests.helpers import score_all_paths
-from tests.test_math import assert_matches_oracle
+from tests.math_checks import assert_matches_oracle
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 from xpert_frames.evaluators.math_answer.pair_forms import fit_pair_of
 from xpert_frames.evaluators.math_answer.times import colon_equal_of, same_numbers_of

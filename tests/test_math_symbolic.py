@@ -1,6 +1,6 @@
 """Symbolic answers never get credit from a stray number: Math-Verify (the ``symbolic`` extra)
-or exact normalized LaTeX decides them; the worker's per-pair deadline; the labelled forms set
-and its agreement with Math-Verify per row."""
+or exact normalized LaTeX decides them; Unicode roots written out; the worker's per-pair
+deadline."""
 
 from __future__ import annotations
 
@@ -12,14 +12,10 @@ import pytest
 
 import xpert_frames as xf
 from tests.helpers import score_all_paths
-from tests.test_math import OPTION_SETS, assert_matches_oracle
-from tests.test_math_forms import forms_set
+from tests.math_checks import MODES, needs_mv
+from tests.oracles import math_forms as oracle_forms
 from xpert_frames.evaluators.math_answer import symbolic, verify_pool
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
-
-HAS_MV = verify_pool.available()
-needs_mv = pytest.mark.skipif(not HAS_MV, reason="needs the symbolic extra (Math-Verify)")
-MODES = ["latex", pytest.param("math_verify", marks=needs_mv)]
 
 #: (prediction, reference): a number can be read from each side, and they agree or nearly.
 STRAY = [
@@ -93,6 +89,14 @@ def test_latex_fallback_compares_normalized_latex() -> None:
     assert out["math_expected"].to_list() == ["\\frac{\\sqrt2}{2}", "x^2 + 1", "\\sqrt{12}"]
 
 
+def test_unicode_root_is_written_out() -> None:
+    got = pl.DataFrame({"s": ["2√2", "√(x+1)", "√{3}", "√x"]}).select(
+        symbolic.sqrt_latex(pl.col("s"))
+    )
+    want = ["2\\sqrt{2}", "\\sqrt{x+1}", "\\sqrt{3}", "\\sqrt{x}"]
+    assert got.to_series().to_list() == want == [oracle_forms.sqrt_latex(s) for s in got["s"]]
+
+
 @needs_mv
 def test_math_verify_decides_equivalence() -> None:
     preds = [
@@ -136,7 +140,6 @@ def test_each_distinct_pair_verified_once(monkeypatch: pytest.MonkeyPatch) -> No
     assert sorted(seen) == [("$y$", "$x$")]
 
 
-# --------------------------------------------------------------------------- the worker
 @needs_mv
 def test_worker_deadline_kills_a_slow_pair_and_goes_on() -> None:
     pool = verify_pool.VerifyPool(timeout=1.5)
@@ -188,41 +191,6 @@ def test_pool_size_follows_the_cores_polars_may_use() -> None:
     cores = verify_pool.available_cores()
     assert 1 <= cores <= min(len(os.sched_getaffinity(0)), pl.thread_pool_size())
     assert verify_pool.VerifyPool(workers=3).size == 3
-
-
-# --------------------------------------------------------------------------- labelled set
-def _agreement(out: pl.DataFrame) -> tuple[int, int]:
-    right = int((out["math_score"] == out["correct"].cast(pl.Float64)).sum())
-    symbolic_golds = out.filter(pl.col("kind") == "symbolic")
-    false_credit = int(((symbolic_golds["math_score"] == 1.0) & ~symbolic_golds["correct"]).sum())
-    return right, false_credit
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_forms_set(mode: str, capsys: pytest.CaptureFixture[str]) -> None:
-    df = forms_set()
-    out = score_all_paths(df, [MathEvaluator(symbolic=mode)])
-    right, false_credit = _agreement(out)
-    hold = out.filter(pl.col("split") == "holdout")
-    hold_right, _ = _agreement(hold)
-    with capsys.disabled():
-        print(
-            f"\nmath forms set ({mode}): {right}/{df.height}, held out {hold_right}/"
-            f"{hold.height}, false credits on symbolic golds {false_credit}"
-        )
-    assert false_credit == 0
-    numeric = out.filter(pl.col("kind") == "numeric")
-    assert (numeric["math_score"] == numeric["correct"].cast(pl.Float64)).all()
-    if mode == "math_verify":
-        assert right == df.height
-
-
-@pytest.mark.parametrize("options", OPTION_SETS, ids=str)
-def test_forms_set_matches_oracle(options: dict[str, Any]) -> None:
-    # The four paths are compared on this set by test_forms_set (both symbolic modes) and under
-    # every option set on the labelled set (test_math): here one path, except with defaults.
-    df = forms_set().select("prediction", "answer")
-    assert_matches_oracle(df, options, all_paths=not options)
 
 
 def test_empty_batch_scores_to_an_empty_frame() -> None:

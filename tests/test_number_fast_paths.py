@@ -9,6 +9,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import examples
 from xpert_frames.reading.numbers.grammar import grammar
 from xpert_frames.reading.numbers.rules import last_candidate
 from xpert_frames.reading.numbers.values import _ASCII_FRACTION, BARE, _ascii_fraction
@@ -40,7 +41,7 @@ def fractions(draw: st.DrawFn) -> str:
     return f"{draw(SIGN)}{a}{s[0]}/{s[1]}{b}"
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(texts=st.lists(fractions(), min_size=1, max_size=20))
 def test_cuts_equal_the_capture_groups(texts: list[str]) -> None:
     df = pl.DataFrame({"num": texts})
@@ -50,7 +51,7 @@ def test_cuts_equal_the_capture_groups(texts: list[str]) -> None:
     assert got.equals(want)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(texts=st.lists(st.tuples(SIGN, NUMBER).map("".join), min_size=1, max_size=20))
 def test_a_bare_number_is_its_own_last_candidate(texts: list[str]) -> None:
     df = pl.DataFrame({"t": texts})

@@ -11,6 +11,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import examples
 from xpert_frames.reading.numbers import screens
 from xpert_frames.reading.numbers.forms import RARE_TRIGGER, form_stages
 from xpert_frames.reading.numbers.grammar import (
@@ -134,7 +135,7 @@ def check(texts: list[str]) -> None:
         assert found.height == 0, f"bits {bits} miss {found['n'].to_list()[:3]}"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(texts=st.lists(TEXTS, min_size=1, max_size=20))
 def test_bits_are_their_gates_on_generated_texts(texts: list[str]) -> None:
     check(texts)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import examples
 from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
 from xpert_frames.reading.numbers.parse import NUMBER_DTYPE, extract_number, parse_number
 
@@ -226,7 +227,7 @@ def formats(x: float) -> list[tuple[str, float]]:
     return out
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.lists(st.floats(allow_nan=False, allow_infinity=False, width=64), min_size=1, max_size=25)
 )
@@ -240,7 +241,7 @@ def test_any_float_round_trips(xs: list[float]) -> None:
         )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.lists(
         st.tuples(st.integers(0, 10**12 - 1), st.integers(1, 10**6), st.integers(0, 99)),

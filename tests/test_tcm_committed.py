@@ -74,7 +74,9 @@ def test_oracle_agrees_with_labels() -> None:
     ],
 )
 def test_option_picks_equal_oracle(prediction: str, pick: str | None) -> None:
-    frame = pl.DataFrame({"p": [prediction], "c": pl.Series([OPTIONS], dtype=CHOICES)})
+    frame = pl.DataFrame(
+        {"prediction": [prediction], "choices": pl.Series([OPTIONS], dtype=CHOICES)}
+    )
     assert option_picks(frame).to_list() == [pick]
     assert oracle.option_pick(prediction, OPTIONS) == pick
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import score_all_paths
+from tests.helpers import examples, score_all_paths
 from tests.oracles import tcm as oracle
 from xpert_frames.evaluators.tcm.evaluator import TcmDiagnosisEvaluator, set_similarity
 
@@ -28,7 +28,7 @@ OPTIONS = st.fixed_dictionaries(
 SETS = st.lists(st.sampled_from("abcdefg"), max_size=6)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     rows=st.lists(st.tuples(SETS, SETS), min_size=1, max_size=20),
     exact=st.booleans(),
@@ -51,7 +51,7 @@ def test_set_similarity_is_the_seed_function(
     assert got.to_list() == pytest.approx(want, abs=1e-12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     rows=st.lists(
         st.tuples(TEXT, TEXT, st.sampled_from(["syndrome", "disease", "treatment", None])),

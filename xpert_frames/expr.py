@@ -66,9 +66,9 @@ def similarity(
     --------
     >>> import polars as pl
     >>> from xpert_frames import expr as xfe
-    >>> df = pl.DataFrame({"p": ["kitten", "Paris"], "r": ["sitting", "paris"]})
-    >>> sim = xfe.similarity("p", "r", normalization=["case"]).round(4).alias("sim")
-    >>> df.select(sim)["sim"].to_list()
+    >>> df = pl.DataFrame({"prediction": ["kitten", "Paris"], "reference": ["sitting", "paris"]})
+    >>> sim = xfe.similarity("prediction", "reference", normalization=["case"])
+    >>> df.select(sim.round(4).alias("sim"))["sim"].to_list()
     [0.5714, 1.0]
     """
     return _fuzzy.similarity(reference, prediction, steps=normalization, aliases=aliases)
@@ -99,8 +99,8 @@ def extract_number(
     --------
     >>> import polars as pl
     >>> from xpert_frames import expr as xfe
-    >>> df = pl.DataFrame({"p": ["3+4=7，所以答案是 7", "约 1,250 米", "无"]})
-    >>> df.select(xfe.extract_number("p").struct.field("value"))["value"].to_list()
+    >>> df = pl.DataFrame({"prediction": ["3+4=7，所以答案是 7", "约 1,250 米", "无"]})
+    >>> df.select(xfe.extract_number("prediction").struct.field("value"))["value"].to_list()
     [7.0, 1250.0, None]
     """
     return _parse.extract_number(clean_prediction(prediction), mode=mode, normalize=normalize)
@@ -125,8 +125,8 @@ def parse_number(reference: IntoExpr, *, normalize: bool = True) -> pl.Expr:
     --------
     >>> import polars as pl
     >>> from xpert_frames import expr as xfe
-    >>> df = pl.DataFrame({"r": ["1/2", "三百", "abc"]})
-    >>> df.select(xfe.parse_number("r").alias("n"))["n"].to_list()
+    >>> df = pl.DataFrame({"answer": ["1/2", "三百", "abc"]})
+    >>> df.select(xfe.parse_number("answer").alias("value"))["value"].to_list()
     [0.5, 300.0, None]
     """
     return _parse.parse_number(reference, normalize=normalize)
@@ -161,8 +161,9 @@ def extract_choice(
     --------
     >>> import polars as pl
     >>> from xpert_frames import expr as xfe
-    >>> df = pl.DataFrame({"p": ["答案是 C", "**Answer: B**", "A is wrong; the answer is D."]})
-    >>> out = df.select(xfe.extract_choice("p", options="ABCD").struct.field("letters"))
+    >>> texts = ["答案是 C", "**Answer: B**", "A is wrong; the answer is D."]
+    >>> df = pl.DataFrame({"prediction": texts})
+    >>> out = df.select(xfe.extract_choice("prediction", options="ABCD").struct.field("letters"))
     >>> out["letters"].to_list()
     ['C', 'B', 'D']
     """
@@ -190,8 +191,8 @@ def tcm_terms(text: IntoExpr, *, terms: TermsSpec = "default", normalize: bool =
     --------
     >>> import polars as pl
     >>> from xpert_frames import expr as xfe
-    >>> df = pl.DataFrame({"t": ["肝气郁结，脾气虚弱"]})
-    >>> df.select(xfe.tcm_terms("t"))["t"].to_list()
+    >>> df = pl.DataFrame({"text": ["肝气郁结，脾气虚弱"]})
+    >>> df.select(xfe.tcm_terms("text"))["text"].to_list()
     [['肝郁', '脾虚']]
     """
     return _tcm.tcm_terms(text, terms=terms, normalize=normalize)
@@ -227,8 +228,8 @@ def set_similarity(
     --------
     >>> import polars as pl
     >>> from xpert_frames import expr as xfe
-    >>> df = pl.DataFrame({"p": [["肝郁", "脾虚"]], "r": [["肝郁", "脾虚"]]})
-    >>> df.select(xfe.set_similarity("p", "r").alias("s"))["s"].to_list()
+    >>> df = pl.DataFrame({"predicted": [["肝郁", "脾虚"]], "expected": [["肝郁", "脾虚"]]})
+    >>> df.select(xfe.set_similarity("predicted", "expected").alias("overlap"))["overlap"].to_list()
     [1.0]
     """
     return _tcm.set_similarity(
@@ -260,8 +261,8 @@ def disease_name(text: IntoExpr, *, strip_suffix: bool = True) -> pl.Expr:
     --------
     >>> import polars as pl
     >>> from xpert_frames import expr as xfe
-    >>> df = pl.DataFrame({"t": ["胸痹证", "糖尿病"]})
-    >>> df.select(xfe.disease_name("t"))["t"].to_list()
+    >>> df = pl.DataFrame({"text": ["胸痹证", "糖尿病"]})
+    >>> df.select(xfe.disease_name("text"))["text"].to_list()
     ['胸痹', '糖尿病']
     """
     return _tcm.disease_text(text, strip_suffix=strip_suffix)
@@ -284,7 +285,8 @@ def is_chinese(text: IntoExpr) -> pl.Expr:
     --------
     >>> import polars as pl
     >>> from xpert_frames import expr as xfe
-    >>> pl.DataFrame({"t": ["你好 world", "hello"]}).select(xfe.is_chinese("t"))["t"].to_list()
+    >>> df = pl.DataFrame({"text": ["你好 world", "hello"]})
+    >>> df.select(xfe.is_chinese("text"))["text"].to_list()
     [True, False]
     """
     return _tokens.is_chinese(text)
@@ -307,7 +309,7 @@ def full_to_half(text: IntoExpr) -> pl.Expr:
     --------
     >>> import polars as pl
     >>> from xpert_frames import expr as xfe
-    >>> pl.DataFrame({"t": ["ＡＢＣ１２３"]}).select(xfe.full_to_half("t"))["t"].to_list()
+    >>> pl.DataFrame({"text": ["ＡＢＣ１２３"]}).select(xfe.full_to_half("text"))["text"].to_list()
     ['ABC123']
     """
     return _text.full_to_half(text)

@@ -299,17 +299,17 @@ def _roots(span: str) -> str | None:
 
 
 def roots_reference(df: pl.DataFrame) -> pl.DataFrame:
-    """Column ``s`` (reference spans) with listed roots as their values (:func:`_roots`),
+    """Column ``span`` (reference spans) with listed roots as their values (:func:`_roots`),
     once per distinct span that may list them (:data:`ROOTS_HINT`); others unchanged."""
-    return on_subset(df, pl.col("s").str.contains(ROOTS_HINT), _roots_of)
+    return on_subset(df, pl.col("span").str.contains(ROOTS_HINT), _roots_of)
 
 
 def _roots_of(df: pl.DataFrame) -> pl.DataFrame:
-    distinct = df["s"].unique()
+    distinct = df["span"].unique()
     roots = pl.Series("roots", [_roots(s) for s in distinct], pl.String)
     table = pl.DataFrame([distinct, roots])
-    out = df.join(table, on="s", how="left", maintain_order="left")
-    return out.with_columns(pl.coalesce("roots", "s").alias("s")).drop("roots")
+    out = df.join(table, on="span", how="left", maintain_order="left")
+    return out.with_columns(pl.coalesce("roots", "span").alias("span")).drop("roots")
 
 
 def one_answer_chunk(df: pl.DataFrame) -> pl.Series:
@@ -331,20 +331,22 @@ _FIT_HINT = r"[=<>≤≥∈]|\\(?:le|ge|lt|gt|in|\{|langle)|matrix"
 
 
 def fit_batch(batch: pl.Series) -> pl.Series:
-    """The prediction spans of a ``{s, r}`` batch in the reference's form, each distinct pair
-    rewritten once (:func:`fit_to_reference`)."""
+    """The prediction spans of a ``{span, reference_span}`` batch in the reference's form,
+    each distinct pair rewritten once (:func:`fit_to_reference`)."""
     f = pl.col
-    df = batch.struct.unnest().with_row_index("i")
-    todo = df.filter(f("r").is_not_null() & f("s").is_not_null())
-    hint = f("s").str.contains(_FIT_HINT) | f("r").str.contains("matrix", literal=True)
+    df = batch.struct.unnest().with_row_index("row")
+    todo = df.filter(f("reference_span").is_not_null() & f("span").is_not_null())
+    hint = f("span").str.contains(_FIT_HINT) | f("reference_span").str.contains(
+        "matrix", literal=True
+    )
     todo = todo.filter(hint)
     if todo.height == 0:
-        return df["s"].alias(batch.name)
-    pairs = todo.select("s", "r").unique()
+        return df["span"].alias(batch.name)
+    pairs = todo.select("span", "reference_span").unique()
     fitted = [fit_to_reference(s, r) for s, r in pairs.iter_rows()]
     pairs = pairs.with_columns(pl.Series("fit", fitted, dtype=pl.String))
-    todo = todo.join(pairs, on=["s", "r"], how="left")
-    return df["s"].scatter(todo["i"], todo["fit"]).alias(batch.name)
+    todo = todo.join(pairs, on=["span", "reference_span"], how="left")
+    return df["span"].scatter(todo["row"], todo["fit"]).alias(batch.name)
 
 
 #: ``√`` as written in plain text (``2√2``, ``√(x+1)``, ``√{3}``), which Math-Verify does not read.
@@ -385,6 +387,6 @@ def strip_delimiters(span: pl.Expr) -> pl.Expr:
 
 
 def scatter_spans(name: str, length: int, spans: pl.DataFrame) -> pl.Series:
-    """A String series of ``length`` nulls with ``spans["s"]`` at rows ``spans["i"]``."""
+    """A String series of ``length`` nulls with ``spans["span"]`` at rows ``spans["row"]``."""
     out = pl.repeat(None, length, dtype=pl.String, eager=True).alias(name)
-    return out.scatter(spans["i"], spans["s"]) if spans.height else out
+    return out.scatter(spans["row"], spans["span"]) if spans.height else out

@@ -284,17 +284,20 @@ class MathEvaluator(BaseEvaluator):
         lf = lf.with_columns(packed.map_batches(batch, return_dtype=dtype).alias(t("read")))
         lf = lf.unnest(t("read"))
         # Only symbolic rows are compared: the others are nulls, which every step skips.
-        on = pl.col(t("sym"))
+        on = pl.col(t("symbolic"))
         span = pl.when(on).then(pl.col(t("pspan")))
         p_text = pl.col(t("cleaned_prediction"))
         compared = pl.coalesce(pl.lit("$") + span + pl.lit("$"), pl.when(on).then(p_text))
         # Two integers (as written or powers of ten: 10^{5000}) compare by their exact keys,
         # at any size, without the symbolic step.
         lf = lf.with_columns(
-            exact.power_key(compared).alias(t("pk")),
-            exact.power_key(pl.when(on).then(pl.col(t("rspan")))).alias(t("rk")),
+            exact.power_key(compared).alias(t("prediction_power_key")),
+            exact.power_key(pl.when(on).then(pl.col(t("rspan")))).alias(t("reference_power_key")),
         )
-        keyed = pl.col(t("pk")).is_not_null() & pl.col(t("rk")).is_not_null()
+        keyed = (
+            pl.col(t("prediction_power_key")).is_not_null()
+            & pl.col(t("reference_power_key")).is_not_null()
+        )
         verify = on & ~keyed
         # Both spans in comparable forms (pair_forms); written identically they are equal.
         fitted = pair_forms.fit_pair(
@@ -303,35 +306,39 @@ class MathEvaluator(BaseEvaluator):
         lf = lf.with_columns(fitted.alias(t("fit")))
         fit = pl.col(t("fit")).struct
         same_form = fit.field("same").fill_null(False)
-        compared = pl.coalesce(pl.lit("$") + fit.field("p") + pl.lit("$"), compared)
+        compared = pl.coalesce(pl.lit("$") + fit.field("prediction") + pl.lit("$"), compared)
         verify = verify & ~same_form
         outcome = sym.symbolic_outcome(
             pl.when(verify).then(compared),
-            pl.when(verify).then(pl.coalesce(fit.field("r"), pl.col(t("rspan")))),
+            pl.when(verify).then(pl.coalesce(fit.field("reference"), pl.col(t("rspan")))),
             verify,
             mode=self.symbolic,
             timeout=self.symbolic_timeout,
             budget=None if math.isinf(self.symbolic_budget) else self.symbolic_budget,
         )
         outcome = pl.when(same_form).then(pl.lit("equal")).otherwise(outcome)
-        same = pl.when(pl.col(t("pk")) == pl.col(t("rk"))).then(pl.lit("equal"))
+        same = pl.when(pl.col(t("prediction_power_key")) == pl.col(t("reference_power_key"))).then(
+            pl.lit("equal")
+        )
         outcome = pl.when(keyed).then(same.otherwise(pl.lit("different"))).otherwise(outcome)
         lf = lf.with_columns(outcome.alias(t("outcome")), keyed.alias(t("keyed")))
         if not (self.normalize and not self.strict_format):
             return lf.with_columns(
-                pl.lit(None, pl.String).alias(t("wk")),
-                pl.lit(None, pl.Boolean).alias(t("ws")),
+                pl.lit(None, pl.String).alias(t("worded_kind")),
+                pl.lit(None, pl.Boolean).alias(t("worded_score")),
                 pl.lit(None, pl.Boolean).alias(t("colon")),
                 pl.lit(None, pl.Boolean).alias(t("list")),
             )
         # A reference stated in words (``\\text{No}``, ``Converges``) is compared as a text
         # answer, never by a number of the prediction (module worded).
         lf = lf.with_columns(
-            worded.worded_kind(pl.col(frames.ANSWER).cast(pl.String)).alias(t("wk"))
+            worded.worded_kind(pl.col(frames.ANSWER).cast(pl.String)).alias(t("worded_kind"))
         )
         # A clock time (``1:00`` vs ``12:00``) or a ratio (``12:1``) as such (module times).
         return lf.with_columns(
-            worded.worded_score(pl.col(frames.PRED), pl.col(t("wk"))).alias(t("ws")),
+            worded.worded_score(pl.col(frames.PRED), pl.col(t("worded_kind"))).alias(
+                t("worded_score")
+            ),
             times.colon_equal(pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)).alias(
                 t("colon")
             ),
@@ -365,8 +372,8 @@ class MathEvaluator(BaseEvaluator):
         pv, rv = pl.col(pred).struct.field("value"), pl.col(ref).struct.field("value")
         p_number, r_number = pl.col(pred).struct.field("text"), pl.col(ref).struct.field("text")
         lf = lf.with_columns(
-            exact.exact_keys(pv, rv, p_number, r_number).alias(t("pd")),
-            exact.exact_keys(rv, pv, r_number, p_number).alias(t("rd")),
+            exact.exact_keys(pv, rv, p_number, r_number).alias(t("prediction_exact_key")),
+            exact.exact_keys(rv, pv, r_number, p_number).alias(t("reference_exact_key")),
         )
         p_text, r_text = pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)
         rule = pl.col(pred).struct.field("rule")
@@ -399,11 +406,11 @@ class MathEvaluator(BaseEvaluator):
             symbolic = symbolic | pl.col(t("glued")).is_not_null()
         else:
             symbolic = pl.lit(False)
-        lf = lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("sym")))
+        lf = lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("symbolic")))
         if self.normalize:  # canonical units, looked up here: inside the parts read side by side
             lf = lf.with_columns(
-                unit_info(pl.col(pred).struct.field("unit")).alias(t("pc")),
-                unit_info(pl.col(ref).struct.field("unit")).alias(t("rc")),
+                unit_info(pl.col(pred).struct.field("unit")).alias(t("prediction_unit_info")),
+                unit_info(pl.col(ref).struct.field("unit")).alias(t("reference_unit_info")),
             )
         return lf
 
@@ -413,9 +420,11 @@ class MathEvaluator(BaseEvaluator):
         pred, ref = pl.col(t("pred")), pl.col(t("ref"))
         pv, pu = pred.struct.field("value"), pred.struct.field("unit")
         rv, ru = ref.struct.field("value"), ref.struct.field("unit")
-        on, outcome = pl.col(t("sym")), pl.col(t("outcome"))
+        on, outcome = pl.col(t("symbolic")), pl.col(t("outcome"))
         ref_text = ref.struct.field("text")
-        numeric = self._correct(pv, pu, rv, ru, pl.col(t("pd")), pl.col(t("rd")))
+        numeric = self._correct(
+            pv, pu, rv, ru, pl.col(t("prediction_exact_key")), pl.col(t("reference_exact_key"))
+        )
         approx = pred.struct.field("approx")
         decimal = pl.when(approx.is_not_null()).then(ref_text).str.contains(r"[0-9]\.[0-9]")
         by_approx = decimal & (rv.round(0) != rv) & values_close(approx, rv, self.tolerance)
@@ -437,12 +446,14 @@ class MathEvaluator(BaseEvaluator):
         whole = rv.is_not_null() & (
             ref_text == pl.col(frames.ANSWER).cast(pl.String).str.strip_chars(" \t\n\r$")
         )
-        words = pl.col(t("wk")).is_not_null() & pl.col(frames.VALID) & ~whole.fill_null(False)
+        words = (
+            pl.col(t("worded_kind")).is_not_null() & pl.col(frames.VALID) & ~whole.fill_null(False)
+        )
         colon = pl.col(t("colon")).is_not_null() & pl.col(frames.VALID)
         listed = pl.col(t("list")).is_not_null() & pl.col(frames.VALID) & ~on
         return {
             "score": pl.when(words)
-            .then(pl.col(t("ws")))
+            .then(pl.col(t("worded_score")))
             .when(colon)
             .then(pl.col(t("colon")))
             .when(listed)
@@ -473,7 +484,10 @@ class MathEvaluator(BaseEvaluator):
             ok = values_close(pv, rv, tol, pt, rt)
             return (ok & pu.eq_missing(ru)) if self.require_units else ok
         # Canonical unit, dimension and factor of each side, looked up once (prepare).
-        p_info, r_info = pl.col(self.temp("pc")).struct, pl.col(self.temp("rc")).struct
+        p_info, r_info = (
+            pl.col(self.temp("prediction_unit_info")).struct,
+            pl.col(self.temp("reference_unit_info")).struct,
+        )
         pc, rc = p_info.field("canonical"), r_info.field("canonical")
         pf, rf = p_info.field("factor"), r_info.field("factor")
         same = pc.eq_missing(rc)

@@ -131,39 +131,39 @@ def _forms(pred: str, ref: str, *, trailing: bool) -> tuple[str, str]:
     return _rename(p, r), r
 
 
-_PAIR = pl.Struct({"p": pl.String, "r": pl.String, "same": pl.Boolean})
+_PAIR = pl.Struct({"prediction": pl.String, "reference": pl.String, "same": pl.Boolean})
 
 
 def fit_pair(prediction: pl.Expr, reference: pl.Expr) -> pl.Expr:
     """:func:`fit_pair_of` over two columns (struct ``{p, r, same}``, null where either is
     null), each distinct pair once."""
-    pair = pl.struct(prediction.alias("p"), reference.alias("r"))
+    pair = pl.struct(prediction.alias("prediction"), reference.alias("reference"))
     return pair.map_batches(_fit_batch, return_dtype=_PAIR, is_elementwise=True)
 
 
 def _fit_batch(batch: pl.Series) -> pl.Series:
-    df = batch.struct.unnest().with_row_index("__i")
-    on = df.filter(pl.col("p").is_not_null() & pl.col("r").is_not_null())
+    df = batch.struct.unnest().with_row_index("__row")
+    on = df.filter(pl.col("prediction").is_not_null() & pl.col("reference").is_not_null())
     out = pl.DataFrame(
         {
-            "p": pl.Series([None] * len(df), dtype=pl.String),
-            "r": pl.Series([None] * len(df), dtype=pl.String),
+            "prediction": pl.Series([None] * len(df), dtype=pl.String),
+            "reference": pl.Series([None] * len(df), dtype=pl.String),
             "same": pl.Series([None] * len(df), dtype=pl.Boolean),
         }
     )
     if on.height:
-        distinct = on.select("p", "r").unique()
+        distinct = on.select("prediction", "reference").unique()
         fitted = [fit_pair_of(p, r) for p, r in distinct.iter_rows()]
         table = distinct.with_columns(
-            pl.Series("p2", [f[0] for f in fitted], dtype=pl.String),
-            pl.Series("r2", [f[1] for f in fitted], dtype=pl.String),
+            pl.Series("prediction_form", [f[0] for f in fitted], dtype=pl.String),
+            pl.Series("reference_form", [f[1] for f in fitted], dtype=pl.String),
             pl.Series("same", [f[2] for f in fitted], dtype=pl.Boolean),
         )
-        rows = on.join(table, on=["p", "r"], how="left", maintain_order="left")
-        at = rows["__i"]
+        rows = on.join(table, on=["prediction", "reference"], how="left", maintain_order="left")
+        at = rows["__row"]
         out = out.with_columns(
-            out["p"].scatter(at, rows["p2"]),
-            out["r"].scatter(at, rows["r2"]),
+            out["prediction"].scatter(at, rows["prediction_form"]),
+            out["reference"].scatter(at, rows["reference_form"]),
             out["same"].scatter(at, rows["same"]),
         )
     return out.to_struct(batch.name)

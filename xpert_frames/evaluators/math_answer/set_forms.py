@@ -41,45 +41,51 @@ EMPTY_SPAN = "\\emptyset"
 def _intervals(refs: pl.Series) -> pl.Series:
     """Each distinct set-builder reference in interval notation (null where it is none)."""
     distinct = refs.drop_nulls().unique()
-    out = pl.Series("i", [answer_forms.intervals(r) for r in distinct], pl.String)
-    table = pl.DataFrame([distinct.alias("r"), out])
-    joined = pl.DataFrame({"r": refs}).join(table, on="r", how="left", maintain_order="left")
-    return joined["i"]
+    out = pl.Series("intervals", [answer_forms.intervals(r) for r in distinct], pl.String)
+    table = pl.DataFrame([distinct.alias("reference"), out])
+    joined = pl.DataFrame({"reference": refs}).join(
+        table, on="reference", how="left", maintain_order="left"
+    )
+    return joined["intervals"]
 
 
 def _fit(df: pl.DataFrame) -> pl.DataFrame:
     f = pl.col
-    empty_ref = f("r").str.contains(_EMPTY)
-    boxed = f("p").str.contains_any(["\\boxed", "\\fbox"])
-    stated = f("s").str.contains(_EMPTY).fill_null(False) | (
-        ~boxed & last_sentence(f("p")).str.contains(_EMPTY_STATED).fill_null(False)
+    empty_ref = f("reference_span").str.contains(_EMPTY)
+    boxed = f("prediction").str.contains_any(["\\boxed", "\\fbox"])
+    stated = f("span").str.contains(_EMPTY).fill_null(False) | (
+        ~boxed & last_sentence(f("prediction")).str.contains(_EMPTY_STATED).fill_null(False)
     )
     df = df.with_columns(
-        pl.when(empty_ref & stated).then(pl.lit(EMPTY_SPAN)).otherwise(f("s")).alias("s"),
-        pl.when(empty_ref).then(pl.lit(EMPTY_SPAN)).otherwise(f("r")).alias("r"),
+        pl.when(empty_ref & stated).then(pl.lit(EMPTY_SPAN)).otherwise(f("span")).alias("span"),
+        pl.when(empty_ref)
+        .then(pl.lit(EMPTY_SPAN))
+        .otherwise(f("reference_span"))
+        .alias("reference_span"),
     )
-    interval = f("s").str.contains(answer_forms.INTERVAL) & ~f("s").str.contains(r"[=<>≤≥]")
-    builder = f("r").str.contains(_BUILDER) & interval.fill_null(False)
+    interval = f("span").str.contains(answer_forms.INTERVAL) & ~f("span").str.contains(r"[=<>≤≥]")
+    builder = f("reference_span").str.contains(_BUILDER) & interval.fill_null(False)
     mask = df.select(builder).to_series()
     if mask.any():
-        fitted = _intervals(df.filter(mask)["r"])
-        new = df["r"].scatter(mask.arg_true(), fitted)
-        df = df.with_columns(pl.coalesce(new, df["r"]).alias("r"))
+        fitted = _intervals(df.filter(mask)["reference_span"])
+        new = df["reference_span"].scatter(mask.arg_true(), fitted)
+        df = df.with_columns(pl.coalesce(new, df["reference_span"]).alias("reference_span"))
     return df
 
 
 def _fit_batch(batch: pl.Series) -> pl.Series:
     f = pl.col
     df = batch.struct.unnest()
-    out = df.select("s", "r")
-    rows = df.with_row_index("__i").filter(~f("plain") & f("p").is_not_null())
-    rows = rows.filter(f("r").str.contains_any(_SCREEN))
+    out = df.select("span", "reference_span")
+    rows = df.with_row_index("__row").filter(~f("plain") & f("prediction").is_not_null())
+    rows = rows.filter(f("reference_span").str.contains_any(_SCREEN))
     if rows.height:
         rows = _fit(rows)
         out = out.with_columns(
-            out["s"].scatter(rows["__i"], rows["s"]), out["r"].scatter(rows["__i"], rows["r"])
+            out["span"].scatter(rows["__row"], rows["span"]),
+            out["reference_span"].scatter(rows["__row"], rows["reference_span"]),
         )
-    return out.select(pl.struct("s", "r")).to_series().alias(batch.name)
+    return out.select(pl.struct("span", "reference_span")).to_series().alias(batch.name)
 
 
 def fit_sets(
@@ -89,14 +95,16 @@ def fit_sets(
     batch function that reads only the rows whose reference span is not one plain number
     (``plain``) and may be a set (the others pass through uncopied)."""
     both = pl.struct(
-        prediction.alias("p"),
-        pl.col(pspan).alias("s"),
-        pl.col(rspan).alias("r"),
+        prediction.alias("prediction"),
+        pl.col(pspan).alias("span"),
+        pl.col(rspan).alias("reference_span"),
         plain.fill_null(False).alias("plain"),
     )
-    dtype = pl.Struct({"s": pl.String, "r": pl.String})
+    dtype = pl.Struct({"span": pl.String, "reference_span": pl.String})
     fitted = both.map_batches(_fit_batch, return_dtype=dtype, is_elementwise=True)
     tmp = f"{pspan}__sets"
     lf = lf.with_columns(fitted.alias(tmp))
     field = pl.col(tmp).struct.field
-    return lf.with_columns(field("s").alias(pspan), field("r").alias(rspan)).drop(tmp)
+    return lf.with_columns(field("span").alias(pspan), field("reference_span").alias(rspan)).drop(
+        tmp
+    )

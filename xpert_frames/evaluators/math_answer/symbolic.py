@@ -44,7 +44,7 @@ from xpert_frames.reading.boxes import after_box, last_box
 from xpert_frames.reading.numbers.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
 from xpert_frames.reading.numbers.parse import parse_number
 from xpert_frames.reading.numbers.units import unit_table
-from xpert_frames.reading.spans import last_sentence
+from xpert_frames.reading.spans import SENTENCE_END, last_sentence
 from xpert_frames.reading.subsets import on_subset
 from xpert_frames.reading.vocabulary import SENTENCE_CONCLUSION
 
@@ -53,8 +53,7 @@ _MARKERS = "|".join(
     m.replace("答案:", "答案[:：]").replace("答:", "答[:：]") for m in STATEMENT_MARKERS
 )
 _THROUGH_MARKER = f"(?s)^.*(?:{_MARKERS})"
-_SEG = pl.col("p").str.contains(r"\$|\\[(\[]")
-_SENTENCE_END = r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$"
+_SEG = pl.col("prediction").str.contains(r"\$|\\[(\[]")
 _SPACE = " \t\n\r$"
 
 
@@ -84,7 +83,7 @@ def _sentence(prediction: pl.Expr) -> pl.Expr:
     return (
         prediction.str.replace(_THROUGH_MARKER, "")
         .str.strip_chars_start(" \t:,，：")
-        .str.replace(_SENTENCE_END, "")
+        .str.replace(SENTENCE_END, "")
     )
 
 
@@ -102,19 +101,19 @@ def _prose_to_separators(span: pl.Expr) -> pl.Expr:
 
 
 def _rows_of(values: pl.Series, fn: Callable[[pl.DataFrame], pl.Series]) -> pl.Series:
-    """``fn`` on the rows of a batch where ``values`` (a struct's fields or a column ``s``) has
+    """``fn`` on the rows of a batch where ``values`` (a struct's fields or a column ``span``) has
     no null, the other rows null: the rare rows are read, the others cost nothing."""
     out = pl.repeat(None, len(values), dtype=pl.String, eager=True).alias(values.name)
     if values.dtype != pl.Struct:
         if values.null_count() == len(values):
             return out
-        df = values.to_frame("s")
+        df = values.to_frame("span")
     else:
         df = values.struct.unnest()
-    df = df.with_row_index("__i").drop_nulls()
+    df = df.with_row_index("__row").drop_nulls()
     if df.height == 0:
         return out
-    return out.scatter(df["__i"], fn(df))
+    return out.scatter(df["__row"], fn(df))
 
 
 def _chunk(text: pl.Expr) -> pl.Expr:
@@ -123,27 +122,27 @@ def _chunk(text: pl.Expr) -> pl.Expr:
 
 def _statement_math(df: pl.DataFrame) -> pl.Series:
     f = pl.col
-    cut = f("s").str.replace(answer_forms.ASIDE, "${1}")
+    cut = f("span").str.replace(answer_forms.ASIDE, "${1}")
     df = df.with_columns(cut.str.replace(answer_forms.OTHER_QUANTITY, "${1}"))
-    segments = df.filter(f("s").str.contains(r"\$|\\[(\[]"))["s"].unique()
+    segments = df.filter(f("span").str.contains(r"\$|\\[(\[]"))["span"].unique()
     found = pl.Series("found", [answer_forms.joined_segments(s) for s in segments], pl.String)
     if found.null_count() == len(found):  # no segment read (no join needed)
         df = df.with_columns(pl.lit(None, pl.String).alias("found"))
     else:
         table = pl.DataFrame([segments, found])
-        df = df.join(table, on="s", how="left", maintain_order="left")
+        df = df.join(table, on="span", how="left", maintain_order="left")
     bare = f("found").is_null()
-    joined = f("s").str.replace_all(answer_forms.JOINED, "${1}, ${2}")
+    joined = f("span").str.replace_all(answer_forms.JOINED, "${1}, ${2}")
     df = df.with_columns(
-        pl.when(bare).then(f("s")).alias("chunk"), pl.when(bare).then(joined).alias("joined")
+        pl.when(bare).then(f("span")).alias("chunk"), pl.when(bare).then(joined).alias("joined")
     )
     # A sentence that reads as prose gives its last chunk between words: read on those rows
     # only, and the joined form's own chunk only where joining changed the sentence.
-    prose = df.select(bare & f("s").str.contains(_PROSE)).to_series()
+    prose = df.select(bare & f("span").str.contains(_PROSE)).to_series()
     if prose.any():
         rows = df.filter(prose)
-        chunk = rows.select(_chunk(f("s"))).to_series()
-        changed = rows.select(f("joined") != f("s")).to_series()
+        chunk = rows.select(_chunk(f("span"))).to_series()
+        changed = rows.select(f("joined") != f("span")).to_series()
         joined_chunk = chunk
         if changed.any():
             other = rows.filter(changed).select(_chunk(f("joined"))).to_series()
@@ -173,16 +172,16 @@ _TAIL = 160
 
 def _glued(df: pl.DataFrame) -> pl.Series:
     f = pl.col
-    hint = df["p"].str.contains(_GLUE_HINT)
+    hint = df["prediction"].str.contains(_GLUE_HINT)
     out = pl.repeat(None, df.height, dtype=pl.String, eager=True)
     df = df.filter(hint)
     if df.height == 0:
         return out
-    tail = rewrite_text(fold_text(f("p").str.slice(-_TAIL)))
+    tail = rewrite_text(fold_text(f("prediction").str.slice(-_TAIL)))
     end = _prose_to_separators(tail).str.extract(f"([^{_SEP}]*)$", 1)
     df = df.with_columns(end.str.strip_chars(" \t\n\r.,;:。").alias("end"))
-    rest = f("end").str.split(f("t")).list.join("")
-    glued = f("end").str.contains(f("t"), literal=True) & rest.str.contains(_GLUE)
+    rest = f("end").str.split(f("number_text")).list.join("")
+    glued = f("end").str.contains(f("number_text"), literal=True) & rest.str.contains(_GLUE)
     return out.scatter(hint.arg_true(), df.select(pl.when(glued).then(f("end"))).to_series())
 
 
@@ -192,7 +191,9 @@ def glued_span(prediction: pl.Expr, rule: pl.Expr, text: pl.Expr) -> pl.Expr:
     (``… gives 2x``, ``$3x + 2$``, ``x^2``, ``(1, 2)``), else null. Such a number is not the
     answer; the expression is, and it is compared symbolically. Only the rows of the
     last-number rule with a letter or bracket near a digit are read."""
-    pair = pl.struct(pl.when(rule == "last").then(prediction).alias("p"), text.alias("t"))
+    pair = pl.struct(
+        pl.when(rule == "last").then(prediction).alias("prediction"), text.alias("number_text")
+    )
     fn = functools.partial(_rows_of, fn=_glued)
     return pair.map_batches(fn, return_dtype=pl.String, is_elementwise=True)
 
@@ -213,41 +214,50 @@ def _screen(span: pl.Expr) -> pl.Expr:
 
 
 def _classify(spans: pl.DataFrame) -> pl.DataFrame:
-    """``{s, strong, sym}`` for distinct spans ``s`` (``strong``: only the strong markers
+    """``{span, strong, symbolic}`` for distinct spans ``span`` (``strong``: only the strong markers
     count). Only spans that pass the screen are folded and matched; only those that look
     symbolic are parsed as numbers."""
     f = pl.col
     spans = spans.unique()
 
     def looks(d: pl.DataFrame) -> pl.DataFrame:
-        form = _math_form(f("s"))
+        form = _math_form(f("span"))
         weak = form.str.contains(_WEAK) & ~form.str.contains(_PROSE)
-        return d.with_columns((form.str.contains(_STRONG) | (~f("strong") & weak)).alias("sym"))
+        return d.with_columns(
+            (form.str.contains(_STRONG) | (~f("strong") & weak)).alias("symbolic")
+        )
 
-    spans = on_subset(spans, _screen(f("s")), looks, {"sym": pl.Boolean()})
+    spans = on_subset(spans, _screen(f("span")), looks, {"symbolic": pl.Boolean()})
 
     def not_plain(d: pl.DataFrame) -> pl.DataFrame:
-        return d.with_columns(parse_number(f("s")).is_null().alias("sym"))
+        return d.with_columns(parse_number(f("span")).is_null().alias("symbolic"))
 
-    spans = on_subset(spans, f("sym"), not_plain)
-    return spans.with_columns(f("sym").fill_null(False))
+    spans = on_subset(spans, f("symbolic"), not_plain)
+    return spans.with_columns(f("symbolic").fill_null(False))
 
 
 def _classify_rows(df: pl.DataFrame) -> pl.DataFrame:
-    """Add ``rsym`` and ``psym`` (each distinct span classified once)."""
+    """Add ``reference_symbolic`` and ``prediction_symbolic`` (each distinct span classified
+    once)."""
     f = pl.col
     statement = (f("rule") == "statement").fill_null(False)
     spans = pl.concat(
         [
-            df.select(f("rspan").alias("s"), pl.lit(False).alias("strong")),
-            df.select(f("pspan").alias("s"), statement.alias("strong")),
+            df.select(f("rspan").alias("span"), pl.lit(False).alias("strong")),
+            df.select(f("pspan").alias("span"), statement.alias("strong")),
         ]
     ).drop_nulls()
     table = _classify(spans)
-    r_sym = table.filter(~f("strong")).select(f("s").alias("rspan"), f("sym").alias("rsym"))
-    p_sym = table.select(f("s").alias("pspan"), f("strong").alias("__st"), f("sym").alias("psym"))
-    df = df.join(r_sym, on="rspan", how="left").with_columns(statement.alias("__st"))
-    return df.join(p_sym, on=["pspan", "__st"], how="left").drop("__st")
+    r_sym = table.filter(~f("strong")).select(
+        f("span").alias("rspan"), f("symbolic").alias("reference_symbolic")
+    )
+    p_sym = table.select(
+        f("span").alias("pspan"),
+        f("strong").alias("__strong"),
+        f("symbolic").alias("prediction_symbolic"),
+    )
+    df = df.join(r_sym, on="rspan", how="left").with_columns(statement.alias("__strong"))
+    return df.join(p_sym, on=["pspan", "__strong"], how="left").drop("__strong")
 
 
 def _classify_batch(batch: pl.Series) -> pl.Series:
@@ -259,10 +269,12 @@ def _classify_batch(batch: pl.Series) -> pl.Series:
     out = pl.repeat(False, len(df), dtype=pl.Boolean, eager=True).alias(batch.name)
     if not mask.any():
         return out
-    rows = df.with_row_index("i").filter(mask)
-    rows = _classify_rows(rows).sort("i")
-    sym = rows.select(f("rsym").fill_null(False) | f("psym").fill_null(False)).to_series()
-    return out.scatter(rows["i"], sym)
+    rows = df.with_row_index("row").filter(mask)
+    rows = _classify_rows(rows).sort("row")
+    sym = rows.select(
+        f("reference_symbolic").fill_null(False) | f("prediction_symbolic").fill_null(False)
+    ).to_series()
+    return out.scatter(rows["row"], sym)
 
 
 #: A character that folds into one of the strong markers (full-width forms included).
@@ -292,17 +304,17 @@ def answer_spans(
     reads the rows masked to null too)."""
     number = reference_number.struct
     rspan = pl.struct(
-        reference.alias("r"), number.field("text").alias("text"), number.field("value")
+        reference.alias("reference"), number.field("text").alias("text"), number.field("value")
     ).map_batches(_reference_span, return_dtype=pl.String, is_elementwise=True)
     plain = (number.field("text") == reference.str.strip_chars(_SPACE)) & number.field(
         "value"
     ).is_not_null()
     pspan = pl.struct(
-        prediction.alias("p"),
+        prediction.alias("prediction"),
         (rule == "statement").fill_null(False).alias("statement"),
         plain.fill_null(False).alias("plain"),
     ).map_batches(_prediction_span, return_dtype=pl.String, is_elementwise=True)
-    pair = pl.struct(pspan.alias("s"), rspan.alias("r"))
+    pair = pl.struct(pspan.alias("span"), rspan.alias("reference_span"))
     return pair.map_batches(
         answer_forms.fit_batch, return_dtype=pl.String, is_elementwise=True
     ), rspan
@@ -311,57 +323,65 @@ def answer_spans(
 def _prediction_span(batch: pl.Series) -> pl.Series:
     """The batch behind the prediction span of :func:`answer_spans`."""
     f = pl.col
-    df = batch.struct.unnest().with_row_index("i")
+    df = batch.struct.unnest().with_row_index("row")
     # Each mask and subset once (eager frames share no sub-expressions).
-    df = df.with_columns(f("p").str.contains_any(["\\boxed", "\\fbox"]).alias("__box"))
+    df = df.with_columns(f("prediction").str.contains_any(["\\boxed", "\\fbox"]).alias("__box"))
     boxed = f("__box")
     # A conclusion stated after the last box (the box held a step, ``\boxed{r = 3}``) wins,
     # also where the statement rule read that conclusion.
-    after = after_box(df.filter(boxed), "p")
-    after = after.filter(f("p").str.contains(SENTENCE_CONCLUSION) & _SEG)
-    cut = df.filter(f("statement")).filter(f("p").str.contains(_TERM_HINT).fill_null(False))
+    after = after_box(df.filter(boxed), "prediction")
+    after = after.filter(f("prediction").str.contains(SENTENCE_CONCLUSION) & _SEG)
+    cut = df.filter(f("statement")).filter(
+        f("prediction").str.contains(_TERM_HINT).fill_null(False)
+    )
     # Against a plain-number reference a span only decides whether the row is symbolic; a
     # statement's span is so only by a strong marker, which its sentence cannot give without
     # one of _CAN_BE_STRONG: those rows have no span (the same outcome, without the reading).
     # The sentence is a part of the prediction: a prediction without one has none either.
-    can_be_strong = ~f("plain") | f("p").str.contains(_CAN_BE_STRONG)
-    cut = cut.filter(can_be_strong).join(after, on="i", how="anti")
-    cut = cut.with_columns(_sentence(f("p")).alias("sentence"))
+    can_be_strong = ~f("plain") | f("prediction").str.contains(_CAN_BE_STRONG)
+    cut = cut.filter(can_be_strong).join(after, on="row", how="anti")
+    cut = cut.with_columns(_sentence(f("prediction")).alias("sentence"))
     cut = cut.filter(~f("plain") | f("sentence").str.contains(_CAN_BE_STRONG))
     other = df.filter(~f("statement"))
     box = other.filter(boxed)
-    end = last_sentence(f("p"))
-    last = other.filter(~boxed & f("p").str.contains(_STRONG_CHAR[:-1] + "<>]"))  # or < >
-    maths = _SEG | f("p").str.contains(answer_forms.JOINED)
-    strong = f("p").str.contains(_STRONG_CHAR) | f("p").str.contains(answer_forms.OR_INEQ)
+    end = last_sentence(f("prediction"))
+    last = other.filter(~boxed & f("prediction").str.contains(_STRONG_CHAR[:-1] + "<>]"))  # or < >
+    maths = _SEG | f("prediction").str.contains(answer_forms.JOINED)
+    strong = f("prediction").str.contains(_STRONG_CHAR) | f("prediction").str.contains(
+        answer_forms.OR_INEQ
+    )
     last = last.with_columns(end).filter(strong & maths)
     spans = pl.concat(
         [
-            cut.select("i", statement_math(f("sentence")).alias("s")),
-            after.select("i", statement_math(f("p")).alias("s")).drop_nulls(),
-            last_box(box.join(after, on="i", how="anti"), "p", "s").select("i", "s"),
-            last.select("i", statement_math(f("p")).alias("s")),
+            cut.select("row", statement_math(f("sentence")).alias("span")),
+            after.select("row", statement_math(f("prediction")).alias("span")).drop_nulls(),
+            last_box(box.join(after, on="row", how="anti"), "prediction", "span").select(
+                "row", "span"
+            ),
+            last.select("row", statement_math(f("prediction")).alias("span")),
         ]
     )
-    spans = spans.drop_nulls("s").with_columns(strip_delimiters(f("s")))
+    spans = spans.drop_nulls("span").with_columns(strip_delimiters(f("span")))
     return answer_forms.scatter_spans(batch.name, len(batch), spans)
 
 
 def _reference_span(batch: pl.Series) -> pl.Series:
     """The batch behind the reference span of :func:`answer_spans`."""
     f = pl.col
-    df = batch.struct.unnest().with_row_index("i").filter(f("r").is_not_null())
-    df = df.with_columns(f("r").str.strip_chars(_SPACE).alias("stripped"))
+    df = batch.struct.unnest().with_row_index("row").filter(f("reference").is_not_null())
+    df = df.with_columns(f("reference").str.strip_chars(_SPACE).alias("stripped"))
     plain = ((f("text") == f("stripped")) & f("value").is_not_null()).fill_null(False)
     df = df.with_columns(plain.alias("plain"))
-    other = df.filter(~f("plain")).select("i", f("r").alias("p"))
-    box = other.filter(f("p").str.contains_any(["\\boxed", "\\fbox"]))
-    other = other.join(last_box(box, "p", "s").select("i", "s"), on="i", how="left")
-    other = other.select("i", pl.coalesce("s", "p").alias("s"))
-    fence = f("s").str.contains(r"^[\s$\\]|[$)\]。.\s]$")
-    other = on_subset(other, fence, lambda d: d.with_columns(strip_delimiters(f("s"))))
+    other = df.filter(~f("plain")).select("row", "reference")
+    box = other.filter(f("reference").str.contains_any(["\\boxed", "\\fbox"]))
+    other = other.join(
+        last_box(box, "reference", "span").select("row", "span"), on="row", how="left"
+    )
+    other = other.select("row", pl.coalesce("span", "reference").alias("span"))
+    fence = f("span").str.contains(r"^[\s$\\]|[$)\]。.\s]$")
+    other = on_subset(other, fence, lambda d: d.with_columns(strip_delimiters(f("span"))))
     other = answer_forms.roots_reference(other)  # listed roots (``x=2或x=3``): their values
-    spans = pl.concat([df.filter(f("plain")).select("i", f("stripped").alias("s")), other])
+    spans = pl.concat([df.filter(f("plain")).select("row", f("stripped").alias("span")), other])
     return answer_forms.scatter_spans(batch.name, len(batch), spans)
 
 
@@ -381,16 +401,18 @@ def symbolic_rows(
 
 
 def _verify_batch(pairs: pl.Series, *, timeout: float, budget: float | None) -> pl.Series:
-    """Outcome per row of a struct ``{p, r}`` batch (null where either is null): each
-    distinct pair verified once by Math-Verify, all of them within ``budget`` seconds (the
-    pairs left then are ``budget``, with one warning giving their count)."""
+    """Outcome per row of a struct ``{prediction, reference}`` batch (null where either is
+    null): each distinct pair verified once by Math-Verify, all of them within ``budget``
+    seconds (the pairs left then are ``budget``, with one warning giving their count)."""
     df = pairs.struct.unnest()
     todo = df.drop_nulls().unique()
     if todo.height == 0:
         return pl.Series(pairs.name, [None] * len(pairs), dtype=pl.String)
     outcomes = math_verify_pool.pool(timeout).verify(list(todo.iter_rows()), budget=budget)
-    todo = todo.with_columns(pl.Series("o", outcomes, dtype=pl.String))
-    out = df.join(todo, on=["p", "r"], how="left", maintain_order="left")["o"]
+    todo = todo.with_columns(pl.Series("outcome", outcomes, dtype=pl.String))
+    out = df.join(todo, on=["prediction", "reference"], how="left", maintain_order="left")[
+        "outcome"
+    ]
     spent = outcomes.count(math_verify_pool.BUDGET)
     if spent:
         rows = int((out == math_verify_pool.BUDGET).sum())
@@ -421,7 +443,9 @@ def symbolic_outcome(
     if resolve_mode(mode) == "latex":
         same = latex_form(prediction) == latex_form(reference)
         return pl.when(on).then(pl.when(same).then(pl.lit("equal")).otherwise(pl.lit("different")))
-    pair = pl.struct(prediction.alias("p"), (pl.lit("$") + reference + pl.lit("$")).alias("r"))
+    pair = pl.struct(
+        prediction.alias("prediction"), (pl.lit("$") + reference + pl.lit("$")).alias("reference")
+    )
     fn = functools.partial(_verify_batch, timeout=timeout, budget=budget)
     # One batch per call (not elementwise): the budget and its warning are per call, not per
     # morsel of the streaming engine.

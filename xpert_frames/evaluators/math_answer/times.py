@@ -67,22 +67,24 @@ def colon_equal_of(prediction: str, reference: str) -> bool | None:
 def colon_equal(prediction: pl.Expr, reference: pl.Expr) -> pl.Expr:
     """:func:`colon_equal_of` over two columns (Boolean, null where not read): only rows whose
     reference passes :data:`SCREEN` are read, each distinct pair once."""
-    pair = pl.struct(prediction.alias("p"), reference.alias("r"))
+    pair = pl.struct(prediction.alias("prediction"), reference.alias("reference"))
     return pair.map_batches(_batch, return_dtype=pl.Boolean, is_elementwise=True)
 
 
 def _batch(batch: pl.Series) -> pl.Series:
     df = batch.struct.unnest()
     out = pl.repeat(None, len(df), dtype=pl.Boolean, eager=True).alias(batch.name)
-    on = (df["r"].str.contains(SCREEN) & df["p"].is_not_null()).fill_null(False)
+    on = (df["reference"].str.contains(SCREEN) & df["prediction"].is_not_null()).fill_null(False)
     if not on.any():
         return out
     at = on.arg_true()
     rows = df.filter(on)
     distinct = rows.unique()
     got = [colon_equal_of(p, r) for p, r in distinct.iter_rows()]
-    table = distinct.with_columns(pl.Series("ok", got, dtype=pl.Boolean))
-    ok = rows.join(table, on=["p", "r"], how="left", maintain_order="left")["ok"]
+    table = distinct.with_columns(pl.Series("matches", got, dtype=pl.Boolean))
+    ok = rows.join(table, on=["prediction", "reference"], how="left", maintain_order="left")[
+        "matches"
+    ]
     return out.scatter(at, ok)
 
 
@@ -116,20 +118,24 @@ def same_numbers_of(prediction: str, reference: str) -> bool | None:
 def same_numbers(prediction: pl.Expr, reference: pl.Expr) -> pl.Expr:
     """:func:`same_numbers_of` over two columns (Boolean, null where not read): only rows whose
     reference passes :data:`LIST_SCREEN` are read, each distinct pair once."""
-    pair = pl.struct(prediction.alias("p"), reference.alias("r"))
+    pair = pl.struct(prediction.alias("prediction"), reference.alias("reference"))
     return pair.map_batches(_list_batch, return_dtype=pl.Boolean, is_elementwise=True)
 
 
 def _list_batch(batch: pl.Series) -> pl.Series:
     df = batch.struct.unnest()
     out = pl.repeat(None, len(df), dtype=pl.Boolean, eager=True).alias(batch.name)
-    on = (df["r"].str.contains(LIST_SCREEN) & df["p"].is_not_null()).fill_null(False)
+    on = (df["reference"].str.contains(LIST_SCREEN) & df["prediction"].is_not_null()).fill_null(
+        False
+    )
     if not on.any():
         return out
     at = on.arg_true()
     rows = df.filter(on)
     distinct = rows.unique()
     got = [same_numbers_of(p, r) for p, r in distinct.iter_rows()]
-    table = distinct.with_columns(pl.Series("ok", got, dtype=pl.Boolean))
-    ok = rows.join(table, on=["p", "r"], how="left", maintain_order="left")["ok"]
+    table = distinct.with_columns(pl.Series("matches", got, dtype=pl.Boolean))
+    ok = rows.join(table, on=["prediction", "reference"], how="left", maintain_order="left")[
+        "matches"
+    ]
     return out.scatter(at, ok)

@@ -149,31 +149,33 @@ def _kinds(values: pl.Series) -> pl.Series:
     distinct = subset.unique()
     table = pl.DataFrame(
         {
-            "v": distinct,
-            "k": pl.Series([worded_kind_of(v) for v in distinct], dtype=pl.String),
+            "value": distinct,
+            "kind": pl.Series([worded_kind_of(v) for v in distinct], dtype=pl.String),
         }
     )
-    kinds = subset.to_frame("v").join(table, on="v", how="left", maintain_order="left")["k"]
+    kinds = subset.to_frame("value").join(table, on="value", how="left", maintain_order="left")[
+        "kind"
+    ]
     return out.scatter(at, kinds)
 
 
 def worded_score(prediction: pl.Expr, kind: pl.Expr) -> pl.Expr:
     """Boolean: the prediction states what ``kind`` says (null where ``kind`` is null); each
     distinct (prediction, kind) pair read once."""
-    pair = pl.struct(prediction.alias("p"), kind.alias("k"))
+    pair = pl.struct(prediction.alias("prediction"), kind.alias("kind"))
     return pair.map_batches(_scores, return_dtype=pl.Boolean, is_elementwise=True)
 
 
 def _scores(batch: pl.Series) -> pl.Series:
     df = batch.struct.unnest()
     out = pl.repeat(None, len(df), dtype=pl.Boolean, eager=True).alias(batch.name)
-    on = df["k"].is_not_null() & df["p"].is_not_null()
+    on = df["kind"].is_not_null() & df["prediction"].is_not_null()
     if not on.any():
         return out
     at = on.arg_true()
     rows = df.filter(on)
     distinct = rows.unique()
     got = [worded_equal_of(k, worded_answer_of(p)) for p, k in distinct.iter_rows()]
-    table = distinct.with_columns(pl.Series("ok", got, dtype=pl.Boolean))
-    ok = rows.join(table, on=["p", "k"], how="left", maintain_order="left")["ok"]
+    table = distinct.with_columns(pl.Series("matches", got, dtype=pl.Boolean))
+    ok = rows.join(table, on=["prediction", "kind"], how="left", maintain_order="left")["matches"]
     return out.scatter(at, ok)

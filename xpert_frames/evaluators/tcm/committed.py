@@ -60,8 +60,12 @@ def committed_column(predictions: pl.Series) -> pl.Series:
     at = screen.arg_true()
     subset = predictions.gather(at)
     distinct = subset.unique()
-    table = pl.DataFrame({"v": distinct}).with_columns(committed_text(pl.col("v")).alias("c"))
-    read = subset.to_frame("v").join(table, on="v", how="left", maintain_order="left")["c"]
+    table = pl.DataFrame({"value": distinct}).with_columns(
+        committed_text(pl.col("value")).alias("committed")
+    )
+    read = subset.to_frame("value").join(table, on="value", how="left", maintain_order="left")[
+        "committed"
+    ]
     return predictions.clone().scatter(at, read)
 
 
@@ -106,85 +110,105 @@ def _first_equal(batch: pl.Series) -> pl.Series:
 
 def option_picks(frame: pl.DataFrame) -> pl.Series:
     """The chosen option id (``"?"``: two answers; null: none stated) of every row of a frame
-    with columns ``p`` (the prediction) and ``c`` (its options), in row order (module docs)."""
+    with columns ``prediction`` and ``choices`` (its options), in row order (module docs)."""
     f = pl.col
     df = frame.with_row_index("row")
     sentences = (
-        df.select("row", f("p").str.extract_all(_SENTENCE).alias("s"))
-        .with_columns(pl.int_ranges(f("s").list.len()).alias("k"))
-        .explode(["s", "k"])
-        .drop_nulls("s")
-        .with_columns(f("s").str.contains(REJECT).alias("reject"))
+        df.select("row", f("prediction").str.extract_all(_SENTENCE).alias("sentence"))
+        .with_columns(pl.int_ranges(f("sentence").list.len()).alias("sentence_index"))
+        .explode(["sentence", "sentence_index"])
+        .drop_nulls("sentence")
+        .with_columns(f("sentence").str.contains(REJECT).alias("reject"))
     )
     # Letters: in clauses that reject nothing, every sentence.
     clauses = (
-        sentences.select("row", "k", f("s").str.extract_all(_CLAUSE).alias("cl"))
-        .with_columns(pl.int_ranges(f("cl").list.len()).alias("j"))
-        .explode(["cl", "j"])
-        .drop_nulls("cl")
-        .filter(~f("cl").str.contains(REJECT))
+        sentences.select(
+            "row", "sentence_index", f("sentence").str.extract_all(_CLAUSE).alias("clause")
+        )
+        .with_columns(pl.int_ranges(f("clause").list.len()).alias("clause_index"))
+        .explode(["clause", "clause_index"])
+        .drop_nulls("clause")
+        .filter(~f("clause").str.contains(REJECT))
     )
     found = [
-        clauses.select("row", "k", "j", "cl", f("cl").str.extract_all(rule).alias("m"))
-        .explode("m")
-        .drop_nulls("m")
+        clauses.select(
+            "row",
+            "sentence_index",
+            "clause_index",
+            "clause",
+            f("clause").str.extract_all(rule).alias("found"),
+        )
+        .explode("found")
+        .drop_nulls("found")
         .with_columns(
-            f("cl").str.find(f("m"), literal=True).alias("at"),
-            f("m").str.extract(rule, 1).str.extract_all(_LETTER).alias("ids"),
+            f("clause").str.find(f("found"), literal=True).alias("position"),
+            f("found").str.extract(rule, 1).str.extract_all(_LETTER).alias("ids"),
         )
         for rule in (LETTER_AFTER, LETTER_BEFORE)
     ]
     # The last letter stated: last sentence, last clause, last match in it.
     last_letter = (
         pl.concat(found)
-        .sort("row", "k", "j", "at", maintain_order=True)
+        .sort("row", "sentence_index", "clause_index", "position", maintain_order=True)
         .group_by("row")
-        .agg(f("k").last().alias("lk"), f("ids").last().alias("lids"))
+        .agg(
+            f("sentence_index").last().alias("letter_sentence"), f("ids").last().alias("letter_ids")
+        )
         .with_columns(
-            pl.when(f("lids").list.unique().list.len() == 1)
-            .then(f("lids").list.first())
+            pl.when(f("letter_ids").list.unique().list.len() == 1)
+            .then(f("letter_ids").list.first())
             .otherwise(pl.lit("?"))
             .alias("letter")
         )
     )
     # Contents: in sentences that reject nothing.
     options = (
-        df.select("row", f("c").alias("o"))
-        .explode("o")
-        .drop_nulls("o")
+        df.select("row", f("choices").alias("option"))
+        .explode("option")
+        .drop_nulls("option")
         .select(
             "row",
-            f("o").struct.field("id").alias("id"),
-            option_stem(f("o").struct.field("content")).alias("stem"),
+            f("option").struct.field("id").alias("id"),
+            option_stem(f("option").struct.field("content")).alias("stem"),
         )
         .filter(f("stem").str.len_chars() >= 2)
     )
     kept = sentences.filter(~f("reject")).with_columns(
-        f("s").str.replace_all(_NOISE, "").str.to_lowercase().alias("t"),
-        f("s").str.contains(CONCLUSION).alias("concl"),
+        f("sentence").str.replace_all(_NOISE, "").str.to_lowercase().alias("folded"),
+        f("sentence").str.contains(CONCLUSION).alias("concl"),
     )
-    named = kept.join(options, on="row").filter(f("t").str.contains(f("stem"), literal=True))
+    named = kept.join(options, on="row").filter(f("folded").str.contains(f("stem"), literal=True))
     # Of nested contents named in one sentence, the longest (脾虚 inside 脾虚痰聚).
-    inner = named.join(named.select("row", "k", f("stem").alias("outer")), on=["row", "k"])
+    inner = named.join(
+        named.select("row", "sentence_index", f("stem").alias("outer")),
+        on=["row", "sentence_index"],
+    )
     inner = inner.filter(
         (f("outer") != f("stem")) & f("outer").str.contains(f("stem"), literal=True)
-    ).select("row", "k", "id")
-    named = named.join(inner, on=["row", "k", "id"], how="anti")
-    per_sentence = named.group_by("row", "k").agg(f("id").unique().alias("ids"), f("concl").first())
+    ).select("row", "sentence_index", "id")
+    named = named.join(inner, on=["row", "sentence_index", "id"], how="anti")
+    per_sentence = named.group_by("row", "sentence_index").agg(
+        f("id").unique().alias("ids"), f("concl").first()
+    )
     last_content = (
-        per_sentence.sort("row", "k")
+        per_sentence.sort("row", "sentence_index")
         .group_by("row")
-        .agg(f("k").last().alias("ck"), f("ids").last().alias("cids"))
+        .agg(
+            f("sentence_index").last().alias("content_sentence"),
+            f("ids").last().alias("content_ids"),
+        )
         .with_columns(
-            pl.when(f("cids").list.len() == 1)
-            .then(f("cids").list.first())
+            pl.when(f("content_ids").list.len() == 1)
+            .then(f("content_ids").list.first())
             .otherwise(pl.lit("?"))
             .alias("content")
         )
     )
     # A conclusion after the stated letter that names another option: two answers.
-    late = per_sentence.join(last_letter.select("row", "lk", "letter"), on="row").filter(
-        (f("k") > f("lk"))
+    late = per_sentence.join(
+        last_letter.select("row", "letter_sentence", "letter"), on="row"
+    ).filter(
+        (f("sentence_index") > f("letter_sentence"))
         & f("concl")
         & ~((f("ids").list.len() == 1) & (f("ids").list.first() == f("letter")))
     )

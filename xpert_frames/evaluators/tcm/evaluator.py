@@ -199,8 +199,8 @@ def _similarity_of_pairs(pair: pl.Series) -> pl.Series:
     elsewhere: the rules mask the rows that need no fallback (most of them), which then never
     reach the kernel."""
     rows = pair.struct.unnest()
-    present = rows["a"].is_not_null() & rows["b"].is_not_null()
-    scored = rows.filter(present).select(normalized_similarity("a", "b")).to_series()
+    present = rows["left"].is_not_null() & rows["right"].is_not_null()
+    scored = rows.filter(present).select(normalized_similarity("left", "right")).to_series()
     out = pl.Series(pair.name, dtype=pl.Float64).extend_constant(None, len(pair))
     return out.scatter(present.arg_true(), scored) if len(scored) else out
 
@@ -301,7 +301,7 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
     # frame (a join would copy every column). outputs() reads the columns prepare() adds.
     def _fuzzy(self, a: pl.Expr, b: pl.Expr) -> pl.Expr:
         """The fuzzy fallback on two strings (null where either is null), as a score."""
-        pair = pl.struct(a.alias("a"), b.alias("b"))
+        pair = pl.struct(a.alias("left"), b.alias("right"))
         sim = pair.map_batches(_similarity_of_pairs, return_dtype=pl.Float64, is_elementwise=True)
         if self.exact_match:
             return (sim == 1.0).cast(pl.Float64)
@@ -342,27 +342,30 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
 
         r_type = pl.Struct({"terms": _LIST, "whole": pl.Boolean, "stem": pl.String})
         part = part.with_columns(
-            per_distinct(terms_of, [pl.col("p")], _LIST).alias("p"),
-            per_distinct(reference_side, [pl.col("a")], r_type).alias("ref"),
-            pl.col("p").alias("p_text"),
+            per_distinct(terms_of, [pl.col("prediction")], _LIST).alias("prediction_terms"),
+            per_distinct(reference_side, [pl.col("answer")], r_type).alias("ref"),
         ).unnest("ref")
-        part = part.with_columns(pl.col("terms").alias("r"))
+        part = part.with_columns(pl.col("terms").alias("reference_terms"))
         # Matched as itself: no known term, or more than its known terms (脾虚肝旺); read on
         # those rows only (a filter: the text of the others is not read).
-        itself = (pl.col("r").list.len() == 0) | pl.col("whole")
+        itself = (pl.col("reference_terms").list.len() == 0) | pl.col("whole")
         by_sets = part.filter(~itself).with_columns(
-            pl.col("p").list.set_intersection(pl.col("r")).alias("shared")
+            pl.col("prediction_terms")
+            .list.set_intersection(pl.col("reference_terms"))
+            .alias("shared")
         )
         by_sets = by_sets.select(
-            "i",
+            "row",
             self._by_sets(
-                pl.col("p").list.len(), pl.col("r").list.len(), pl.col("shared").list.len()
+                pl.col("prediction_terms").list.len(),
+                pl.col("reference_terms").list.len(),
+                pl.col("shared").list.len(),
             ).alias("score"),
             pl.col("shared").alias("matched"),
-            pl.col("r").list.set_difference(pl.col("shared")).alias("missing"),
+            pl.col("reference_terms").list.set_difference(pl.col("shared")).alias("missing"),
         )
         named = part.filter(itself)
-        said = option_stem(pl.col("p_text"))
+        said = option_stem(pl.col("prediction"))
         # With exact_match the prediction must be the name (with or without 证/型).
         found = (
             (said == pl.col("stem"))
@@ -372,12 +375,12 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         hit = ((pl.col("stem").str.len_chars() > 0) & found).fill_null(False)
         named = named.with_columns(hit.alias("hit"))
         empty = pl.lit([], dtype=_LIST)
-        known = pl.col("r").list.len() > 0
+        known = pl.col("reference_terms").list.len() > 0
         named = named.select(
-            "i",
+            "row",
             pl.when(pl.col("hit"))
             .then(1.0)
-            .otherwise(self._fuzzy(pl.col("a"), pl.col("p_text")))
+            .otherwise(self._fuzzy(pl.col("answer"), pl.col("prediction")))
             .alias("score"),
             pl.when(pl.col("hit")).then(pl.concat_list("stem")).otherwise(empty).alias("matched"),
             pl.when(~pl.col("hit") & known)
@@ -389,21 +392,23 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
 
     def _found(self, column: pl.Series) -> pl.Series:
         """The reference keywords found in the (normalized) prediction, in keyword order, for a
-        whole column of (p, keywords) structs: every keyword of the column that occurs in a
-        prediction (Aho-Corasick, overlapping: all occurrences), once per distinct prediction;
-        then each row's keywords intersected with its prediction's."""
+        whole column of (prediction, reference_keywords) structs: every keyword of the column
+        that occurs in a prediction (Aho-Corasick, overlapping: all occurrences), once per
+        distinct prediction; then each row's keywords intersected with its prediction's."""
         rows = column.struct.unnest()
-        vocabulary = rows["a"].explode().drop_nulls().unique().sort().to_list()
+        vocabulary = rows["reference_keywords"].explode().drop_nulls().unique().sort().to_list()
         if not vocabulary:
-            return rows["a"]
+            return rows["reference_keywords"]
         table, norm = self._table, self.normalize_tcm_terms
 
         def occurring(value: pl.Expr) -> pl.Expr:
             value = normalize_tcm_text(value, terms=table) if norm else value
             return value.str.extract_many(vocabulary, overlapping=True)
 
-        contained = distinct_apply(occurring, rows.select("p"), ["p"])
-        return rows.select(pl.col("a").list.set_intersection(contained)).to_series()
+        contained = distinct_apply(occurring, rows.select("prediction"), ["prediction"])
+        return rows.select(
+            pl.col("reference_keywords").list.set_intersection(contained)
+        ).to_series()
 
     def _treatment(self, part: pl.LazyFrame) -> pl.LazyFrame:
         """The reference keywords found in the prediction (:meth:`_found`); they are
@@ -413,15 +418,19 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         def keywords(value: pl.Expr) -> pl.Expr:
             return treatment_keywords(value, terms=table, normalize=norm)
 
-        part = part.with_columns(per_distinct(keywords, [pl.col("a")], _LIST).alias("a"))
-        found = pl.struct("p", "a").map_batches(self._found, return_dtype=_LIST)
-        part = part.select("i", "a", found.alias("found"))
+        part = part.with_columns(
+            per_distinct(keywords, [pl.col("answer")], _LIST).alias("reference_keywords")
+        )
+        found = pl.struct("prediction", "reference_keywords").map_batches(
+            self._found, return_dtype=_LIST
+        )
+        part = part.select("row", "reference_keywords", found.alias("found"))
         n_found = pl.col("found").list.len()
         return part.select(
-            "i",
-            self._by_sets(n_found, pl.col("a").list.len(), n_found).alias("score"),
+            "row",
+            self._by_sets(n_found, pl.col("reference_keywords").list.len(), n_found).alias("score"),
             pl.col("found").alias("matched"),
-            pl.col("a").list.set_difference(pl.col("found")).alias("missing"),
+            pl.col("reference_keywords").list.set_difference(pl.col("found")).alias("missing"),
         )
 
     def _disease(self, part: pl.LazyFrame) -> pl.LazyFrame:
@@ -437,11 +446,11 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
 
         p_type = pl.Struct({"text": pl.String, "stem": pl.String})
         part = part.select(
-            "i",
-            per_distinct(pred_side, [pl.col("p")], p_type).alias("p"),
-            per_distinct(disease_text, [pl.col("a")], pl.String).alias("a"),
-        ).unnest("p")
-        name = pl.col("a")
+            "row",
+            per_distinct(pred_side, [pl.col("prediction")], p_type).alias("prediction_name"),
+            per_distinct(disease_text, [pl.col("answer")], pl.String).alias("reference_name"),
+        ).unnest("prediction_name")
+        name = pl.col("reference_name")
         # Equal names are a special case of containment (a stripped name is a prefix).
         hit = (name.str.len_chars() > 0) & pl.col("text").str.contains(name, literal=True)
         part = part.with_columns(hit.alias("hit"))
@@ -454,7 +463,7 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             )
         empty = pl.lit([], dtype=_LIST)
         return part.select(
-            "i",
+            "row",
             score.alias("score"),
             pl.when("hit").then(pl.concat_list(name)).otherwise(empty).alias("matched"),
             pl.when("hit").then(empty).otherwise(pl.concat_list(name)).alias("missing"),
@@ -465,50 +474,51 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         of a known sub-type with options, whose reference is an option and whose prediction
         states one (:func:`option_picks`, once per distinct prediction and options); None
         when there are none."""
-        if "c" not in frame.columns:
+        if "choices" not in frame.columns:
             return None
-        has = pl.col("c").is_not_null() & (pl.col("c").list.len() > 0)
+        has = pl.col("choices").is_not_null() & (pl.col("choices").list.len() > 0)
         rows = frame.filter(has & pl.col("kind").is_in(kinds))
         if rows.height == 0:
             return None
 
         def picks(p: pl.Expr, c: pl.Expr) -> pl.Expr:
-            return pl.struct(p.alias("p"), c.alias("c")).map_batches(
+            return pl.struct(p.alias("prediction"), c.alias("choices")).map_batches(
                 lambda s: option_picks(s.struct.unnest()), return_dtype=pl.String
             )
 
         rows = rows.with_columns(
-            distinct_apply(reference_option, rows, ["c", "a"]).alias("ref_id"),
-            distinct_apply(picks, rows, ["p", "c"]).alias("pick"),
+            distinct_apply(reference_option, rows, ["choices", "answer"]).alias("ref_id"),
+            distinct_apply(picks, rows, ["prediction", "choices"]).alias("pick"),
         ).filter(pl.col("ref_id").is_not_null() & pl.col("pick").is_not_null())
         hit = pl.col("pick") == pl.col("ref_id")
         empty = pl.lit([], dtype=_LIST)
         return rows.select(
-            "i",
+            "row",
             pl.when(hit).then(1.0).otherwise(0.0).alias("score"),
-            pl.when(hit).then(pl.concat_list("a")).otherwise(empty).alias("matched"),
-            pl.when(hit).then(empty).otherwise(pl.concat_list("a")).alias("missing"),
+            pl.when(hit).then(pl.concat_list("answer")).otherwise(empty).alias("matched"),
+            pl.when(hit).then(empty).otherwise(pl.concat_list("answer")).alias("missing"),
         )
 
     def _score_batch(self, column: pl.Series) -> pl.Series:
-        """Score, matched and missing items of a whole column of (kind, p, a) structs: the
-        sub-types' plans run side by side, their rows are stacked and put back in row order."""
+        """Score, matched and missing items of a whole column of (kind, prediction, answer)
+        structs: the sub-types' plans run side by side, their rows are stacked and put back in
+        row order."""
         rules = {"syndrome": self._syndrome, "treatment": self._treatment, "disease": self._disease}
-        frame = column.struct.unnest().with_row_index("i")
+        frame = column.struct.unnest().with_row_index("row")
         decided = self._by_option(frame, list(rules))
         # Only the committed conclusion is read (once per distinct prediction).
-        frame = frame.with_columns(committed_column(frame["p"]).alias("p"))
+        frame = frame.with_columns(committed_column(frame["prediction"]).alias("prediction"))
         rows = frame.lazy()
         parts = []
         if decided is not None:
-            rows = rows.join(decided.lazy().select("i"), on="i", how="anti")
+            rows = rows.join(decided.lazy().select("row"), on="row", how="anti")
             parts.append(decided.lazy())
         parts += [rule(rows.filter(pl.col("kind") == k)) for k, rule in rules.items()]
         # Another sub-type is scored null: no reference items, hence null shared and missing.
         null = pl.lit(None, dtype=_LIST)
         parts.append(
             rows.filter(~pl.col("kind").is_in(list(rules))).select(
-                "i",
+                "row",
                 pl.lit(None, dtype=pl.Float64).alias("score"),
                 null.alias("matched"),
                 null.alias("missing"),
@@ -516,7 +526,7 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         )
         # The in-memory engine runs the branches of a concatenation side by side (measured:
         # the streaming engine and collect_all ran them one after the other).
-        stacked = pl.concat(parts).collect(engine="in-memory").sort("i")
+        stacked = pl.concat(parts).collect(engine="in-memory").sort("row")
         return stacked.select(
             pl.struct(pl.col(c).alias(self.temp(c)) for c in _OUTPUTS)
         ).to_series()
@@ -525,11 +535,11 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         kind = pl.col(frames.TCM_TYPE).fill_null(pl.lit(self.subtype_default))
         fields = [
             kind.alias("kind"),
-            pl.col(frames.PRED).alias("p"),
-            pl.col(frames.ANSWER).alias("a"),
+            pl.col(frames.PRED).alias("prediction"),
+            pl.col(frames.ANSWER).alias("answer"),
         ]
         if self.read_options:
-            fields.append(pl.col(frames.CHOICES).alias("c"))
+            fields.append(pl.col(frames.CHOICES).alias("choices"))
         packed = pl.struct(fields)
         out_type = pl.Struct(
             {

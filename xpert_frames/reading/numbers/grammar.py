@@ -18,6 +18,7 @@ from xpert_frames.reading.boxes import plain_box
 from xpert_frames.reading.numbers.chinese import DIGITS, INT_CHARS
 from xpert_frames.reading.numbers.forms import LATEX_FORMS
 from xpert_frames.reading.numbers.units import unit_table
+from xpert_frames.reading.spans import CLAUSE_END, SENTENCE_END
 from xpert_frames.reading.vocabulary import (
     BOX_CONTENT,
     CLAUSE_CONCLUSION,
@@ -178,8 +179,8 @@ class Grammar:
     through_late: str  #: the text up to and including the last of those
     answer_after: str  #: after a check: a box, or an answer statement with a number
     through_marker: str  #: the text up to and including the last answer statement
-    sentence_end: str  #: the first sentence end and all after it
-    clause_end: str  #: the first clause end (``，`` or ``, ``) and all after it
+    sentence_end: str  #: :data:`~xpert_frames.reading.spans.SENTENCE_END`
+    clause_end: str  #: :data:`~xpert_frames.reading.spans.CLAUSE_END`
     equals: str  #: group 1: the number of a final ``= n``
     mixed: bool  #: whether mixed numbers (``4 4/9``) are read
 
@@ -254,8 +255,8 @@ def grammar(chinese: bool, mixed: bool = True) -> Grammar:
         through_late=f"(?s)^.*(?:{CLAUSE_CONCLUSION}|{markers})",
         answer_after=rf"\\(?:boxed|fbox)|(?:{markers})[^。\n；;!?]*[0-9{INT_CHARS}]",
         through_marker=f"(?s)^.*(?:{markers})",
-        sentence_end=r"(?s)(?:[。；;！!？?\n]|\.(?:\s|$)).*$",
-        clause_end=r"(?s)(?:，|, ).*$",
+        sentence_end=SENTENCE_END,
+        clause_end=CLAUSE_END,
         equals=rf"=\s*({candidate})\s*[。.]?\s*$",
         mixed=mixed,
     )

@@ -1,18 +1,15 @@
-"""Blind-set-4 classes: mixed numbers joined by 又 to an ASCII or LaTeX fraction, the empty set
-in words inside ``\\text{}``, inequalities joined by or in a last sentence, and references
-that list several roots (the labelled set holds the answers as models write them; these
-pin each rule, its neighbours and its oracle)."""
+"""Sets, tuples and roots: column vectors against tuples, roots listed or joined by or (also
+inside ``\\text{}``), the empty set in words, set-builder references against intervals,
+inequalities joined by or, and references that list several roots; each rule against its
+oracle and its neighbours."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import polars as pl
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from tests.helpers import score_all_paths
 from tests.oracles import math_forms as oracle_forms
+from tests.oracles import math_sets as oracle_sets
 from xpert_frames.evaluators.math_answer import answer_forms
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 
@@ -22,23 +19,45 @@ def score(preds: list[str], answers: list[str]) -> list[float]:
     return score_all_paths(df, [MathEvaluator(symbolic="latex")])["math_score"].to_list()
 
 
-@settings(max_examples=10, deadline=None)
-@given(
-    st.integers(1, 99),
-    st.integers(1, 30),
-    st.integers(2, 31),
-    st.sampled_from(["{w}又{a}/{b}", "{w} 又 {a}/{b}", "{w}又\\frac{{{a}}}{{{b}}}"]),
-)
-def test_mixed_numbers_with_you_score_as_their_value(w: int, a: int, b: int, form: str) -> None:
-    written = form.format(w=w, a=a, b=b)
-    value = w + Fraction(a, b)
-    whole = str(float(value)) if (value * 1000).denominator == 1 else f"{value}"
-    got = score([f"所以需要 {written} 小时。"] * 2, [whole, f"{a}/{b}"])
-    assert got == [1.0, 0.0], written
+def test_fit_to_reference_matches_the_oracle() -> None:
+    pmatrix = "\\begin{pmatrix} 2 \\\\ -1 \\end{pmatrix}"
+    pairs = [
+        (pmatrix, "(2,-1)"),
+        ("(2, -1)", pmatrix),
+        ("\\vec{a} = (\\frac{1}{2}, -3)", pmatrix),
+        ("(1, 2) \\cup (3, 4)", pmatrix),
+        ("\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}", "(1,2,3,4)"),
+        ("x=-2 \\text{ or } x=3", "-2, 3"),
+        ("x = 1 \\text{ 或 } x = 4", "1, 4"),
+        ("x_1 = 2 \\text{，} x_2 = -3", "2, -3"),
+        ("4x = 20 \\text{ and } x = 5", "5"),
+        ("\\{x \\mid x<-1 \\text{ 或 } x>3\\}", "(-\\infty,-1)\\cup(3,+\\infty)"),
+    ]
+    for span, ref in pairs:
+        assert answer_forms.fit_to_reference(span, ref) == oracle_forms.fit_to_reference(
+            span, ref
+        ), (span, ref)
+    assert answer_forms.fit_to_reference(pmatrix, "(2,-1)") == "(2, -1)"
+    assert answer_forms.fit_to_reference("x=-2 \\text{ or } x=3", "-2, 3") == "-2, 3"
+    assert answer_forms.fit_to_reference("4x = 20 \\text{ and } x = 5", "5") == "5"
 
 
-def test_you_before_a_whole_number_stays_a_conjunction() -> None:
-    assert score(["小明有 1 又 2 个苹果，所以一共 3 个。"], ["3"]) == [1.0]
+def test_the_empty_set_and_set_builder_references() -> None:
+    preds = [
+        "Squaring gives $x = 4$, which fails. Hence there is no solution.",
+        "判别式小于零，所以方程无解。",
+        "So the set is $\\boxed{\\{\\}}$.",
+        "The answer is $\\boxed{\\varnothing}$.",
+        "Hence there is no solution.",
+        "So the solution set is $\\{x \\mid x > 2\\}$, which is not empty.",
+        "There is no solution for $x<0$. The answer is $\\boxed{2}$.",
+        "所以解集为 $(2, +\\infty)$。",
+        "所以解集为 $[2, +\\infty)$。",
+    ]
+    answers = ["\\emptyset", "\\varnothing", "\\emptyset", "No solution", "\\{1\\}"]
+    answers += ["\\emptyset", "\\emptyset", "\\{x|x>2\\}", "\\{x|x>2\\}"]
+    assert score(preds, answers) == [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+    assert oracle_sets.fit_sets(preds[1], None, "\\varnothing") == ("\\emptyset", "\\emptyset")
 
 
 def test_empty_set_in_words_inside_text() -> None:
