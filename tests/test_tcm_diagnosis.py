@@ -255,3 +255,15 @@ def test_reference_without_meta_reads_the_meta_column() -> None:
         }
     )
     assert xf.score(df, "tcm_diagnosis")["tcm_diagnosis_type"].to_list() == ["disease"]
+
+
+def test_a_row_without_reference_is_kept_and_scored_null() -> None:
+    """A null reference beside rows whose reference names no known term: every row stays (a null
+    condition once dropped it from both scoring branches, and the column came back short)."""
+    frame = pl.DataFrame(
+        {"prediction": ["3", "3", "3", "气虚"], "answer": ["3", "3", None, "气虚证"]}
+    )
+    for engine in ("in-memory", "streaming"):
+        out = xf.score(frame.lazy(), ["tcm_diagnosis"]).collect(engine=engine)  # type: ignore[call-overload]
+        assert out["tcm_diagnosis_score"].to_list()[:3] == [1.0, 1.0, None]
+        assert out.height == 4

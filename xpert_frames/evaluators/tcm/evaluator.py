@@ -348,7 +348,9 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         part = part.with_columns(pl.col("terms").alias("reference_terms"))
         # Matched as itself: no known term, or more than its known terms (脾虚肝旺); read on
         # those rows only (a filter: the text of the others is not read).
-        itself = (pl.col("reference_terms").list.len() == 0) | pl.col("whole")
+        # A row with no reference (null) goes this way too (scored null there): a null
+        # condition would drop it from both branches, and a row would be lost.
+        itself = ((pl.col("reference_terms").list.len() == 0) | pl.col("whole")).fill_null(True)
         by_sets = part.filter(~itself).with_columns(
             pl.col("prediction_terms")
             .list.set_intersection(pl.col("reference_terms"))
