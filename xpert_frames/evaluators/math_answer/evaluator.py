@@ -290,9 +290,22 @@ class MathEvaluator(BaseEvaluator):
         compared = pl.coalesce(pl.lit("$") + span + pl.lit("$"), pl.when(on).then(p_text))
         # Two integers (as written or powers of ten: 10^{5000}) compare by their exact keys,
         # at any size, without the symbolic step.
+        # An integer beyond Float64 that the number reader read from a sentence with no math
+        # span ("The answer is 99…9.") keeps the reader's exact key (its value is infinite).
+        huge = (
+            on
+            & pl.col(t("pspan")).is_null()
+            & exact.beyond_float(pl.col(t("pred")).struct.field("value"))
+            & pl.col(t("prediction_exact_key")).is_not_null()
+        )
         lf = lf.with_columns(
-            exact.power_key(compared).alias(t("prediction_power_key")),
-            exact.power_key(pl.when(on).then(pl.col(t("rspan")))).alias(t("reference_power_key")),
+            pl.coalesce(
+                exact.power_key(compared), pl.when(huge).then(pl.col(t("prediction_exact_key")))
+            ).alias(t("prediction_power_key")),
+            pl.coalesce(
+                exact.power_key(pl.when(on).then(pl.col(t("rspan")))),
+                pl.when(huge).then(pl.col(t("reference_exact_key"))),
+            ).alias(t("reference_power_key")),
         )
         keyed = (
             pl.col(t("prediction_power_key")).is_not_null()
