@@ -298,10 +298,12 @@ def has_answer_types(schema: pl.Schema, columns: Columns) -> bool:
         return True
     if columns.answer in schema:
         dtype = schema[columns.answer]
-        return _is_answer_struct(dtype) and _struct_field(pl.col("x"), dtype, "type") is not None
+        if not _is_answer_struct(dtype):
+            return False
+        return _struct_field(pl.col("answer"), dtype, "type") is not None
     if columns.reference in schema:
         dtype = schema[columns.reference]
-        return _struct_field(pl.col("x"), dtype, "answer", "type") is not None
+        return _struct_field(pl.col("answer"), dtype, "answer", "type") is not None
     return False
 
 

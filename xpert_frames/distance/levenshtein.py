@@ -76,13 +76,13 @@ def normalized_similarity(a: IntoExpr, b: IntoExpr) -> pl.Expr:
     >>> df.select(normalized_similarity("a", "b").round(4)).to_series().to_list()
     [0.5714, 1.0, None]
     """
-    pair = pl.struct(text.to_expr(a).alias("a"), text.to_expr(b).alias("b"))
+    pair = pl.struct(text.to_expr(a).alias("left"), text.to_expr(b).alias("right"))
     return pair.map_batches(_similarity_batch, return_dtype=pl.Float64, is_elementwise=True)
 
 
 def _similarity_batch(pair: pl.Series) -> pl.Series:
     fields = pair.struct.unnest()
-    return levenshtein_similarity(fields["a"], fields["b"])
+    return levenshtein_similarity(fields["left"], fields["right"])
 
 
 def levenshtein_similarity(
@@ -107,33 +107,35 @@ def levenshtein_similarity(
         max_cells = MAX_PAIR_CELLS
     if isinstance(max_cells, bool) or not isinstance(max_cells, int) or max_cells < 1:
         raise InvalidOptionError(f"max_cells must be a positive integer, got {max_cells!r}")
-    frame = pl.DataFrame({"a": a, "b": b}, schema={"a": pl.String, "b": pl.String})
+    frame = pl.DataFrame({"left": a, "right": b}, schema={"left": pl.String, "right": pl.String})
     if frame.height == 0:
         return pl.Series(a.name, [], dtype=pl.Float64)
-    name, a, b = a.name, frame["a"], frame["b"]  # as String (e.g. an all-null column)
-    keyed = frame.with_columns(h=_pair_key(), i=pl.int_range(pl.len(), dtype=pl.UInt32))
-    first = keyed.select(pl.col("h").is_first_distinct()).to_series()
+    name, a, b = a.name, frame["left"], frame["right"]  # as String (e.g. an all-null column)
+    keyed = frame.with_columns(pair_hash=_pair_key(), row=pl.int_range(pl.len(), dtype=pl.UInt32))
+    first = keyed.select(pl.col("pair_hash").is_first_distinct()).to_series()
     if first.sum() > DISTINCT_SHARE * frame.height:  # few repeats: not worth gathering back
         return _score_distinct(a, b, threads, max_cells).alias(name)
     reps = keyed.filter(first)
-    scores = reps.select("h", "i", s=_score_distinct(reps["a"], reps["b"], threads, max_cells))
-    out = keyed.select("h").join(scores, on="h", how="left", maintain_order="left")
+    scores = reps.select(
+        "pair_hash", "row", score=_score_distinct(reps["left"], reps["right"], threads, max_cells)
+    )
+    out = keyed.select("pair_hash").join(scores, on="pair_hash", how="left", maintain_order="left")
     # The pairs behind one hash are equal, except after a collision: check every row.
-    rep = out["i"]
+    rep = out["row"]
     same = frame.select(
-        pl.col("a").eq_missing(a.gather(rep)) & pl.col("b").eq_missing(b.gather(rep))
+        pl.col("left").eq_missing(a.gather(rep)) & pl.col("right").eq_missing(b.gather(rep))
     ).to_series()
-    result = out["s"]
+    result = out["score"]
     if not same.all():
         other = frame.filter(~same)
-        own = _score_distinct(other["a"], other["b"], threads, max_cells)
+        own = _score_distinct(other["left"], other["right"], threads, max_cells)
         result = result.scatter((~same).arg_true(), own)
     return result.alias(name)
 
 
 def _pair_key() -> pl.Expr:
-    """A 64-bit hash of the pair (a, b): equal pairs, equal keys."""
-    return pl.col("a").hash(_SEEDS[0]) ^ pl.col("b").hash(_SEEDS[1])
+    """A 64-bit hash of the pair (left, right): equal pairs, equal keys."""
+    return pl.col("left").hash(_SEEDS[0]) ^ pl.col("right").hash(_SEEDS[1])
 
 
 def _score_distinct(a: pl.Series, b: pl.Series, threads: int, max_cells: int) -> pl.Series:
@@ -160,11 +162,11 @@ def _score_distinct(a: pl.Series, b: pl.Series, threads: int, max_cells: int) ->
 def _score_with_cpdist(
     a: pl.Series, b: pl.Series, threads: int, max_cells: int
 ) -> tuple[np.ndarray, int]:
-    frame = pl.DataFrame({"a": a, "b": b})
+    frame = pl.DataFrame({"left": a, "right": b})
     lengths = frame.select(
-        todo=(pl.col("a") != pl.col("b")).fill_null(False),
-        cells=pl.col("a").str.len_chars().cast(pl.Float64)
-        * pl.col("b").str.len_chars().cast(pl.Float64),
+        todo=(pl.col("left") != pl.col("right")).fill_null(False),
+        cells=pl.col("left").str.len_chars().cast(pl.Float64)
+        * pl.col("right").str.len_chars().cast(pl.Float64),
     )
     out = np.where((a.is_null() | b.is_null()).to_numpy(), np.nan, 1.0)
     todo = lengths["todo"]

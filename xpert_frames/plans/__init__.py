@@ -9,7 +9,7 @@ answer types it does not fit: null in its columns, ``false`` in ``<name>_applica
 filter); ``all_rows=True`` lifts the rule, never a filter.
 
 Filters are evaluated row by row: a filter must not aggregate over the table
-(``pl.col("x") > pl.col("x").mean()``), since the CLI and Ray score a table in chunks.
+(``pl.col("score") > pl.col("score").mean()``), since the CLI and Ray score a table in chunks.
 
 The same plan is written three ways:
 

@@ -57,15 +57,17 @@ def from_lists(lists: Sequence[Sequence[str]]) -> pl.Series:
 def _english(unique: pl.Series) -> pl.Series:
     from xpert_frames.tokens import en, en_fast
 
-    frame = pl.DataFrame({"t": unique}).with_row_index("i")
-    frame = frame.with_columns(en_fast.needs_nltk(pl.col("t")).alias("r"))
-    slow = frame.filter(pl.col("r"))
+    frame = pl.DataFrame({"text": unique}).with_row_index("row")
+    frame = frame.with_columns(en_fast.needs_nltk(pl.col("text")).alias("needs_nltk"))
+    slow = frame.filter(pl.col("needs_nltk"))
     if len(slow) == 0:
-        return frame.select(en_fast.tokens(pl.col("t"))).to_series()
-    fast = frame.filter(~pl.col("r")).select("i", en_fast.tokens(pl.col("t")).alias("tok"))
-    slow_tok = from_lists(en.tokenize_many(slow["t"].to_list())).alias("tok")
-    both = pl.concat([fast, slow.select("i", slow_tok)])
-    return both.sort("i")["tok"]
+        return frame.select(en_fast.tokens(pl.col("text"))).to_series()
+    fast = frame.filter(~pl.col("needs_nltk")).select(
+        "row", en_fast.tokens(pl.col("text")).alias("tokens")
+    )
+    slow_tokens = from_lists(en.tokenize_many(slow["text"].to_list())).alias("tokens")
+    both = pl.concat([fast, slow.select("row", slow_tokens)])
+    return both.sort("row")["tokens"]
 
 
 def segment_blocks(blocks: pl.Series) -> pl.Series:
@@ -73,20 +75,20 @@ def segment_blocks(blocks: pl.Series) -> pl.Series:
     where proven identical, jieba elsewhere (in worker processes too when many)."""
     from xpert_frames.tokens import pool, zh
 
-    frame = pl.DataFrame({"b": blocks}).with_row_index("i")
-    jieba_only = zh.needs_jieba(pl.col("b"))
+    frame = pl.DataFrame({"block": blocks}).with_row_index("row")
+    jieba_only = zh.needs_jieba(pl.col("block"))
     fast = frame.filter(~jieba_only)
-    fast_tok = pool.rjieba_zh(fast["b"].to_list())
+    fast_tok = pool.rjieba_zh(fast["block"].to_list())
     if fast_tok is None:  # rjieba not installed
         return from_lists(pool.tokenize_zh(blocks.to_list()))
     slow = frame.filter(jieba_only)
     if len(slow) == 0:
         return from_lists(fast_tok)
     parts = [
-        fast.select("i", from_lists(fast_tok).alias("tok")),
-        slow.select("i", from_lists(pool.tokenize_zh(slow["b"].to_list())).alias("tok")),
+        fast.select("row", from_lists(fast_tok).alias("tokens")),
+        slow.select("row", from_lists(pool.tokenize_zh(slow["block"].to_list())).alias("tokens")),
     ]
-    return pl.concat(parts).sort("i")["tok"]
+    return pl.concat(parts).sort("row")["tokens"]
 
 
 def _chinese(unique: pl.Series) -> pl.Series:
@@ -96,14 +98,14 @@ def _chinese(unique: pl.Series) -> pl.Series:
 
     pieces = unique.str.extract_all(zh.PIECE)
     piece_ends = np.cumsum(pieces.list.len().to_numpy().astype(np.int64))
-    flat = pl.DataFrame({"p": pieces.explode(empty_as_null=False)}).with_columns(
-        pl.col("p").str.contains("^" + zh.BLOCK_CHAR).alias("block")
+    flat = pl.DataFrame({"piece": pieces.explode(empty_as_null=False)}).with_columns(
+        pl.col("piece").str.contains("^" + zh.BLOCK_CHAR).alias("block")
     )
-    blocks = flat.filter(pl.col("block"))["p"].unique()
-    table = pl.DataFrame({"p": blocks, "tok": segment_blocks(blocks)})
+    blocks = flat.filter(pl.col("block"))["piece"].unique()
+    table = pl.DataFrame({"piece": blocks, "tokens": segment_blocks(blocks)})
     tok = (
-        flat.join(table, on="p", how="left", maintain_order="left")
-        .select(pl.when(pl.col("block")).then(pl.col("tok")).otherwise(pl.concat_list("p")))
+        flat.join(table, on="piece", how="left", maintain_order="left")
+        .select(pl.when(pl.col("block")).then(pl.col("tokens")).otherwise(pl.concat_list("piece")))
         .to_series()
     )
     token_ends = np.zeros(len(tok) + 1, dtype=np.int64)

@@ -55,12 +55,13 @@ class _Ids:
 
 
 def _token_ids(unique: pl.DataFrame) -> Tokens:
-    """Token ids of ``unique`` (columns ``text``, ``zh``, ``ref``), in its row order, which must
-    be grouped by (zh, ref) as :data:`GROUPS`. References go through the token cache."""
+    """Token ids of ``unique`` (columns ``text``, ``chinese``, ``ref``), in its row order, which
+    must be grouped by (chinese, ref) as :data:`GROUPS`. References go through the token
+    cache."""
     out = _Ids()
     for zh, ref in GROUPS:
         language: Literal["en", "zh"] = "zh" if zh else "en"
-        texts = unique.filter((pl.col("zh") == zh) & (pl.col("ref") == ref))["text"]
+        texts = unique.filter((pl.col("chinese") == zh) & (pl.col("ref") == ref))["text"]
         for start in range(0, len(texts), TOKENIZE_CHUNK):
             chunk = texts.slice(start, TOKENIZE_CHUNK)
             out.add(tokenize_cached(chunk, language) if ref else tokenize_unique(chunk, language))
@@ -70,31 +71,31 @@ def _token_ids(unique: pl.DataFrame) -> Tokens:
 def _texts(
     pred: pl.Series, answer: pl.Series, rows: pl.Series, language: str
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """``(hyps, refs)`` of the valid ``rows``: columns ``row`` (0.. over valid rows), ``zh``,
+    """``(hyps, refs)`` of the valid ``rows``: columns ``row`` (0.. over valid rows), ``chinese``,
     ``text``; a list answer gives one reference row per non-null element."""
     frame = pl.DataFrame({"text": pred.gather(rows)}).with_row_index("row")
     if language == "auto":
-        hyps = frame.with_columns(is_chinese(pl.col("text")).alias("zh"))
+        hyps = frame.with_columns(is_chinese(pl.col("text")).alias("chinese"))
     else:
-        hyps = frame.with_columns(pl.lit(language == "zh").alias("zh"))
-    refs = hyps.select("row", "zh", answer.gather(rows).alias("text"))
+        hyps = frame.with_columns(pl.lit(language == "zh").alias("chinese"))
+    refs = hyps.select("row", "chinese", answer.gather(rows).alias("text"))
     if isinstance(refs.schema["text"], pl.List):
         refs = refs.explode("text").filter(pl.col("text").is_not_null())
-    return hyps.select("row", "zh", "text"), refs
+    return hyps.select("row", "chinese", "text"), refs
 
 
 def _unique_texts(hyps: pl.DataFrame, refs: pl.DataFrame) -> pl.DataFrame:
-    """Unique (text, zh) with ``ref`` (used as a reference) and ``uid``, in :data:`GROUPS`
+    """Unique (text, chinese) with ``ref`` (used as a reference) and ``uid``, in :data:`GROUPS`
     order."""
     both = pl.concat(
         [
-            hyps.select("text", "zh", pl.lit(False).alias("ref")),
-            refs.select("text", "zh", pl.lit(True).alias("ref")),
+            hyps.select("text", "chinese", pl.lit(False).alias("ref")),
+            refs.select("text", "chinese", pl.lit(True).alias("ref")),
         ]
     )
-    group = pl.col("zh").cast(pl.Int32) * 2 + (~pl.col("ref")).cast(pl.Int32)
+    group = pl.col("chinese").cast(pl.Int32) * 2 + (~pl.col("ref")).cast(pl.Int32)
     return (
-        both.group_by("text", "zh")
+        both.group_by("text", "chinese")
         .agg(pl.col("ref").any())
         .sort(group, maintain_order=True)
         .with_row_index("uid")
@@ -105,8 +106,8 @@ def _row_stats(
     hyps: pl.DataFrame, refs: pl.DataFrame, unique: pl.DataFrame, tokens: Tokens, n: int
 ) -> dict[str, np.ndarray]:
     """Statistics of each hypothesis row against its references (``count_stats``)."""
-    hyp_uid = hyps.join(unique, on=["text", "zh"], how="left", maintain_order="left")["uid"]
-    ref_uid = refs.join(unique, on=["text", "zh"], how="left", maintain_order="left")
+    hyp_uid = hyps.join(unique, on=["text", "chinese"], how="left", maintain_order="left")["uid"]
+    ref_uid = refs.join(unique, on=["text", "chinese"], how="left", maintain_order="left")
     counts = ref_uid.group_by("row", maintain_order=True).len().sort("row")["len"].to_numpy()
     ref_offsets = np.zeros(len(hyps) + 1, dtype=np.int64)
     np.cumsum(counts, out=ref_offsets[1:])

@@ -175,26 +175,26 @@ def _count_chunk(
             pl.DataFrame({"row": hrow.astype(np.uint32), **hcols})
             .lazy()
             .group_by(keys)
-            .agg(pl.len().alias("c"))
+            .agg(pl.len().alias("hyp_count"))
         )
         ref_frame = pl.DataFrame({"row": ref_rows[rref].astype(np.uint32), **rcols}).lazy()
         if multi:
             ref_frame = ref_frame.with_columns(pl.Series("ref", rref.astype(np.uint32)))
             ref_counts = (
                 ref_frame.group_by(["ref", *keys])
-                .agg(pl.len().alias("r"))
+                .agg(pl.len().alias("ref_count"))
                 .group_by(keys)
-                .agg(pl.col("r").max())
+                .agg(pl.col("ref_count").max())
             )
         else:
-            ref_counts = ref_frame.group_by(keys).agg(pl.len().alias("r"))
+            ref_counts = ref_frame.group_by(keys).agg(pl.len().alias("ref_count"))
         clipped = (
             hyp_counts.join(ref_counts, on=keys, how="inner")
             .group_by("row")
-            .agg(pl.min_horizontal("c", "r").sum().alias("m"))
+            .agg(pl.min_horizontal("hyp_count", "ref_count").sum().alias("matched"))
             .collect()
         )
-        matches[clipped["row"].to_numpy(), k] = clipped["m"].to_numpy()
+        matches[clipped["row"].to_numpy(), k] = clipped["matched"].to_numpy()
 
 
 # --------------------------------------------------------------------------- scores

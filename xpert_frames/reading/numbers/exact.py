@@ -88,7 +88,8 @@ def _on_values(fn: Callable[[pl.Series], pl.Series]) -> Callable[[pl.Series], pl
 
 def integer_keys(texts: pl.Series, *, scientific: bool = False) -> pl.Series:
     """:func:`integer_key` of a Series (eager)."""
-    df = pl.DataFrame({"t": texts}).select(pl.col("t").str.extract_groups(_WRITTEN)).unnest("t")
+    df = pl.DataFrame({"text": texts}).select(pl.col("text").str.extract_groups(_WRITTEN))
+    df = df.unnest("text")
     f = pl.col
     exponent = f("exp").cast(pl.Int64, strict=False)
     written = ~f("rest").str.contains(_NOT_A_UNIT)
@@ -102,9 +103,9 @@ def integer_keys(texts: pl.Series, *, scientific: bool = False) -> pl.Series:
         f("int").str.replace_all(",", "", literal=True).alias("whole"),
         "frac",
         (exponent.fill_null(0) + mult).alias("exponent"),
-        written.fill_null(False).alias("w"),
+        written.fill_null(False).alias("written"),
     )
-    return pl.select(pl.when(df["w"]).then(_keys(df))).to_series().alias(texts.name)
+    return pl.select(pl.when(df["written"]).then(_keys(df))).to_series().alias(texts.name)
 
 
 def integer_key(text: pl.Expr, *, scientific: bool = False) -> pl.Expr:
@@ -118,7 +119,8 @@ def integer_key(text: pl.Expr, *, scientific: bool = False) -> pl.Expr:
 def power_keys(texts: pl.Series) -> pl.Series:
     """:func:`power_key` of a Series (eager)."""
     spans = texts.str.strip_chars(" \t\n\r$")
-    df = pl.DataFrame({"t": spans}).select(pl.col("t").str.extract_groups(_POWER)).unnest("t")
+    df = pl.DataFrame({"text": spans}).select(pl.col("text").str.extract_groups(_POWER))
+    df = df.unnest("text")
     f = pl.col
     df = df.select(
         "sign",
@@ -177,19 +179,19 @@ def beyond_float(value: pl.Expr) -> pl.Expr:
 
 
 def _keys_batch(pairs: pl.Series) -> pl.Series:
-    """:func:`integer_keys` of the texts ``t`` of a batch of ``{t, v}`` (most are null: only
-    the rows :func:`exact_keys` picks are read); scientific notation only where its value
-    ``v`` is beyond Float64 (elsewhere it keeps the tolerance)."""
+    """:func:`integer_keys` of the texts ``text`` of a batch of ``{text, value}`` (most are
+    null: only the rows :func:`exact_keys` picks are read); scientific notation only where its
+    ``value`` is beyond Float64 (elsewhere it keeps the tolerance)."""
     out = pl.repeat(None, len(pairs), dtype=pl.String, eager=True).alias(pairs.name)
-    df = pairs.struct.unnest().with_row_index("i").drop_nulls("t")
+    df = pairs.struct.unnest().with_row_index("row").drop_nulls("text")
     if df.height == 0:
         return out
-    keys = integer_keys(df["t"])
-    beyond = df.select(beyond_float(pl.col("v"))).to_series()
+    keys = integer_keys(df["text"])
+    beyond = df.select(beyond_float(pl.col("value"))).to_series()
     if beyond.any():
-        scientific = integer_keys(df["t"], scientific=True)
+        scientific = integer_keys(df["text"], scientific=True)
         keys = pl.select(pl.coalesce(keys, pl.when(beyond).then(scientific))).to_series()
-    return out.scatter(df["i"], keys)
+    return out.scatter(df["row"], keys)
 
 
 def exact_keys(value: pl.Expr, other: pl.Expr, text: pl.Expr, other_text: pl.Expr) -> pl.Expr:
@@ -202,17 +204,19 @@ def exact_keys(value: pl.Expr, other: pl.Expr, text: pl.Expr, other_text: pl.Exp
     whole_other = (other.round(0) == other) | beyond_other
     big = (value.abs() >= WHOLE_BELOW) | (other.abs() >= WHOLE_BELOW) | beyond | beyond_other
     pick = (whole & whole_other & big).fill_null(False) & text.is_not_null()
-    pairs = pl.struct(pl.when(pick).then(text).alias("t"), value.alias("v"))
+    pairs = pl.struct(pl.when(pick).then(text).alias("text"), value.alias("value"))
     return pairs.map_batches(_keys_batch, return_dtype=pl.String, is_elementwise=True)
 
 
 def _within_batch(pairs: pl.Series, tolerance: float) -> pl.Series:
-    """:func:`keys_within` once per distinct pair of keys ``{a, b}`` of a batch."""
+    """:func:`keys_within` once per distinct pair of keys ``{first, second}`` of a batch."""
     df = pairs.struct.unnest()
     todo = df.drop_nulls().unique()
     hits = [keys_within(a, b, tolerance) for a, b in todo.iter_rows()]
     table = todo.with_columns(pl.Series("hit", hits, dtype=pl.Boolean))
-    out = df.join(table, on=["a", "b"], how="left", maintain_order="left", nulls_equal=False)
+    out = df.join(
+        table, on=["first", "second"], how="left", maintain_order="left", nulls_equal=False
+    )
     return out["hit"].alias(pairs.name)
 
 
@@ -223,8 +227,8 @@ def keys_close(first: pl.Expr, second: pl.Expr, tolerance: float) -> pl.Expr:
     if tolerance < 1:
         return first == second
     differ = pl.struct(
-        pl.when(first != second).then(first).alias("a"),
-        pl.when(first != second).then(second).alias("b"),
+        pl.when(first != second).then(first).alias("first"),
+        pl.when(first != second).then(second).alias("second"),
     )
     within = differ.map_batches(
         functools.partial(_within_batch, tolerance=tolerance),
