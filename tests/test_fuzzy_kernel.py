@@ -233,8 +233,9 @@ def test_a_pending_signal_is_seen_between_pieces(
             kernel([(f"a{i}", f"b{i}") for i in range(100_000)], workers=workers)
     finally:
         signal.signal(signal.SIGUSR1, previous)
-    # The handler ran before the pieces were all scored: at most one more per other thread.
-    assert len(calls) <= workers + 1 < 100
+    # The handler ran before the pieces were all scored: the pieces already started on each
+    # thread finish (one or two per thread, by when the signal lands), not the other 100.
+    assert len(calls) <= 2 * workers + 1 < 100
 
 
 def test_pairs_over_the_cell_cap_are_null_with_a_warning() -> None:
