@@ -4,7 +4,7 @@
 Contenders: the same rules as a per-row Python loop (the test oracle, ``tests/oracles/accuracy``,
 Python ``re`` one row at a time; timed on a subset because it is slow) and ``xf.score`` end to
 end (eager DataFrame, and lazy with the streaming engine). Number rows in the loop use the
-oracle's minimal parser, cheaper than :mod:`xpert_frames.reading.numbers.parse`, so the loop's cost
+oracle's minimal parser, cheaper than :mod:`xpert_frames.reading.numeric.parse`, so the loop's cost
 is
 understated. Rows are generated deterministically (seeded).
 """

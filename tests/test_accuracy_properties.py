@@ -15,7 +15,7 @@ from tests.oracles import accuracy as oracle
 from xpert_frames.core import frames
 from xpert_frames.evaluators.accuracy.evaluator import AccuracyEvaluator, normalize_text
 from xpert_frames.reading.choice import extract_choice
-from xpert_frames.reading.numbers import parse as numbers
+from xpert_frames.reading.numeric import parse as numbers
 
 # Pieces real answers are made of, and the pieces the rules key on.
 FRAGMENTS = [

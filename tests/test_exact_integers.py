@@ -18,7 +18,7 @@ from tests.helpers import examples, score_all_paths
 from tests.oracles import math as oracle
 from xpert_frames.evaluators.accuracy import AccuracyEvaluator
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
-from xpert_frames.reading.numbers.exact import integer_key, keys_within, power_key
+from xpert_frames.reading.numeric.exact import integer_key, keys_within, power_key
 
 FIVE_K = "1" + "0" * 5000  # 10**5000 written out (over Python's 4,300-digit int() limit)
 

@@ -16,7 +16,7 @@ from tests.helpers import examples, score_all_paths
 from tests.test_numbers import to_chinese
 from xpert_frames.core.exceptions import InvalidOptionError
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
-from xpert_frames.reading.numbers.parse import extract_number, parse_number
+from xpert_frames.reading.numeric.parse import extract_number, parse_number
 
 CASES: list[tuple[str, float]] = [
     ("4 4/9", 40 / 9),

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from tests.helpers import examples, score_all_paths
 from tests.oracles import math_written as oracle_written
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
-from xpert_frames.reading.numbers.parse import extract_number, parse_number
-from xpert_frames.reading.numbers.scales import _rewrite, run_value
+from xpert_frames.reading.numeric.parse import extract_number, parse_number
+from xpert_frames.reading.numeric.scales import _rewrite, run_value
 
 
 def score(preds: list[str], answers: list[str], **options: Any) -> pl.DataFrame:

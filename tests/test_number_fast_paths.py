@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import examples
-from xpert_frames.reading.numbers.grammar import grammar
-from xpert_frames.reading.numbers.rules import last_candidate
-from xpert_frames.reading.numbers.values import _ASCII_FRACTION, BARE, _ascii_fraction
+from xpert_frames.reading.numeric.grammar import grammar
+from xpert_frames.reading.numeric.rules import last_candidate
+from xpert_frames.reading.numeric.values import _ASCII_FRACTION, BARE, _ascii_fraction
 
 SPACE = st.sampled_from(["", " ", "  ", "\t", "\u3000", "\n"])
 DIGITS = st.text("0123456789", min_size=1, max_size=5)

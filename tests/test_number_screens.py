@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import examples
-from xpert_frames.reading.numbers import screens
-from xpert_frames.reading.numbers.forms import RARE_TRIGGER, form_stages
-from xpert_frames.reading.numbers.grammar import (
+from xpert_frames.reading.numeric import screens
+from xpert_frames.reading.numeric.forms import RARE_TRIGGER, form_stages
+from xpert_frames.reading.numeric.grammar import (
     CHECK_TRIGGERS,
     CONCLUSION_WORDS,
     FOLDS,
@@ -22,7 +22,7 @@ from xpert_frames.reading.numbers.grammar import (
     REWRITE_TRIGGERS,
     grammar,
 )
-from xpert_frames.reading.numbers.scales import SCREEN as SCALE_SCREEN
+from xpert_frames.reading.numeric.scales import SCREEN as SCALE_SCREEN
 
 # ---------------------------------------------------------------------------- the bits
 # Texts as answers write them, and the characters of every gate (full-width forms, long s).

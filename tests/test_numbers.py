@@ -1,4 +1,4 @@
-"""xpert_frames.reading.numbers.parse: every supported form, the extraction rules, and round
+"""xpert_frames.reading.numeric.parse: every supported form, the extraction rules, and round
 trips."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tests.helpers import examples
 from xpert_frames.core.exceptions import InvalidOptionError, OptionTypeError
-from xpert_frames.reading.numbers.parse import NUMBER_DTYPE, extract_number, parse_number
+from xpert_frames.reading.numeric.parse import NUMBER_DTYPE, extract_number, parse_number
 
 
 def extract(texts: list[str | None], **kw: object) -> list[dict[str, object] | None]:

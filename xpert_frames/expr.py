@@ -22,7 +22,7 @@ from xpert_frames.evaluators.tcm import evaluator as _tcm
 from xpert_frames.evaluators.tcm.evaluator import TermsSpec
 from xpert_frames.reading import choice as _choice
 from xpert_frames.reading.markup import clean_prediction
-from xpert_frames.reading.numbers import parse as _parse
+from xpert_frames.reading.numeric import parse as _parse
 from xpert_frames.tokens import columns as _tokens
 
 __all__ = [

@@ -520,7 +520,7 @@ def score_row(
         return (1.0 if got is not None and got == want else 0.0), got, rule
     if kind == "number":
         # A minimal parser (last plain number, a/b): simpler than
-        # xpert_frames.reading.numbers.parse, so the
+        # xpert_frames.reading.numeric.parse, so the
         # tests check number rows against that module instead; the benchmark's loop uses this.
         found = CANDIDATE_NUM.findall(full_to_half(pred))
         value = _value(WHOLE_NUM.match(found[-1])) if found else None

@@ -1,6 +1,6 @@
 """Plain per-row Python of the math rules (does not import xpert_frames).
 
-Same rules as :mod:`xpert_frames.reading.numbers.parse` and
+Same rules as :mod:`xpert_frames.reading.numeric.parse` and
 :mod:`xpert_frames.evaluators.math_answer`,
 written the obvious way: string loops, Python ``re``, a character loop for Chinese numerals.
 Only the unit table (data) is shared.

@@ -11,7 +11,7 @@ text                       :data:`.text_rules.TEXT_RULES`        :mod:`.text`, t
                                                                  :mod:`.core_answer`
 label (one of the labels)  :data:`.text_rules.LABEL_RULES`       :mod:`.labels`
 true/false                 :data:`.text_rules.JUDGE_RULES`       :mod:`.text`
-number                     :data:`.numbers.rules.NUMBER_RULES`   :mod:`.numbers.parse`
+number                     :data:`.numeric.rules.NUMBER_RULES`   :mod:`.numeric.parse`
 =========================  ====================================  ==========================
 
 To read a new way of stating an answer, add a :class:`.rules.Rule` (a name, a priority, a
@@ -29,6 +29,6 @@ conclusions (:mod:`.clauses`).
 
 Shared spans: the final box (:mod:`.boxes`) and the last sentence (:mod:`.spans`); each rule
 runs only on the rows that can match it (:mod:`.subsets`). The number reader's parts are in
-:mod:`.numbers` (grammar, forms, values, Chinese numerals, scales, units, exact integer keys,
+:mod:`.numeric` (grammar, forms, values, Chinese numerals, scales, units, exact integer keys,
 screens, the batch reader and the public functions).
 """

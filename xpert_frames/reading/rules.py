@@ -7,7 +7,7 @@ their ``*_rule`` columns, its ``priority`` says what wins when several rules fin
 per answer kind: :data:`xpert_frames.reading.choice_rules.CHOICE_RULES`,
 :data:`xpert_frames.reading.text_rules.TEXT_RULES` (text and label spans),
 :data:`xpert_frames.reading.text_rules.JUDGE_RULES` (true/false spans) and
-:data:`xpert_frames.reading.numbers.rules.NUMBER_RULES`.
+:data:`xpert_frames.reading.numeric.rules.NUMBER_RULES`.
 
 To read a new way of stating an answer, add a :class:`Rule` to the table of its kind with the
 priority it should have among the others.

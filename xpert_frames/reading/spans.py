@@ -1,7 +1,7 @@
 """Spans that several readers share: the last sentence of a text, and the cuts that end the
 stated-answer sentence and its clause.
 
-The number reader (:mod:`xpert_frames.reading.numbers.rules`, through its grammar) and the math
+The number reader (:mod:`xpert_frames.reading.numeric.rules`, through its grammar) and the math
 span reader (:mod:`xpert_frames.evaluators.math_answer.symbolic`) cut the sentence after an
 answer statement with :data:`SENTENCE_END` and its clause with :data:`CLAUSE_END`; the text
 reader (:mod:`xpert_frames.reading.text`) cuts its own sentences and clauses (without ``；``

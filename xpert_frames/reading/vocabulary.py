@@ -1,6 +1,6 @@
 """Every marker the readers look for, in Chinese and English, defined once and classified once.
 
-Readers build their patterns from these pieces (:mod:`.numbers.grammar`, :mod:`.choice_rules`,
+Readers build their patterns from these pieces (:mod:`.numeric.grammar`, :mod:`.choice_rules`,
 :mod:`.text_rules`, :mod:`.boxes`); a word added here reaches every reader that uses its class.
 Patterns are written for the Rust ``regex`` engine behind Polars: no look-around, no
 back-references.

@@ -14,12 +14,12 @@ Each row is scored by its ``answer_type`` (seed default ``text``; types other th
   the prediction states (:mod:`xpert_frames.evaluators.accuracy.text_answers`).
 * ``judge``: true/false answers mapped to one canonical value (``正确``/``错误``, ``√``/``×``,
   ``yes``/``no``, ``T``/``F``, negations flip); metric ``judge_accuracy``.
-* ``number``: the answer's number (:func:`xpert_frames.reading.numbers.parse.extract_number`, the
+* ``number``: the answer's number (:func:`xpert_frames.reading.numeric.parse.extract_number`, the
   parser shared with the math evaluator) against the reference
-  (:func:`xpert_frames.reading.numbers.parse.parse_number`) within ``numeric_tolerance`` (absolute,
+  (:func:`xpert_frames.reading.numeric.parse.parse_number`) within ``numeric_tolerance`` (absolute,
   as
   the seed); two integers at or above 2**53 (or beyond Float64's range) compare exactly by
-  their digits (:mod:`xpert_frames.reading.numbers.exact`), at any size.
+  their digits (:mod:`xpert_frames.reading.numeric.exact`), at any size.
 
 Output columns: ``<name>_score`` (1.0 / 0.0), ``<name>_extracted`` (the option letters, the
 normalized text or the number taken), ``<name>_rule`` (which rule decided) and ``<name>_type``.
@@ -49,8 +49,8 @@ from xpert_frames.reading.choice import (
 )
 from xpert_frames.reading.commitment import committed
 from xpert_frames.reading.markup import clean_prediction
-from xpert_frames.reading.numbers import exact
-from xpert_frames.reading.numbers import parse as numbers
+from xpert_frames.reading.numeric import exact
+from xpert_frames.reading.numeric import parse as numbers
 
 __all__ = [
     "AccuracyEvaluator",
@@ -81,7 +81,7 @@ def number_match(
 
 def _keys(found: pl.Expr, ref: pl.Expr) -> pl.Expr:
     """``{p, r}``: the exact integer keys of both numbers where they are needed
-    (:func:`~xpert_frames.reading.numbers.exact.exact_keys`)."""
+    (:func:`~xpert_frames.reading.numeric.exact.exact_keys`)."""
     pv, rv = found.struct.field("value"), ref.struct.field("value")
     pt, rt = found.struct.field("text"), ref.struct.field("text")
     return pl.struct(

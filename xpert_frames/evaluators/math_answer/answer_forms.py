@@ -23,7 +23,7 @@ import re
 
 import polars as pl
 
-from xpert_frames.reading.numbers.grammar import fold_text, rewrite_text
+from xpert_frames.reading.numeric.grammar import fold_text, rewrite_text
 from xpert_frames.reading.subsets import on_subset
 
 #: A maths segment: ``$$…$$``, ``$…$``, ``\\(…\\)`` or ``\\[…\\]``.

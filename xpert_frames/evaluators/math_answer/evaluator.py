@@ -1,7 +1,7 @@
 """Math answers: the number (and unit) in the prediction against the reference's, and
 symbolic answers decided symbolically.
 
-The number is found by :func:`xpert_frames.reading.numbers.parse.extract_number` (``\\boxed{}`` →
+The number is found by :func:`xpert_frames.reading.numeric.parse.extract_number` (``\\boxed{}`` →
 answer
 statements → ``= n`` at the end → a conclusion followed only by context sentences → last
 number, a final answer statement after the last box winning over it; or the first number
@@ -10,7 +10,7 @@ compared with the seed's rule: absolute error when ``|reference| < tolerance``, 
 error, both ``<= tolerance``; two whole numbers
 must be equal, at any size: at or above 2**53 (where Float64 no longer holds every integer)
 and beyond Float64's range two numbers written as integers (plain, thousands, ``万``/``亿``)
-compare by their exact keys (:mod:`xpert_frames.reading.numbers.exact`), and so do two answers that
+compare by their exact keys (:mod:`xpert_frames.reading.numeric.exact`), and so do two answers that
 are integers or powers of ten (``\\boxed{10^{5000}}`` and 1 followed by 5,000 zeros; rule
 ``<source>:integer``); scientific notation keeps the tolerance (it writes approximations)
 unless beyond Float64. A last number that is part
@@ -61,9 +61,9 @@ from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.evaluators.math_answer.parts import in_parts
 from xpert_frames.reading.boxes import box_tail
 from xpert_frames.reading.markup import clean_prediction
-from xpert_frames.reading.numbers import exact
-from xpert_frames.reading.numbers.grammar import grammar
-from xpert_frames.reading.numbers.parse import (
+from xpert_frames.reading.numeric import exact
+from xpert_frames.reading.numeric.grammar import grammar
+from xpert_frames.reading.numeric.parse import (
     DECIMAL_COMMAS,
     EXTRACT_MODES,
     DecimalComma,
@@ -71,13 +71,13 @@ from xpert_frames.reading.numbers.parse import (
     extract_number_pair,
     parse_number_with_unit,
 )
-from xpert_frames.reading.numbers.units import unit_info
+from xpert_frames.reading.numeric.units import unit_info
 from xpert_frames.reading.vocabulary import CLAUSE_CONCLUSION
 
 
 def concluded(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
     """Whether the statement rule read a conclusion after the last box that has no answer
-    statement after it (:func:`xpert_frames.reading.numbers.rules.candidates`)."""
+    statement after it (:func:`xpert_frames.reading.numeric.rules.candidates`)."""
     statement = pl.when(rule == "statement").then(prediction)  # the others are not read
     boxed = statement.str.contains_any(["\\boxed", "\\fbox"])
     after = box_tail(pl.when(boxed).then(prediction))
@@ -99,7 +99,7 @@ def values_close(
     (Boolean; null when either side is null). The relative test is written ``|p - r| <= tol·|r|``
     so that ``tolerance=0`` with a zero reference is exact equality (the seed divided by zero
     there and scored 0). Two whole numbers below 2**53 must be equal; where both ``pred_key``
-    and ``ref_key`` are given (:func:`~xpert_frames.reading.numbers.exact.exact_keys`: integers at
+    and ``ref_key`` are given (:func:`~xpert_frames.reading.numeric.exact.exact_keys`: integers at
     or
     above 2**53 or beyond Float64) their keys must be equal, and a number beyond Float64 with
     a key equals nothing without one (an infinity, a finite number)."""

@@ -41,9 +41,9 @@ from xpert_frames.evaluators.math_answer.answer_forms import (
     strip_delimiters,
 )
 from xpert_frames.reading.boxes import after_box, last_box
-from xpert_frames.reading.numbers.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
-from xpert_frames.reading.numbers.parse import parse_number
-from xpert_frames.reading.numbers.units import unit_table
+from xpert_frames.reading.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
+from xpert_frames.reading.numeric.parse import parse_number
+from xpert_frames.reading.numeric.units import unit_table
 from xpert_frames.reading.spans import SENTENCE_END, last_sentence
 from xpert_frames.reading.subsets import on_subset
 from xpert_frames.reading.vocabulary import SENTENCE_CONCLUSION

@@ -5,7 +5,7 @@
 exactly a number (with an optional unit). Both run as Polars operations on whole batches
 (``map_batches``, one call per batch; no Python per row or per string): regexes,
 ``extract_groups`` and arithmetic, Chinese numerals included
-(:mod:`xpert_frames.reading.numbers.chinese`). Inside a batch, a text that is one bare ASCII number
+(:mod:`xpert_frames.reading.numeric.chinese`). Inside a batch, a text that is one bare ASCII number
 is a
 cast, each rule runs only on the rows that can match it, and repeated texts are read once.
 
@@ -31,7 +31,7 @@ ten (``10^{5}``, ``10^5``: their value), fractions
 ``a/b``, ``a分之b`` (= b/a), ``\\frac{a}{b}``, ``$...$``, percent (``50%`` and ``百分之五十`` are
 0.5, unit ``%``), Chinese numerals (``三点五``, ``一千零五十``, ``两千``), ``万``/``亿``
 multipliers after digits (``2.5万`` = 25000), and a unit after the number (``kg``, ``m/s``,
-``°C``, ``米``, ``千克`` ...; see :mod:`xpert_frames.reading.numbers.units`).
+``°C``, ``米``, ``千克`` ...; see :mod:`xpert_frames.reading.numeric.units`).
 
 ``normalize=False`` reads only the ASCII number forms as written (the rules and the units stay):
 no full-width folding, no Chinese numerals, ``负``, ``分之``, ``百分之`` or ``万``/``亿``
@@ -51,15 +51,15 @@ from xpert_frames.core.aliases import IntoExpr, MathExtract
 from xpert_frames.core.exceptions import InvalidOptionError
 from xpert_frames.core.options import check_bool, check_choice
 from xpert_frames.core.text import to_expr
-from xpert_frames.reading.numbers.forms import (
+from xpert_frames.reading.numeric.forms import (
     DECIMAL_COMMAS,
 )
-from xpert_frames.reading.numbers.grammar import (
+from xpert_frames.reading.numeric.grammar import (
     normalize_text,
 )
-from xpert_frames.reading.numbers.infinity import with_infinity as _with_infinity
-from xpert_frames.reading.numbers.read import extract_series, parse_series
-from xpert_frames.reading.numbers.rules import RULE_COLUMNS
+from xpert_frames.reading.numeric.infinity import with_infinity as _with_infinity
+from xpert_frames.reading.numeric.read import extract_series, parse_series
+from xpert_frames.reading.numeric.rules import RULE_COLUMNS
 
 ExtractMode = MathExtract
 EXTRACT_MODES: tuple[str, ...] = ("last", "first")
@@ -138,7 +138,7 @@ def extract_number_detail(
 def _series_reader(
     mode: object, normalize: object, decimal_comma: object, *, detail: bool
 ) -> Callable[[pl.Series], pl.Series]:
-    """:func:`~xpert_frames.reading.numbers.read.extract_series` with its options checked
+    """:func:`~xpert_frames.reading.numeric.read.extract_series` with its options checked
     once, when the expression is built."""
     return functools.partial(
         extract_series,
@@ -210,7 +210,7 @@ def parse_number_detail(
 ) -> pl.Expr:
     """:func:`parse_number_with_unit` plus ``text``: the string as normalized when it is a
     number (a bare number beyond Float64's range too, whose value is null), else null; what
-    :func:`~xpert_frames.reading.numbers.exact.integer_key` reads."""
+    :func:`~xpert_frames.reading.numeric.exact.integer_key` reads."""
     return _parse(text, normalize, decimal_comma, detail=True)
 
 

@@ -1,4 +1,4 @@
-"""The regexes behind :mod:`xpert_frames.reading.numbers.parse`, and the text normalization they
+"""The regexes behind :mod:`xpert_frames.reading.numeric.parse`, and the text normalization they
 expect.
 
 Polars runs Rust's ``regex`` crate: no look-around and no back-references, so what a look-around
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import polars as pl
 
 from xpert_frames.reading.boxes import plain_box
-from xpert_frames.reading.numbers.chinese import DIGITS, INT_CHARS
-from xpert_frames.reading.numbers.forms import LATEX_FORMS
-from xpert_frames.reading.numbers.units import unit_table
+from xpert_frames.reading.numeric.chinese import DIGITS, INT_CHARS
+from xpert_frames.reading.numeric.forms import LATEX_FORMS
+from xpert_frames.reading.numeric.units import unit_table
 from xpert_frames.reading.spans import CLAUSE_END, SENTENCE_END
 from xpert_frames.reading.vocabulary import (
     BOX_CONTENT,
@@ -113,7 +113,7 @@ POWER_OF_TEN = r"(^|[^0-9A-Za-z.^_])10\s*\^\s*(?:\{\s*([-+]?[0-9]+)\s*\}|([-+]?[
 _POWER_MARK = "\x00"
 #: Powers of ten up to here are written out in digits (an integer, compared exactly from
 #: 2**53 on); larger ones, beyond Float64, in E notation (which has an exact key there too,
-#: :mod:`xpert_frames.reading.numbers.exact`).
+#: :mod:`xpert_frames.reading.numeric.exact`).
 _WRITTEN_OUT_UP_TO = 308
 _POWERS_WRITTEN = {
     f"{_POWER_MARK}{n}{_POWER_MARK}": "1" + "0" * n for n in range(_WRITTEN_OUT_UP_TO + 1)
@@ -185,7 +185,7 @@ class Grammar:
     mixed: bool  #: whether mixed numbers (``4 4/9``) are read
 
 
-#: A check or verification of the answer (:func:`xpert_frames.reading.numbers.rules.candidates`): a
+#: A check or verification of the answer (:func:`xpert_frames.reading.numeric.rules.candidates`): a
 #: heading at a line start, "let's verify", "check:", 验证/检验/验算/检查.
 CHECK = (
     r"(?i:(?:^|\n)[ \t#*>_-]*(?:check|checking|verify|verification|double[- ]check)\b"

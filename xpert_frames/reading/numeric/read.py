@@ -1,8 +1,8 @@
-"""The batch readers behind :mod:`xpert_frames.reading.numbers.parse`: a batch of texts is
+"""The batch readers behind :mod:`xpert_frames.reading.numeric.parse`: a batch of texts is
 normalized (folds, rewrites, number forms, each on the rows that need it, screened once by
-:mod:`xpert_frames.reading.numbers.screens`), its candidates found by the number rules
-(:mod:`xpert_frames.reading.numbers.rules`) and their values read
-(:mod:`xpert_frames.reading.numbers.values`). A text that is one bare ASCII number is a cast,
+:mod:`xpert_frames.reading.numeric.screens`), its candidates found by the number rules
+(:mod:`xpert_frames.reading.numeric.rules`) and their values read
+(:mod:`xpert_frames.reading.numeric.values`). A text that is one bare ASCII number is a cast,
 and repeated texts are read once (:func:`xpert_frames.core.distinct.first_occurrences`).
 """
 
@@ -13,8 +13,8 @@ import functools
 import polars as pl
 
 from xpert_frames.core.distinct import first_occurrences
-from xpert_frames.reading.numbers import screens
-from xpert_frames.reading.numbers.forms import (
+from xpert_frames.reading.numeric import screens
+from xpert_frames.reading.numeric.forms import (
     APPROX_CUT,
     ENGLISH_WORD,
     RARE_TRIGGER,
@@ -24,7 +24,7 @@ from xpert_frames.reading.numbers.forms import (
     rewrite_forms,
     rewrite_rare_forms,
 )
-from xpert_frames.reading.numbers.grammar import (
+from xpert_frames.reading.numeric.grammar import (
     MIXED_TRIGGER,
     Grammar,
     fold_text,
@@ -33,9 +33,9 @@ from xpert_frames.reading.numbers.grammar import (
     powers_of_ten,
     rewrite_text,
 )
-from xpert_frames.reading.numbers.rules import candidates, rewrite_stages
-from xpert_frames.reading.numbers.scales import digit_scales
-from xpert_frames.reading.numbers.values import BARE, parse_frame, parse_rows
+from xpert_frames.reading.numeric.rules import candidates, rewrite_stages
+from xpert_frames.reading.numeric.scales import digit_scales
+from xpert_frames.reading.numeric.values import BARE, parse_frame, parse_rows
 from xpert_frames.reading.subsets import on_subset
 
 
@@ -49,7 +49,7 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
     """Normalize ``normalized_text`` (fold, rewrites, number forms) on the rows that need it, and
     add the
     last ``exact ≈ approximation`` pair (``exact``, ``approx``) before cutting it out. The
-    texts are screened once (``screen_bits``, :mod:`xpert_frames.reading.numbers.screens`); each
+    texts are screened once (``screen_bits``, :mod:`xpert_frames.reading.numeric.screens`); each
     gate is a bit
     test, and each step that rewrites a text screens it again."""
     f = pl.col
@@ -169,8 +169,8 @@ _BARE_TEXT = r"^\s*[-+]?[0-9]+(?:\.[0-9]+)?\s*$"
 def extract_series(
     texts: pl.Series, *, mode: str, normalize: bool, decimal_comma: str, detail: bool
 ) -> pl.Series:
-    """The batch behind :func:`~xpert_frames.reading.numbers.parse.extract_number`
-    (``detail``: :func:`~xpert_frames.reading.numbers.parse.extract_number_detail`).
+    """The batch behind :func:`~xpert_frames.reading.numeric.parse.extract_number`
+    (``detail``: :func:`~xpert_frames.reading.numeric.parse.extract_number_detail`).
 
     A text that is one bare ASCII number (most references) is a cast: every rule would find
     that number and nothing else. The other texts are read once per distinct text when the
@@ -232,9 +232,9 @@ def extract_series(
 def parse_series(
     texts: pl.Series, *, normalize: bool, decimal_comma: str, detail: bool = False
 ) -> pl.Series:
-    """The batch behind :func:`~xpert_frames.reading.numbers.parse.parse_number_with_unit`
+    """The batch behind :func:`~xpert_frames.reading.numeric.parse.parse_number_with_unit`
     (``detail``: also ``text``, the string as normalized, of the rows that are a number:
-    :func:`~xpert_frames.reading.numbers.parse.parse_number_detail`)."""
+    :func:`~xpert_frames.reading.numeric.parse.parse_number_detail`)."""
     texts = texts.cast(pl.String)
     df = pl.DataFrame({"source_text": texts.unique().drop_nulls()})
     if normalize:

@@ -1,7 +1,7 @@
 """Which gates of the number rules a text can pass, for a whole column in one pass.
 
 Reading a number runs many steps, each only on the rows that can match it
-(:func:`xpert_frames.reading.numbers.rules.on_subset`); deciding which rows those are took a
+(:func:`xpert_frames.reading.numeric.rules.on_subset`); deciding which rows those are took a
 regex or ``contains_any`` pass over every row per step. :func:`screen` finds, in one Polars
 expression (two Aho-Corasick passes: the literals as written, and those matched in either
 ASCII case), which of a few short patterns occur in each text and returns a UInt32 of bits; a
@@ -28,22 +28,22 @@ from collections.abc import Callable
 
 import polars as pl
 
-from xpert_frames.reading.numbers.grammar import (
+from xpert_frames.reading.numeric.grammar import (
     CHECK_TRIGGERS,
     CONCLUSION_WORDS,
     FOLDS,
     REWRITE_TRIGGERS,
 )
-from xpert_frames.reading.numbers.scales import SCREEN as SCALE_SCREEN
+from xpert_frames.reading.numeric.scales import SCREEN as SCALE_SCREEN
 
 #: Exact: ``contains_any`` of the keys of the fold table (``grammar.FOLDS``).
 FOLD = 1 << 11
 #: Exact: ``contains_any`` of the rewrite triggers and Chinese scales (``\\ × 第 - 万 亿 千 百``).
 REWRITE = 1 << 0
 #: Screen of the number-form stages' triggers
-#: (:func:`~xpert_frames.reading.numbers.forms.form_stages`).
+#: (:func:`~xpert_frames.reading.numeric.forms.form_stages`).
 STAGES = 1 << 1
-#: Screen of :data:`~xpert_frames.reading.numbers.forms.RARE_TRIGGER`.
+#: Screen of :data:`~xpert_frames.reading.numeric.forms.RARE_TRIGGER`.
 RARE = 1 << 2
 #: Exact: ``≈``.
 APPROX = 1 << 3

@@ -1,6 +1,6 @@
 """Values of number candidates (strings that the grammar's ``candidate`` matched, or any
-string for :func:`~xpert_frames.reading.numbers.parse.parse_number`), as Polars frame operations:
-the batch step behind :mod:`xpert_frames.reading.numbers.parse`. Bare ASCII numbers, and ASCII
+string for :func:`~xpert_frames.reading.numeric.parse.parse_number`), as Polars frame operations:
+the batch step behind :mod:`xpert_frames.reading.numeric.parse`. Bare ASCII numbers, and ASCII
 numbers
 followed only by a known unit, are casts; the rest goes through the grammar's capture groups,
 Chinese numerals once per distinct string."""
@@ -11,9 +11,9 @@ import functools
 
 import polars as pl
 
-from xpert_frames.reading.numbers.chinese import chinese_numbers
-from xpert_frames.reading.numbers.grammar import ASCII_NUMBER, MIXED_TRIGGER, Grammar, grammar
-from xpert_frames.reading.numbers.units import unit_table
+from xpert_frames.reading.numeric.chinese import chinese_numbers
+from xpert_frames.reading.numeric.grammar import ASCII_NUMBER, MIXED_TRIGGER, Grammar, grammar
+from xpert_frames.reading.numeric.units import unit_table
 
 #: A bare ASCII number (thousands separators, decimals, exponent), anchored.
 BARE = r"^[-+]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$"

@@ -1,5 +1,5 @@
 """Where the answer's number is in a normalized text: the rules behind
-:func:`xpert_frames.reading.numbers.parse.extract_number`, as Polars frame operations.
+:func:`xpert_frames.reading.numeric.parse.extract_number`, as Polars frame operations.
 
 Each rule runs only on the rows that can match it and that no earlier rule answered
 (:func:`on_subset`). A final answer statement *after* the last ``\\boxed{}`` wins over that box
@@ -17,13 +17,13 @@ import functools
 import polars as pl
 
 from xpert_frames.reading.boxes import anchored_box, box_tail
-from xpert_frames.reading.numbers import screens
-from xpert_frames.reading.numbers.forms import ENGLISH_WORD, english_numbers
-from xpert_frames.reading.numbers.grammar import (
+from xpert_frames.reading.numeric import screens
+from xpert_frames.reading.numeric.forms import ENGLISH_WORD, english_numbers
+from xpert_frames.reading.numeric.grammar import (
     CHECK,
     Grammar,
 )
-from xpert_frames.reading.numbers.values import BARE
+from xpert_frames.reading.numeric.values import BARE
 from xpert_frames.reading.rules import Rule, rule_table
 from xpert_frames.reading.subsets import on_subset
 from xpert_frames.reading.vocabulary import BOX_CONTENT, CLAUSE_CONCLUSION
@@ -38,7 +38,7 @@ def rewrite_stages(
 ) -> pl.DataFrame:
     """Column ``normalized_text`` through the rewrite stages ``(trigger, [(pattern, replacement),
     ...])`` in
-    order (:func:`xpert_frames.reading.numbers.forms.form_stages`), each stage's rewrites only on
+    order (:func:`xpert_frames.reading.numeric.forms.form_stages`), each stage's rewrites only on
     the
     rows that match its trigger (row order changes)."""
     n = pl.col("normalized_text")
@@ -197,7 +197,7 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
         )
         first = pl.when(f("cand").is_not_null()).then(pl.lit("first")).otherwise(pl.lit("none"))
         return df.with_columns(first.alias("rule"))
-    # Gates are bits of the texts' screen (g; xpert_frames.reading.numbers.screens).
+    # Gates are bits of the texts' screen (g; xpert_frames.reading.numeric.screens).
     df = on_subset(df, screens.has(screens.CHECK), screens.after(functools.partial(_no_check, g)))
     df = on_subset(
         df,

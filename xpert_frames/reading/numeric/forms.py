@@ -1,4 +1,4 @@
-"""Number forms that need a rewrite before :mod:`xpert_frames.reading.numbers.grammar` reads them.
+"""Number forms that need a rewrite before :mod:`xpert_frames.reading.numeric.grammar` reads them.
 
 All are Polars string expressions (Rust ``regex``: no look-around, so a boundary character is
 captured and written back):
