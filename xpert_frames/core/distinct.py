@@ -3,8 +3,9 @@
 Real tables repeat their strings (one reference asked of many models, one prediction template
 filled with few names). :func:`per_distinct` evaluates an expression on one representative of
 each distinct tuple of key columns and gathers the results back to the rows. The distinct keys
-are numbered by a 64-bit hash (cheap for strings, and ``rank("dense")`` of a UInt64 column is a
-sort of integers), not by a string hash table or a join.
+are numbered by a 64-bit hash (cheap for strings): the first row of each hash represents it,
+and the other rows find it by a join on the hash (integers), not by a string hash table or a
+string join.
 
 Exact, not probabilistic: every row's key is compared with its number's representative, and a
 row that differs (a hash collision) gets the expression evaluated on its own key.
@@ -56,24 +57,21 @@ def distinct_apply(
     fn: Callable[..., pl.Expr], frame: pl.DataFrame, names: Sequence[str]
 ) -> pl.Series:
     """``fn`` over the columns ``names`` of ``frame``, evaluated once per distinct row."""
-    import numpy as np
-
     cols = [pl.col(n) for n in names]
     hashes = frame.select(key_hash(cols)).to_series()
-    # Distinct hashes in sorted order: each row's number, and a representative row of each
-    # number (the representatives gathered in row order: fewer cache misses).
-    order = hashes.arg_sort().to_numpy()
-    ordered = hashes.to_numpy()[order]
-    starts = np.ones(len(ordered), dtype=bool)
-    starts[1:] = ordered[1:] != ordered[:-1]
-    first = order[starts]
-    by_row = np.argsort(first)
-    renumber = np.empty(len(first), dtype=np.uint32)
-    renumber[by_row] = np.arange(len(first), dtype=np.uint32)
-    numbers = np.empty(frame.height, dtype=np.uint32)
-    numbers[order] = renumber[np.cumsum(starts) - 1]
-    index = pl.Series(numbers)
-    reps = frame[first[by_row]]
+    # The first row of each hash is its representative (in row order: fewer cache misses);
+    # each row's number is its representative's, found by a join on the hash (a hash table
+    # of integers: no sort, no string hashed twice).
+    first = hashes.is_first_distinct().arg_true()
+    numbered = pl.DataFrame(
+        {"hash": hashes.gather(first), "number": pl.int_range(len(first), eager=True)}
+    )
+    index = (
+        hashes.to_frame("hash")
+        .join(numbered, on="hash", how="left", maintain_order="left")
+        .get_column("number")
+    )
+    reps = frame[first]
     out = reps.select(fn(*cols)).to_series().gather(index)
     same = pl.select(
         pl.all_horizontal(frame[n].eq_missing(reps[n].gather(index)) for n in names)
