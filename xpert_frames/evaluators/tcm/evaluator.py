@@ -205,6 +205,15 @@ def _similarity_of_pairs(pair: pl.Series) -> pl.Series:
     return out.scatter(present.arg_true(), scored) if len(scored) else out
 
 
+def _where(batch: pl.Series, flag: pl.Expr) -> pl.Series:
+    """``flag`` (Boolean, not null) on the rows of a struct column whose field ``itself`` is
+    true, false on the others, which are not read."""
+    rows = batch.struct.unnest()
+    at = rows["itself"].arg_true()
+    found = rows[at].select(flag).to_series()
+    return pl.repeat(False, len(rows), eager=True).scatter(at, found).alias(batch.name)
+
+
 # --------------------------------------------------------------------------- evaluator
 class TcmDiagnosisEvaluator(BaseEvaluator):
     """TCM diagnosis: syndrome sets, disease names and treatment keywords against a reference.
@@ -346,27 +355,20 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             per_distinct(reference_side, [pl.col("answer")], r_type).alias("ref"),
         ).unnest("ref")
         part = part.with_columns(pl.col("terms").alias("reference_terms"))
-        # Matched as itself: no known term, or more than its known terms (脾虚肝旺); read on
-        # those rows only (a filter: the text of the others is not read).
-        # A row with no reference (null) goes this way too (scored null there): a null
-        # condition would drop it from both branches, and a row would be lost.
+        # Matched as itself: no known term, or more than its known terms (脾虚肝旺). A row
+        # with no reference (null) goes this way too (scored null there).
         itself = ((pl.col("reference_terms").list.len() == 0) | pl.col("whole")).fill_null(True)
-        by_sets = part.filter(~itself).with_columns(
-            pl.col("prediction_terms")
-            .list.set_intersection(pl.col("reference_terms"))
-            .alias("shared")
+        part = part.with_columns(itself.alias("itself"))
+        # One pass over the rows, no filter and no concatenation: the set rule's list work is
+        # cheap on every row; the name rule's text work (the prediction's stem, the fuzzy
+        # fallback) is masked to its rows, so no other row's text is read.
+        shared = pl.col("prediction_terms").list.set_intersection(pl.col("reference_terms"))
+        part = part.with_columns(shared.alias("shared"))
+        by_sets = self._by_sets(
+            pl.col("prediction_terms").list.len(),
+            pl.col("reference_terms").list.len(),
+            pl.col("shared").list.len(),
         )
-        by_sets = by_sets.select(
-            "row",
-            self._by_sets(
-                pl.col("prediction_terms").list.len(),
-                pl.col("reference_terms").list.len(),
-                pl.col("shared").list.len(),
-            ).alias("score"),
-            pl.col("shared").alias("matched"),
-            pl.col("reference_terms").list.set_difference(pl.col("shared")).alias("missing"),
-        )
-        named = part.filter(itself)
         said = option_stem(pl.col("prediction"))
         # With exact_match the prediction must be the name (with or without 证/型).
         found = (
@@ -374,23 +376,38 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             if self.exact_match
             else said.str.contains(pl.col("stem"), literal=True)
         )
-        hit = ((pl.col("stem").str.len_chars() > 0) & found).fill_null(False)
-        named = named.with_columns(hit.alias("hit"))
+        named_hit = ((pl.col("stem").str.len_chars() > 0) & found).fill_null(False)
+        # On the name rule's rows only (string functions read masked-out values too).
+        hit = pl.struct("itself", "prediction", "stem").map_batches(
+            lambda batch: _where(batch, named_hit), return_dtype=pl.Boolean, is_elementwise=True
+        )
+        part = part.with_columns(hit.alias("hit"))
+        fallback = pl.col("itself") & ~pl.col("hit")
+        fuzzy = self._fuzzy(pl.when(fallback).then(pl.col("answer")), pl.col("prediction"))
         empty = pl.lit([], dtype=_LIST)
         known = pl.col("reference_terms").list.len() > 0
-        named = named.select(
+        stem = pl.concat_list("stem")
+        return part.select(
             "row",
-            pl.when(pl.col("hit"))
+            pl.when(~pl.col("itself"))
+            .then(by_sets)
+            .when(pl.col("hit"))
             .then(1.0)
-            .otherwise(self._fuzzy(pl.col("answer"), pl.col("prediction")))
+            .otherwise(fuzzy)
             .alias("score"),
-            pl.when(pl.col("hit")).then(pl.concat_list("stem")).otherwise(empty).alias("matched"),
-            pl.when(~pl.col("hit") & known)
-            .then(pl.concat_list("stem"))
+            pl.when(~pl.col("itself"))
+            .then(pl.col("shared"))
+            .when(pl.col("hit"))
+            .then(stem)
+            .otherwise(empty)
+            .alias("matched"),
+            pl.when(~pl.col("itself"))
+            .then(pl.col("reference_terms").list.set_difference(pl.col("shared")))
+            .when(~pl.col("hit") & known)
+            .then(stem)
             .otherwise(empty)
             .alias("missing"),
         )
-        return pl.concat([by_sets, named])
 
     def _found(self, column: pl.Series) -> pl.Series:
         """The reference keywords found in the (normalized) prediction, in keyword order, for a
