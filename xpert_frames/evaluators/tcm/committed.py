@@ -70,6 +70,12 @@ def committed_column(predictions: pl.Series) -> pl.Series:
     return predictions.clone().scatter(at, read)
 
 
+def committed(prediction: pl.Expr) -> pl.Expr:
+    """:func:`committed_column` as an elementwise expression: evaluated on whatever rows it
+    is given (the distinct texts of a rule, the rows of one rule), not on every row first."""
+    return prediction.map_batches(committed_column, return_dtype=pl.String, is_elementwise=True)
+
+
 def committed_text(prediction: pl.Expr) -> pl.Expr:
     """The prediction without its rejecting sentences (module docs); elementwise."""
     sentence = pl.element()

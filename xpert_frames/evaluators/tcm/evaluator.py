@@ -44,6 +44,7 @@ from xpert_frames.core.options import check_bool, check_fraction
 from xpert_frames.distance.levenshtein import normalized_similarity
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.tcm.committed import (
+    committed,
     committed_column,
     option_picks,
     option_stem,
@@ -205,6 +206,16 @@ def _similarity_of_pairs(pair: pl.Series) -> pl.Series:
     return out.scatter(present.arg_true(), scored) if len(scored) else out
 
 
+def _committed_where(batch: pl.Series) -> pl.Series:
+    """The committed conclusion (:func:`.committed.committed_column`) of the ``prediction``
+    of the rows of a struct column whose field ``itself`` is true, null on the others."""
+    rows = batch.struct.unnest()
+    at = rows["itself"].arg_true()
+    said = committed_column(rows["prediction"].gather(at))
+    out = pl.Series(batch.name, dtype=pl.String).extend_constant(None, len(rows))
+    return out.scatter(at, said) if len(at) else out
+
+
 def _where(batch: pl.Series, flag: pl.Expr) -> pl.Series:
     """``flag`` (Boolean, not null) on the rows of a struct column whose field ``itself`` is
     true, false on the others, which are not read."""
@@ -341,6 +352,9 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         def terms_of(value: pl.Expr) -> pl.Expr:
             return tcm_terms(value, terms=table, normalize=norm)
 
+        def said_terms(value: pl.Expr) -> pl.Expr:
+            return terms_of(committed(value))
+
         def reference_side(value: pl.Expr) -> pl.Expr:
             rest = value.str.replace_many(keys, [""] * len(keys), leftmost=True)
             return pl.struct(
@@ -351,7 +365,7 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
 
         r_type = pl.Struct({"terms": _LIST, "whole": pl.Boolean, "stem": pl.String})
         part = part.with_columns(
-            per_distinct(terms_of, [pl.col("prediction")], _LIST).alias("prediction_terms"),
+            per_distinct(said_terms, [pl.col("prediction")], _LIST).alias("prediction_terms"),
             per_distinct(reference_side, [pl.col("answer")], r_type).alias("ref"),
         ).unnest("ref")
         part = part.with_columns(pl.col("terms").alias("reference_terms"))
@@ -369,7 +383,13 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
             pl.col("reference_terms").list.len(),
             pl.col("shared").list.len(),
         )
-        said = option_stem(pl.col("prediction"))
+        # The committed conclusion of the name rule's rows (null on the others).
+        part = part.with_columns(
+            pl.struct("itself", "prediction")
+            .map_batches(_committed_where, return_dtype=pl.String, is_elementwise=True)
+            .alias("said")
+        )
+        said = option_stem(pl.col("said"))
         # With exact_match the prediction must be the name (with or without 证/型).
         found = (
             (said == pl.col("stem"))
@@ -378,12 +398,12 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         )
         named_hit = ((pl.col("stem").str.len_chars() > 0) & found).fill_null(False)
         # On the name rule's rows only (string functions read masked-out values too).
-        hit = pl.struct("itself", "prediction", "stem").map_batches(
+        hit = pl.struct("itself", "said", "stem").map_batches(
             lambda batch: _where(batch, named_hit), return_dtype=pl.Boolean, is_elementwise=True
         )
         part = part.with_columns(hit.alias("hit"))
         fallback = pl.col("itself") & ~pl.col("hit")
-        fuzzy = self._fuzzy(pl.when(fallback).then(pl.col("answer")), pl.col("prediction"))
+        fuzzy = self._fuzzy(pl.when(fallback).then(pl.col("answer")), pl.col("said"))
         empty = pl.lit([], dtype=_LIST)
         known = pl.col("reference_terms").list.len() > 0
         stem = pl.concat_list("stem")
@@ -421,6 +441,7 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         table, norm = self._table, self.normalize_tcm_terms
 
         def occurring(value: pl.Expr) -> pl.Expr:
+            value = committed(value)
             value = normalize_tcm_text(value, terms=table) if norm else value
             return value.str.extract_many(vocabulary, overlapping=True)
 
@@ -458,7 +479,7 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         without its final 证/病; else 0.0."""
 
         def pred_side(value: pl.Expr) -> pl.Expr:
-            name = disease_text(value, strip_suffix=False)
+            name = disease_text(committed(value), strip_suffix=False)
             return pl.struct(
                 name.alias("text"), name.str.replace(_SUFFIX_RE, "${1}${2}").alias("stem")
             )
@@ -525,8 +546,8 @@ class TcmDiagnosisEvaluator(BaseEvaluator):
         rules = {"syndrome": self._syndrome, "treatment": self._treatment, "disease": self._disease}
         frame = column.struct.unnest().with_row_index("row")
         decided = self._by_option(frame, list(rules))
-        # Only the committed conclusion is read (once per distinct prediction).
-        frame = frame.with_columns(committed_column(frame["prediction"]).alias("prediction"))
+        # Only the committed conclusion is read: each rule reads it (:func:`.committed.committed`)
+        # where it reads the prediction, once per distinct text of its rows.
         rows = frame.lazy()
         parts = []
         if decided is not None:
