@@ -18,8 +18,8 @@ import polars as pl
 from xpert_frames.core import text as _text
 from xpert_frames.core.aliases import FuzzyNormalization, IntoExpr, MathExtract
 from xpert_frames.evaluators.fuzzy import evaluator as _fuzzy
-from xpert_frames.evaluators.tcm import evaluator as _tcm
-from xpert_frames.evaluators.tcm.evaluator import TermsSpec
+from xpert_frames.evaluators.tcm import expressions as _tcm
+from xpert_frames.evaluators.tcm.expressions import TermsSpec
 from xpert_frames.reading import choice as _choice
 from xpert_frames.reading.markup import clean_prediction
 from xpert_frames.reading.numeric import parse as _parse
