@@ -22,6 +22,7 @@ from rapidfuzz.distance import Levenshtein
 
 import xpert_frames as xf
 from benchmarks.common import Row, peak_rss_mb, runs, size, timed
+from xpert_frames.distance.scorers import ENV, backend
 from xpert_frames.evaluators.tcm.committed import CONCLUSION, REJECT
 from xpert_frames.evaluators.tcm.evaluator import (
     KEYWORD_SEPARATORS,
@@ -294,8 +295,8 @@ def run(quick: bool) -> list[Row]:
             n,
             t,
             f"{cpu_note(cpu, n)}; agrees with baseline on {agree:,} rows; "
-            f"peak RSS {peak_rss_mb():.0f} MiB; no C extension: the same path with or without "
-            f"a C compiler (Polars extract_many); load {os.getloadavg()[0]:.1f}",
+            f"peak RSS {peak_rss_mb():.0f} MiB; terms by Polars extract_many; the fuzzy "
+            f"fallback's kernel path: {backend()} ({ENV}); load {os.getloadavg()[0]:.1f}",
             {"mean_score": float(out["tcm_diagnosis_score"].mean())},  # type: ignore[arg-type]
         )
     )
