@@ -82,3 +82,47 @@ def test_rows_match_the_oracle(
         assert got["tcm_diagnosis_score"] == pytest.approx(score, abs=1e-12), (pred, ref, kind)
         assert sorted(got["tcm_diagnosis_matched"]) == sorted(matched or [])
         assert sorted(got["tcm_diagnosis_missing"]) == sorted(missing or [])
+
+
+# Sentences that reject what they name beside ones that conclude, in every sub-type: the
+# committed conclusion is read once per distinct text of each rule's rows (and on the rows
+# matched by name), and must give the oracle's row-by-row reading.
+# A few names, so that a reference is often the name a rejecting sentence sets aside.
+NAMES = ["脾虚", "肝郁", "气虚", "血瘀", "脾虚肝旺", "补气", "健脾", "慢性胃炎", "胃痛"]
+WORDS = ["其他选项如", "并不符合", "排除", "而非", "因此答案是", "辨证为", "，", "、"]
+SENTENCE = st.lists(
+    st.one_of(st.sampled_from(NAMES), st.sampled_from(WORDS)), min_size=1, max_size=5
+).map(lambda parts: "".join(parts) + "。")
+ANSWER_TEXT = st.lists(SENTENCE, min_size=1, max_size=3).map("".join)
+REFERENCE = st.one_of(
+    st.sampled_from(NAMES), st.sampled_from(["脾虚肝旺证", "补气、健脾", "气虚，血瘀证"])
+)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(ANSWER_TEXT, REFERENCE, st.sampled_from(["syndrome", "disease", "treatment"])),
+        min_size=1,
+        max_size=12,
+    ),
+)
+def test_rejecting_sentences_read_like_the_oracle_in_every_subtype(
+    rows: list[tuple[str, str, str]],
+) -> None:
+    rows = rows + rows[:3]  # repeated texts, read once per distinct text
+    frame = pl.DataFrame(
+        {
+            "prediction": [r[0] for r in rows],
+            "answer": [r[1] for r in rows],
+            "tcm_eval_type": [r[2] for r in rows],
+        },
+        schema={"prediction": pl.String, "answer": pl.String, "tcm_eval_type": pl.String},
+    )
+    out = score_all_paths(frame, [TcmDiagnosisEvaluator()])
+    table = TABLES["default"]
+    for (pred, ref, kind), got in zip(rows, out.iter_rows(named=True), strict=True):
+        score, matched, missing = oracle.score_row(pred, ref, kind, table)
+        assert got["tcm_diagnosis_score"] == pytest.approx(score, abs=1e-12), (pred, ref, kind)
+        assert sorted(got["tcm_diagnosis_matched"]) == sorted(matched or [])
+        assert sorted(got["tcm_diagnosis_missing"]) == sorted(missing or [])
