@@ -24,6 +24,7 @@ from xpert_frames.reading.vocabulary import (
     JUDGE_VERDICT_ZH,
     NO_DOUBT,
     NO_EVIDENCE,
+    NO_EVIDENCE_AGAINST,
     TEXT_CONCLUSION_EN,
     TEXT_CONCLUSION_ZH,
     either,
@@ -233,6 +234,7 @@ TRUE_MARK = "⊤"
 FALSE_MARK = "⊥"
 #: (pattern, mark) in order: negated negatives, negated positives, then plain words.
 JUDGE_WORDS: tuple[tuple[str, str], ...] = (
+    (NO_EVIDENCE_AGAINST, TRUE_MARK),  # 没有证据反驳X, no evidence against X: yes
     (NO_EVIDENCE, FALSE_MARK),  # 目前没有科学依据证明X: no
     (NO_DOUBT, TRUE_MARK),  # there is no doubt that X: yes
     (
@@ -270,7 +272,7 @@ VERDICT_HEAD = (
 )
 #: A judge word, for the sentence rules.
 JUDGE_WORD = (
-    rf"{NO_EVIDENCE}|{NO_DOUBT}|正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立"
+    rf"{NO_EVIDENCE_AGAINST}|{NO_EVIDENCE}|{NO_DOUBT}|正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立"
     r"|(?i:true|false|correct|incorrect|right|wrong|yes|no|accurate|inaccurate)"
 )
 #: The text starts with a judgement: ``True.``, ``不对。…``, ``**False**``, ``No, …``.

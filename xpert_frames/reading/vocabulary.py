@@ -151,6 +151,17 @@ NO_EVIDENCE_EN = (
     r"(?i:no\s+(?:scientific\s+|solid\s+|clear\s+)?(?:evidence|proof)\s+(?:that|to\s+suggest))"
 )
 NO_EVIDENCE = f"{NO_EVIDENCE_ZH}|{NO_EVIDENCE_EN}"
+#: "There is no evidence against X" does not deny X: it stands by it (``没有证据反驳X``, ``no
+#: evidence to the contrary``); read before :data:`NO_EVIDENCE`, which it would otherwise match.
+NO_EVIDENCE_AGAINST_ZH = (
+    r"(?:没有|并无|尚无|缺乏|无)(?:任何)?(?:科学)?(?:依据|证据|根据)(?:可以|能够|能)?"
+    r"(?:反驳|否认|否定|推翻|驳斥|质疑)"
+)
+NO_EVIDENCE_AGAINST_EN = (
+    r"(?i:no\s+(?:scientific\s+|solid\s+|clear\s+)?(?:evidence|proof)\s+(?:against|to\s+the"
+    r"\s+contrary|contradicting|refuting|disproving))"
+)
+NO_EVIDENCE_AGAINST = f"{NO_EVIDENCE_AGAINST_ZH}|{NO_EVIDENCE_AGAINST_EN}"
 
 # ------------------------------------------------------------ concession, then the committed answer
 #: Words that concede what follows them is not the answer (``A and B both look plausible``,
