@@ -385,8 +385,15 @@ def clean_prediction(pred: str) -> str:
         r"答案|答[:：]|类别|罪名|金额|所以|因此|综上|】|\]|<eoa>|<eoe>|</s>|<\|im_end\|>|<\|eot_id\|>"
         r"|(?i:\banswer|\btherefore\b|\bso\b|\bthus\b)|(?i:\b(?:category|topic|label)\s*:)"
     )
-    m = re.match(rf"\s*([^\n:：]{{1,200}}?)\s*\n[ \t>*#]*{_TURN}", pred) or re.match(
-        rf"(?s)(.*?(?:{committed_marks}).*?)\n[ \t>*#]*{_TURN}", pred
+    # A short first line, then an invented question and a short answer to it.
+    question = (
+        r"\s*([^\n:：?？]{1,60}?)\s*\n[ \t>*#]*[^\n]{2,200}?[?？][ \t]*\n"
+        r"\s*[^\s][^\n]{0,60}(?:\n|\Z)"
+    )
+    m = (
+        re.match(rf"\s*([^\n:：]{{1,200}}?)\s*\n[ \t>*#]*{_TURN}", pred)
+        or re.match(question, pred)
+        or re.match(rf"(?s)(.*?(?:{committed_marks}).*?)\n[ \t>*#]*{_TURN}", pred)
     )
     if m:
         pred = m.group(1).rstrip()

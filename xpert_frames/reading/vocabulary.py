@@ -136,6 +136,9 @@ EXAMPLE_EN: tuple[str, ...] = (r"e\.g\.", "for example", "for instance")
 CONTINUATION_HEADS: tuple[str, ...] = (
     "Q", "Question", "问题", "题目", "咨询", "Text", "Passage",
 )  # fmt: skip
+#: A first line up to this many characters, followed by a further question, is the answer
+#: (a longer first line is reasoning, not an answer).
+FIRST_ANSWER_CHARS = 60
 CONTINUATION_TURNS: tuple[str, ...] = (
     r"#{2,3}\s*(?:Human|User|Instruction)\b", r"\[\|Human\|\]", r"<\|im_start\|>\s*user",
     r"<\|start_header_id\|>\s*user", r"(?:Human|User)\s*[:：]",
