@@ -93,6 +93,17 @@ NEGATIONS: list[tuple[re.Pattern[str], Any]] = [
     ),
     (
         re.compile(
+            r"(?P<pre>^\s*|[.!?。！？\n]\s*)(?:(?i:this|that|it)(?:'s|’s|\s+is|\s+was"
+            r"|\s+sounds\s+like)\s+(?i:a|an|quite\s+a|such\s+a)\s+(?:[A-Za-z-]+\s+){0,3}?"
+            r"(?i:question|one|topic|problem|misconception|puzzle|riddle|myth|subject"
+            r"|long\s+time\s+ago)(?:\s+(?i:about|on|regarding|of|in|from|concerning)\s"
+            r"[^.!?\n]{1,60})?\s*[.!?]|这(?:是|个|道)[^。！？!?\n，,]{0,12}?"
+            r"(?:问题|题目|误解|话题|谜题|误区)[^。！？!?\n，,]{0,20}[。！？!?])"
+        ),
+        lambda m: m.group("pre") + GONE,
+    ),
+    (
+        re.compile(
             rf"(?P<q>{QUOTED_TITLE})|"
             r"(?P<pre>^|[^A-Za-z])(?i:not|no|neither|rather\s+than|instead\s+of|other\s+than)\s+"
             r"[^,.;:!?\n()—–]*"

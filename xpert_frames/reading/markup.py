@@ -33,10 +33,10 @@ from xpert_frames.reading.vocabulary import (
     ANSWER_TAGS_ZH,
     COMMITTED_MARKS,
     CONTINUATION_HEADS,
-    FIRST_ANSWER_CHARS,
     CONTINUATION_TURNS,
     EXAMPLE_EN,
     EXAMPLE_ZH,
+    FIRST_ANSWER_CHARS,
     SENTINELS,
     either,
 )

@@ -25,6 +25,8 @@ from xpert_frames.reading.vocabulary import (
     NO_DOUBT,
     NO_EVIDENCE,
     NO_EVIDENCE_AGAINST,
+    REMARK_NOUNS_EN,
+    REMARK_NOUNS_ZH,
     TEXT_CONCLUSION_EN,
     TEXT_CONCLUSION_ZH,
     either,
@@ -130,6 +132,18 @@ RESTATEMENT = (
     r"|(?:你|您)问的是[^，,;；。！？!?\n]*"
     r"|(?i:you\s+(?:asked|are\s+asking|'re\s+asking)|your\s+question\s+(?:is|asks))[^.!?\n]*"
 )
+#: An opening remark about the question, a whole sentence (``That's a great question about
+#: geography.``, ``This is a tricky one.``, ``这是一个很好的问题。``): it states no answer
+#: (erased, so the copula rule reads the next sentence). A clause of a longer sentence is no
+#: remark (``这是一道数学题，答案是5。``).
+OPENING_REMARK = (
+    r"(?P<pre>^\s*|[.!?。！？\n]\s*)(?:(?i:this|that|it)(?:'s|’s|\s+is|\s+was|\s+sounds\s+like)"
+    r"\s+(?i:a|an|quite\s+a|such\s+a)\s+(?:[A-Za-z-]+\s+){0,3}?"
+    rf"(?i:{either(REMARK_NOUNS_EN)})"
+    r"(?:\s+(?i:about|on|regarding|of|in|from|concerning)\s[^.!?\n]{1,60})?\s*[.!?]"
+    rf"|这(?:是|个|道)[^。！？!?\n，,]{{0,12}}?(?:{either(REMARK_NOUNS_ZH)})"
+    r"[^。！？!?\n，,]{0,20}[。！？!?])"
+)
 #: A quoted title or name (``"Call Me Maybe"``, ``《可能否》``): its words are not the text's
 #: own (no hedge, no negation inside it).
 QUOTED_TITLE = (
@@ -158,6 +172,7 @@ TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
     (rf"(?:{either(DENIAL_ZH)})[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
     # A restatement of the question is no answer: ``题目问的是…``, ``The question asks for …``.
     (RESTATEMENT, GONE, r"题目|问题|本题|你问|您问|(?i)question|need|asked|asking|task"),
+    (OPENING_REMARK, "${pre}" + GONE, r"这|(?i)this|that|it"),
     (
         _KEEP_TITLE + r"(?P<pre>^|[^A-Za-z])(?P<neg>(?i:not|no|neither|rather\s+than|instead\s+of"
         r"|other\s+than)\s+[^,.;:!?\n()—–]*)",

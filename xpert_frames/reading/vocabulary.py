@@ -203,6 +203,16 @@ COMMITTED_MARKS: tuple[str, ...] = (
     r"(?i:\banswer|\btherefore\b|\bso\b|\bthus\b)", r"(?i:\b(?:category|topic|label)\s*:)",
 )  # fmt: skip
 
+# ------------------------------------------------------------ opening remarks (no answer)
+#: What an opening remark calls the question (``That's a great question about geography.``,
+#: ``This is a tricky one.``, ``这是一个很好的问题。``): the sentence states no answer, the
+#: answer comes in a later one.
+REMARK_NOUNS_EN: tuple[str, ...] = (
+    "question", "one", "topic", "problem", "misconception", "puzzle", "riddle", "myth",
+    "subject", r"long\s+time\s+ago",
+)  # fmt: skip
+REMARK_NOUNS_ZH: tuple[str, ...] = ("问题", "题目", "误解", "话题", "谜题", "误区")
+
 # --------------------------------------------------------------------------- text answers: core
 # (the ``core`` rule of open-domain text answers, :mod:`xpert_frames.reading.core_answer`)
 #: Relative pronouns that open a relative clause after a comma (never the answer clause).
@@ -227,6 +237,11 @@ NAME_HEADS: tuple[str, ...] = (
 #: (``since`` and ``while`` are left out: they also mean time, ``president since 2010``).
 SUBORDINATE_EN: tuple[str, ...] = ("because", "although", "though", "whereas", "unlike")
 SUBORDINATE_ZH: tuple[str, ...] = ("因为", "由于", "虽然", "尽管")
+#: Words that name a competitor beside the answer (``England won, beating West Germany``,
+#: ``Jupiter, followed by Saturn``, ``中国队击败日本队``): what follows them is not the answer
+#: clause either.
+COMPETING_EN: tuple[str, ...] = ("beating", "defeating", r"followed\s+by", r"ahead\s+of")
+COMPETING_ZH: tuple[str, ...] = ("击败", "战胜", "其次是")
 #: Concessive openers: what many people think is set aside by the ``but`` that follows.
 CONCESSIVE_EN: tuple[str, ...] = ("many", "some", "most")
 CONCESSIVE_WHO_EN: tuple[str, ...] = ("people", "sources", "historians", "fans", "scholars")
