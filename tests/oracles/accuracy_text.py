@@ -276,6 +276,10 @@ def stated_text(erased: str, cs: bool) -> dict[str, Any]:
         m = SUBJECT.search(plain)
         out["subject"] = cut(m.group("s") if m else None, cs)
         masked_subject = cut(re.sub(QUOTED_TITLE, "“…”", m.group("s")) if m else None, cs)
+        # The clause right before the copula hedges too.
+        if m:
+            before = re.sub(r"(?s)^.*[,，;；]", "", re.sub(QUOTED_TITLE, "“…”", m.group("s")))
+            masked_subject = (masked_subject or "") + " " + before
     if out["rule"] in ("copula", "quoted", "line"):
         m = FIRST_SENTENCE.match(plain)
         out["lead"] = cut(m.group("s") if m else None, cs)

@@ -188,8 +188,11 @@ def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) ->
     df = df.with_columns(cut(subject_raw, case_sensitive=cs).alias("subject"))
     df = _masked_titles(df, subject_raw, f"{t}full_masked", f"{t}subject_masked", cs)
     said = pl.col(f"{t}full_masked")
+    # The clause right before the copula hedges too (``我不太确定，大概是X``).
+    before_copula = mask_titles(pl.col(subject_raw)).str.replace(ap.BEFORE_LAST_CLAUSE, "")
     guess = (
         (is_copula & pl.col(f"{t}subject_masked").str.contains(ap.TEXT_HEDGE))
+        | (is_copula & before_copula.str.contains(ap.TEXT_HEDGE))
         | said.str.contains(f"^(?:{ap.TEXT_HEDGE})")
         | said.str.contains(ap.TEXT_ALTERNATIVE)
     )

@@ -228,6 +228,8 @@ SUBJECT_VERB = (
 PARTICLES = r"[吧呢啊呀嘛哦]+$"
 #: A text answer offered as a guess (``可能是北京``, ``maybe Paris``): no answer.
 TEXT_HEDGE = rf"{either(GUESS_ZH)}|(?i:{either(GUESS_EN)})"
+#: Everything up to the last clause break (what is left is the last clause).
+BEFORE_LAST_CLAUSE = r"(?s)^.*[,，;；]"
 #: An alternative offered after the stated answer (``北京，不过也有可能是上海``, ``Mars, but it
 #: might also be Venus``, ``Jupiter, also possibly Saturn``): a hedge. ``X, not Y`` is none.
 TEXT_ALTERNATIVE = (
