@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import polars as pl
 
-from xpert_frames.core import frames
+from xpert_frames.core import frames, text
 from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.options import check_bool, check_float
 from xpert_frames.evaluators.accuracy.text_answers import (
@@ -51,6 +51,7 @@ from xpert_frames.reading.commitment import committed
 from xpert_frames.reading.markup import clean_prediction
 from xpert_frames.reading.numeric import exact
 from xpert_frames.reading.numeric import parse as numbers
+from xpert_frames.reading.numeric.grammar import small_powers
 
 __all__ = [
     "AccuracyEvaluator",
@@ -69,12 +70,13 @@ def number_match(
     prediction: IntoExpr, reference: IntoExpr, *, numeric_tolerance: float = 1e-4
 ) -> pl.Expr:
     """The answer's number (:func:`xpert_frames.expr.extract_number`, ``mode="last"``:
-    boxed, then answer statement, then ``= x`` at the end, then the last number) against the
-    reference number: ``|pred - ref| <= numeric_tolerance`` scores 1, computed exactly when
-    both are integers at or above 2**53 (or beyond Float64's range).
+    boxed, then answer statement, then ``= x`` at the end, then the last number; a power of a
+    one-digit base read as its value: ``2^{53}``) against the reference number:
+    ``|pred - ref| <= numeric_tolerance`` scores 1, computed exactly when both are integers
+    at or above 2**53 (or beyond Float64's range).
     ``Struct{score, extracted, rule}``; a prediction without a number scores 0 (rule ``none``)."""
     tol = check_float("numeric_tolerance", numeric_tolerance, low=0.0)
-    found = numbers.extract_number_detail(prediction, mode="last")
+    found = numbers.extract_number_detail(small_powers(text.to_expr(prediction)), mode="last")
     ref = numbers.parse_number_detail(reference)
     return _number_outcome(found, ref, _keys(found, ref), tol)
 
@@ -128,8 +130,10 @@ def _numbers_batch(batch: pl.Series) -> pl.Series:
     df = batch.struct.unnest()
     if df["prediction"].null_count() == df.height:
         return pl.Series(batch.name, [None] * df.height, dtype=_NUMBERS_DTYPE)
+    # A power of a one-digit base is read as its value (``2^{53}``), not its exponent.
+    stated = small_powers(pl.col("prediction"))
     df = df.select(
-        numbers.extract_number_detail("prediction", mode="last").alias("found"),
+        numbers.extract_number_detail(stated, mode="last").alias("found"),
         numbers.parse_number_detail("reference").alias("ref"),
     )
     df = df.with_columns(_keys(pl.col("found"), pl.col("ref")).alias("keys"))
