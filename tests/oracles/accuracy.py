@@ -43,7 +43,10 @@ EN_KW = (
     # a heading verdict: "Verdict: (C).", "Decision: D", "Pick: B"
     r"|(?:^|[^A-Za-z])(?:final\s+)?(?:verdict|decision|pick|choice|selection)\s*[:：]"
     r"|(?:^|[^A-Za-z])it(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be)"
-    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice|one)(?:\s+is)?)"
+    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice|one)(?:\s+is)?"
+    # the option a which-is-false / which-is-NOT question asks for: "the statement that is
+    # false is C", "the one which does not fit is B"
+    r"|the\s+(?:one|option|choice|statement)\s+(?:that|which)\s[^,.;:\n]{1,50}?\s+is)"
 )
 FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
 
@@ -173,7 +176,7 @@ NEGATIONS: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
             r"(?P<pre>^|[^A-Za-z])[\(\[]?[A-Z][\.\)\]、:：]"
-            r"(?:[^\n]{0,40}?\s[\(\[]?[A-Z][\.\)\]、:：]){2,}"
+            r"(?:(?:[^\n.!?。！？]|\.\S){0,40}?[.。;；,，]?\s[\(\[]?[A-Z][\.\)\]、:：]){2,}"
         ),
         r"\g<pre>" + GONE,
     ),

@@ -65,7 +65,10 @@ _EN_KW = (
     # a heading verdict: "Verdict: (C).", "Decision: D", "Pick: B"
     r"|(?:^|[^A-Za-z])(?:final\s+)?(?:verdict|decision|pick|choice|selection)\s*[:：]"
     r"|(?:^|[^A-Za-z])it(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be)"
-    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice|one)(?:\s+is)?)"
+    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice|one)(?:\s+is)?"
+    # the option a which-is-false / which-is-NOT question asks for: "the statement that is
+    # false is C", "the one which does not fit is B"
+    r"|the\s+(?:one|option|choice|statement)\s+(?:that|which)\s[^,.;:\n]{1,50}?\s+is)"
 )
 _FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
 
@@ -169,10 +172,12 @@ PLACEHOLDER = (
     r"(?:\s*\(s\))?)\s*[\]>\}]|\$(?i:letter|answer|choice)"
 )
 #: An enumeration of three or more option labels on one line (an answer line repeating the
-#: options, ``Answer: A) 5 B) 6 C) 7 D) 8``): no option is chosen by it.
+#: options, ``Answer: A) 5 B) 6 C) 7 D) 8``): no option is chosen by it. No sentence ends
+#: between two labels but right before the next one (``A. Paris. B. Lyon.``): option labels in
+#: prose (``Red (A), blue (B) … green (C) is not. Therefore, the answer is C.``) are no list.
 ENUMERATION = (
     r"(?P<pre>^|[^A-Za-z])[\(\[]?[A-Z][\.\)\]、:：]"
-    r"(?:[^\n]{0,40}?\s[\(\[]?[A-Z][\.\)\]、:：]){2,}"
+    r"(?:(?:[^\n.!?。！？]|\.\S){0,40}?[.。;；,，]?\s[\(\[]?[A-Z][\.\)\]、:：]){2,}"
 )
 #: A hedge between two options (``A or B``, ``A或B``): neither is chosen.
 HEDGE = (
