@@ -104,3 +104,24 @@ def test_the_per_row_oracle_scores_every_case_alike(
             for r in refs
         )
         assert scored[c["id"]][0] == want, (c["id"], c["prediction"], want)
+
+
+def test_a_full_date_that_the_accepted_dates_contradict_earns_no_credit_by_its_year() -> None:
+    """Several accepted answers holding a year and a full date: a full date of that year
+    that none of them states is another answer (rule ``date``); the same date accepted, or a
+    year alone among the answers, still credits."""
+    said = "Japan formally surrendered on September 2, 1945."
+    frame = pl.DataFrame(
+        {
+            "prediction": [said, said, said, "日本于1945年9月2日签字投降。"],
+            "answer": [
+                ["1945", "17 August 1945"],
+                ["1945", "2 September 1945"],
+                ["1945"],
+                ["1945年8月17日", "1945"],
+            ],
+        }
+    )
+    out = xf.score(frame, ["accuracy"])
+    assert out["accuracy_score"].to_list() == [0.0, 1.0, 1.0, 0.0]
+    assert out["accuracy_rule"].to_list()[0] == "date"

@@ -233,6 +233,13 @@ NAME_HEADS: tuple[str, ...] = (
     "district", "region", "street", "avenue", "road", "park", "and", "or", "ad", "bc", "bce",
     "ce",
 )  # fmt: skip
+#: Month names (and their short forms): before a number they make a date, not a longer name
+#: (``2 September 1945`` states ``1945``).
+MONTHS: tuple[str, ...] = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+    "sept", "oct", "nov", "dec",
+)  # fmt: skip
 #: Subordinators of reason and concession: what follows them is not the answer clause
 #: (``since`` and ``while`` are left out: they also mean time, ``president since 2010``).
 SUBORDINATE_EN: tuple[str, ...] = ("because", "although", "though", "whereas", "unlike")

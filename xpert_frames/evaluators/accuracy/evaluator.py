@@ -48,6 +48,7 @@ from xpert_frames.reading.choice import (
     reference_letters,
 )
 from xpert_frames.reading.commitment import committed
+from xpert_frames.reading.dates import conflicting_years, stated_dates
 from xpert_frames.reading.markup import clean_prediction
 from xpert_frames.reading.numeric import exact
 from xpert_frames.reading.numeric import parse as numbers
@@ -259,6 +260,7 @@ class AccuracyEvaluator(BaseEvaluator):
         )
         lf = self._stage_choice(lf)
         lf = self._stage_answers(lf)
+        lf = self._stage_dates(lf)
         return lf.with_columns(self._combined().alias(self.temp("result")))
 
     def outputs(self) -> dict[str, pl.Expr]:
@@ -303,6 +305,34 @@ class AccuracyEvaluator(BaseEvaluator):
             ),
         )
 
+    def _stage_dates(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """Years in which a text row states a full date that no accepted full date equals
+        (:func:`~xpert_frames.reading.dates.conflicting_years`), for rows scored against
+        several accepted answers (the list :meth:`BaseEvaluator._apply_best_of` keeps)."""
+        listed = self.temp("answers:list")
+        if listed not in lf.collect_schema().names():
+            return lf.with_columns(pl.lit([], pl.List(pl.String)).alias(self.temp("date_years")))
+        is_text = ~self._col("kind").is_in(["choice", "number", "judge"])
+        pred = pl.when(is_text).then(self._col("cleaned_prediction"))
+        years = conflicting_years(pred, pl.col(listed))
+        return lf.with_columns(years.alias(self.temp("date_years")))
+
+    def _text_result(self) -> pl.Expr:
+        """The text result, except that an accepted answer holding only a year does not credit
+        a full date of that year that the accepted full dates contradict (rule ``date``:
+        ``on 2 September 1945`` against ``1945`` / ``17 August 1945``)."""
+        found, years = self._col("text"), self._col("date_years")
+        alias = pl.col(frames.ANSWER).cast(pl.String)
+        year = pl.when(years.list.len() > 0).then(alias.str.extract(r"\b(\d{4})\b", 1))
+        contradicted = (
+            years.list.contains(year) & (stated_dates(alias).list.len() == 0)
+        ).fill_null(False) & (found.struct.field("score") > 0)
+        return (
+            pl.when(contradicted)
+            .then(result(pl.lit(0.0), found.struct.field("extracted"), pl.lit("date")))
+            .otherwise(found)
+        )
+
     def _combined(self) -> pl.Expr:
         kind, num = self._col("kind"), self._col("num")
         number = _number_outcome(
@@ -318,5 +348,5 @@ class AccuracyEvaluator(BaseEvaluator):
             .then(number)
             .when(kind == "judge")
             .then(self._col("judge"))
-            .otherwise(self._col("text"))
+            .otherwise(self._text_result())
         )
