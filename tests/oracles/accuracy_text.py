@@ -104,6 +104,13 @@ NEGATIONS: list[tuple[re.Pattern[str], Any]] = [
     ),
     (
         re.compile(
+            r"(?m)^[ \t]*\|[^\n]*\|[ \t]*(?:(?i:no|not|false|incorrect|wrong)|✗|×|❌|否|不是"
+            r"|错误|不符合?|不正确)[ \t]*\|[ \t]*$"
+        ),
+        GONE,
+    ),
+    (
+        re.compile(
             rf"(?P<q>{QUOTED_TITLE})|"
             r"(?P<pre>^|[^A-Za-z])(?i:not|no|neither|rather\s+than|instead\s+of|other\s+than)\s+"
             r"[^,.;:!?\n()—–]*"

@@ -144,6 +144,12 @@ OPENING_REMARK = (
     rf"|这(?:是|个|道)[^。！？!?\n，,]{{0,12}}?(?:{either(REMARK_NOUNS_ZH)})"
     r"[^。！？!?\n，,]{0,20}[。！？!?])"
 )
+#: A Markdown table row whose last cell rejects it (``| Lyon | no |``, ``| 上海 | 否 |``): the
+#: row's entry is not the answer (erased whole).
+REJECTED_ROW = (
+    r"(?m)^[ \t]*\|[^\n]*\|[ \t]*(?:(?i:no|not|false|incorrect|wrong)|✗|×|❌|否|不是|错误"
+    r"|不符合?|不正确)[ \t]*\|[ \t]*$"
+)
 #: A quoted title or name (``"Call Me Maybe"``, ``《可能否》``): its words are not the text's
 #: own (no hedge, no negation inside it).
 QUOTED_TITLE = (
@@ -173,6 +179,7 @@ TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
     # A restatement of the question is no answer: ``题目问的是…``, ``The question asks for …``.
     (RESTATEMENT, GONE, r"题目|问题|本题|你问|您问|(?i)question|need|asked|asking|task"),
     (OPENING_REMARK, "${pre}" + GONE, r"这|(?i)this|that|it"),
+    (REJECTED_ROW, GONE, r"\|"),
     (
         _KEEP_TITLE + r"(?P<pre>^|[^A-Za-z])(?P<neg>(?i:not|no|neither|rather\s+than|instead\s+of"
         r"|other\s+than)\s+[^,.;:!?\n()—–]*)",
