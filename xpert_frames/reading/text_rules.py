@@ -144,6 +144,11 @@ OPENING_REMARK = (
     rf"|这(?:是|个|道)[^。！？!?\n，,]{{0,12}}?(?:{either(REMARK_NOUNS_ZH)})"
     r"[^。！？!?\n，,]{0,20}[。！？!?])"
 )
+#: Rows that can hold :data:`OPENING_REMARK` (the rewrite runs on them only).
+OPENING_REMARK_TRIGGER = (
+    r"(?i:(?:this|that|it)(?:'s|’s|\s+is|\s+was|\s+sounds\s+like)\s+(?:a|an|quite|such)\s)"
+    r"|这[是个道]"
+)
 #: A Markdown table row whose last cell rejects it (``| Lyon | no |``, ``| 上海 | 否 |``): the
 #: row's entry is not the answer (erased whole).
 REJECTED_ROW = (
@@ -178,7 +183,7 @@ TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
     (rf"(?:{either(DENIAL_ZH)})[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
     # A restatement of the question is no answer: ``题目问的是…``, ``The question asks for …``.
     (RESTATEMENT, GONE, r"题目|问题|本题|你问|您问|(?i)question|need|asked|asking|task"),
-    (OPENING_REMARK, "${pre}" + GONE, r"这|(?i)this|that|it"),
+    (OPENING_REMARK, "${pre}" + GONE, OPENING_REMARK_TRIGGER),
     (REJECTED_ROW, GONE, r"\|"),
     (
         _KEEP_TITLE + r"(?P<pre>^|[^A-Za-z])(?P<neg>(?i:not|no|neither|rather\s+than|instead\s+of"
