@@ -4,7 +4,9 @@ read them): the answer stated after an opening remark, refusals and hedges, Chin
 (故选, 综上, 答案为), Markdown bold, tables and lists, full-width letters, several options and
 "none of the above", which-is-NOT questions, "no evidence against X", invented further questions
 without a ``Q:`` head, a year after a month name, powers written in TeX, labels. About half the
-cases are negatives (``expected`` 0: no credit).
+cases are negatives (``expected`` 0: no credit). ``accuracy_model_answers_more.jsonl`` holds
+cases of the same kind written after those rules (bracketed option lists, bold negations,
+"not sure, but I think", refusals, tables).
 
 The cases the reader gets wrong are listed in ``tests/data/accuracy_blind_misses.txt`` and run as
 ``xfail(strict=True)``: a rule that fixes one turns its test into a failure until its line is
@@ -24,9 +26,12 @@ from tests.oracles import accuracy as oracle
 from xpert_frames.core.frames import CHOICE_DTYPE
 
 DATA = Path(__file__).parent / "data"
+#: Written before the rules that read them (the blind set), then cases written after (more).
+SETS = ("accuracy_blind_models.jsonl", "accuracy_model_answers_more.jsonl")
 CASES = [
     json.loads(line)
-    for line in (DATA / "accuracy_blind_models.jsonl").read_text(encoding="utf-8").splitlines()
+    for name in SETS
+    for line in (DATA / name).read_text(encoding="utf-8").splitlines()
 ]
 MISSES = {
     line.split("#")[0].strip()

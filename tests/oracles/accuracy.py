@@ -18,6 +18,8 @@ OPEN = r"[\(\[【「\"“'‘\*`]*"
 CLOSE = r"[\)\]】」\"”'’\*`]*"
 SEP = r"(?:\s*[,、/&和及与]\s*|\s*,?\s+and\s+)"
 UP = rf"[A-Z](?:{SEP}?[A-Z])*"
+#: Options of an answer statement, each possibly in brackets: ``(B) and (D)``, ``(A), (C)``.
+UP_LISTED = rf"[A-Z](?:[\)\]]?{SEP}[\(\[]?[A-Z]|{SEP}?[A-Z])*"
 UP_END = r"(?:[^A-Za-z]|\Z)"
 LOW_END = r"(?:\s*\Z|[^A-Za-z0-9\s\-+*/=^_<>·×÷]|\s+[^A-Za-z0-9\s\-+*/=^_<>·×÷])"
 CN_KW = (
@@ -60,7 +62,9 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "statement",
-        re.compile(rf"(?:{CN_KW}|{EN_KW}){FILL}(?:(?P<u>{UP}){UP_END}|(?P<l>[a-z]){LOW_END})"),
+        re.compile(
+            rf"(?:{CN_KW}|{EN_KW}){FILL}(?:(?P<u>{UP_LISTED}){UP_END}|(?P<l>[a-z]){LOW_END})"
+        ),
     ),
     ("bracket", re.compile(rf"【\s*(?P<u>{UP})\s*】")),
     ("bold", re.compile(rf"\*\*\s*[\(\[]?\s*(?P<u>{UP})\s*[\)\]]?\s*[\.:：]?\s*\*\*")),

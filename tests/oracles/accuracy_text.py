@@ -78,6 +78,17 @@ CONCESSION = (
     r"\s[^.;!?\n]*?,\s*(?i:but)\s+|(?:虽然|尽管|虽)[^。；;！!？?\n]*?[，,]\s*但(?:是)?"
 )
 NEGATIONS: list[tuple[re.Pattern[str], Any]] = [
+    (re.compile(r"\*\*((?i:not|no|never|neither)|不是|并非|而非)\*\*"), r"\1"),
+    (
+        re.compile(
+            r"(?:(?i:I'm\s+|I\s+am\s+)|我)?(?:(?i:not\s+(?:entirely\s+|completely\s+|100%\s+)?"
+            r"(?:sure|certain)|unsure)|不太确定|不确定|不敢肯定|没有把握|不太清楚)"
+            r"[^.!?。！？\n]{0,40}?(?:(?i:I\s+(?:think|believe|guess|would\s+say|'d\s+say)"
+            r"(?:\s+(?:it(?:'s|\s+is|\s+was)|the\s+answer\s+is|that))?)"
+            r"|我?(?:认为|觉得|猜)(?:应该)?(?:是)?|答案(?:应该|大概)?(?:是|为))\s*"
+        ),
+        "maybe ",
+    ),
     (re.compile(CONCESSION), GONE + " "),
     (re.compile(r"((?i:not)\s[^,.;:!?\n]*?)\s+((?i:but))\s"), r"\1, \2 "),
     (re.compile(r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n—–]*"), GONE),

@@ -35,6 +35,8 @@ CLOSE = r"[\)\]】」\"”'’\*`]*"
 #: Several options: ``ABD``, ``A,B,D``, ``A、C``, ``A和C``, ``A and C``, ``A/C``.
 SEP = r"(?:\s*[,、/&和及与]\s*|\s*,?\s+and\s+)"
 UP = rf"[A-Z](?:{SEP}?[A-Z])*"
+#: Options of an answer statement, each possibly in brackets: ``(B) and (D)``, ``(A), (C)``.
+UP_LISTED = rf"[A-Z](?:[\)\]]?{SEP}[\(\[]?[A-Z]|{SEP}?[A-Z])*"
 #: After an upper-case option: anything but a Latin letter (``As``, ``Let's`` are words).
 UP_END = r"(?:[^A-Za-z]|{END})"
 #: A lower-case option is taken only when unambiguous: ``answer: d`` but not ``a dog``.
@@ -75,7 +77,7 @@ _FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选�
 #: Explicit answer statements (Chinese and English): upper-case ``upper`` or lower-case ``lower``.
 STATEMENT = (
     rf"(?s)^.*(?:{_CN_KW}|{_EN_KW}){_FILL}"
-    rf"(?:(?P<upper>{UP}){UP_END}|(?P<lower>[a-z]){LOW_END})"
+    rf"(?:(?P<upper>{UP_LISTED}){UP_END}|(?P<lower>[a-z]){LOW_END})"
 )
 #: ``\boxed{B}``, ``\boxed{\text{B}}``.
 BOXED = (

@@ -20,6 +20,8 @@ from xpert_frames.reading.vocabulary import (
     ERASED,
     GUESS_EN,
     GUESS_ZH,
+    GUESSED_EN,
+    GUESSED_ZH,
     JUDGE_VERDICT_EN,
     JUDGE_VERDICT_ZH,
     NO_DOUBT,
@@ -29,6 +31,8 @@ from xpert_frames.reading.vocabulary import (
     REMARK_NOUNS_ZH,
     TEXT_CONCLUSION_EN,
     TEXT_CONCLUSION_ZH,
+    UNSURE_EN,
+    UNSURE_ZH,
     either,
 )
 
@@ -144,6 +148,18 @@ OPENING_REMARK = (
     rf"|这(?:是|个|道)[^。！？!?\n，,]{{0,12}}?(?:{either(REMARK_NOUNS_ZH)})"
     r"[^。！？!?\n，,]{0,20}[。！？!?])"
 )
+#: Doubt, then a guess (``I'm not sure, but I think it's Canberra``, ``我不确定，但我认为是北京``):
+#: rewritten to a guess word, so the answer after it is a hedge.
+UNSURE_GUESS = (
+    rf"(?:(?i:I'm\s+|I\s+am\s+)|我)?(?:(?i:{either(UNSURE_EN)})|{either(UNSURE_ZH)})"
+    r"[^.!?。！？\n]{0,40}?"
+    rf"(?:(?i:{either(GUESSED_EN)})|{either(GUESSED_ZH)})\s*"
+)
+#: Rows that can hold :data:`UNSURE_GUESS`.
+UNSURE_TRIGGER = rf"(?i:{either(UNSURE_EN)})|{either(UNSURE_ZH)}"
+#: Bold marks around a negation word (``The answer is **not** Sydney``) dropped before the
+#: negations are read.
+BOLD_NEGATION = r"\*\*((?i:not|no|never|neither)|不是|并非|而非)\*\*"
 #: Rows that can hold :data:`OPENING_REMARK` (the rewrite runs on them only).
 OPENING_REMARK_TRIGGER = (
     r"(?i:(?:this|that|it)(?:'s|’s|\s+is|\s+was|\s+sounds\s+like)\s+(?:a|an|quite|such)\s)"
@@ -177,6 +193,8 @@ _KEEP_TITLE = rf"(?P<q>{QUOTED_TITLE})|"
 _RESOLVE = (("\x02\x03", "", "\x02"), ("\x02[^\x03]*\x03", GONE, "\x02"))
 #: (pattern, replacement, trigger): negated spans of text and label answers, erased.
 TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
+    (BOLD_NEGATION, "${1}", r"\*\*"),
+    (UNSURE_GUESS, f"{GUESS_EN[0]} ", UNSURE_TRIGGER),
     (CONCESSION, GONE + " ", r"(?i)but|但"),
     # ``not X but Y``: the negation ends at ``but`` (``It was not Lyon but Marseille.``).
     (r"((?i:not)\s[^,.;:!?\n]*?)\s+((?i:but))\s", "${1}, ${2} ", r"(?i)but"),

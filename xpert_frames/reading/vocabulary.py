@@ -98,6 +98,23 @@ DENIAL_ZH: tuple[str, ...] = ("并不是", "不是", "并非", "而非", "而不
 GUESS_ZH: tuple[str, ...] = ("可能", "也许", "或许", "大概")
 GUESS_EN: tuple[str, ...] = ("maybe", "perhaps", "possibly", "might", "could")
 
+#: Doubt stated before an answer (``I'm not sure, but I think it's X``, ``我不确定，但我认为是X``):
+#: the answer after it is a guess.
+UNSURE_EN: tuple[str, ...] = (
+    r"not\s+(?:entirely\s+|completely\s+|100%\s+)?(?:sure|certain)",
+    "unsure",
+)
+UNSURE_ZH: tuple[str, ...] = ("不太确定", "不确定", "不敢肯定", "没有把握", "不太清楚")
+#: What states the guess after the doubt (``I think it's``, ``我认为是``).
+GUESSED_EN: tuple[str, ...] = (
+    r"I\s+(?:think|believe|guess|would\s+say|'d\s+say)(?:\s+(?:it(?:'s|\s+is|\s+was)"
+    r"|the\s+answer\s+is|that))?",
+)
+GUESSED_ZH: tuple[str, ...] = (
+    r"我?(?:认为|觉得|猜)(?:应该)?(?:是)?",
+    r"答案(?:应该|大概)?(?:是|为)",
+)
+
 # --------------------------------------------------------------------------- rejection
 #: Words of a sentence that rejects or sets aside what it names (``其他选项如X、Y并不是…``,
 #: ``排除X``, ``B选项X…不符``): the diagnosis named there is not the answer.
