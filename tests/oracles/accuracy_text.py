@@ -89,19 +89,6 @@ NEGATIONS: list[tuple[re.Pattern[str], Any]] = [
         ),
         "maybe ",
     ),
-    (re.compile(CONCESSION), GONE + " "),
-    (re.compile(r"((?i:not)\s[^,.;:!?\n]*?)\s+((?i:but))\s"), r"\1, \2 "),
-    (re.compile(r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n—–]*"), GONE),
-    (
-        re.compile(
-            r"(?:题目|问题|本题)(?:问的是|问|要求|是问|求的是|要求的是)[^，,;；。！？!?\n]*"
-            r"|(?i:the\s+question\s+(?:asks|is\s+asking)|we\s+(?:need|have|are\s+asked)\s+to"
-            r"\s+(?:find|determine|identify|name)|the\s+task\s+is\s+to)[^,;.!?\n]*"
-            r"|(?:你|您)问的是[^，,;；。！？!?\n]*"
-            r"|(?i:you\s+(?:asked|are\s+asking|'re\s+asking)|your\s+question\s+(?:is|asks))[^.!?\n]*"
-        ),
-        GONE,
-    ),
     (
         re.compile(
             r"(?P<pre>^\s*|[.!?。！？\n]\s*)(?:(?i:this|that|it)(?:'s|’s|\s+is|\s+was"
@@ -117,6 +104,19 @@ NEGATIONS: list[tuple[re.Pattern[str], Any]] = [
         re.compile(
             r"(?m)^[ \t]*\|[^\n]*\|[ \t]*(?:(?i:no|not|false|incorrect|wrong)|✗|×|❌|否|不是"
             r"|错误|不符合?|不正确)[ \t]*\|[ \t]*$"
+        ),
+        GONE,
+    ),
+    (re.compile(CONCESSION), GONE + " "),
+    (re.compile(r"((?i:not)\s[^,.;:!?\n]*?)\s+((?i:but))\s"), r"\1, \2 "),
+    (re.compile(r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n—–]*"), GONE),
+    (
+        re.compile(
+            r"(?:题目|问题|本题)(?:问的是|问|要求|是问|求的是|要求的是)[^，,;；。！？!?\n]*"
+            r"|(?i:the\s+question\s+(?:asks|is\s+asking)|we\s+(?:need|have|are\s+asked)\s+to"
+            r"\s+(?:find|determine|identify|name)|the\s+task\s+is\s+to)[^,;.!?\n]*"
+            r"|(?:你|您)问的是[^，,;；。！？!?\n]*"
+            r"|(?i:you\s+(?:asked|are\s+asking|'re\s+asking)|your\s+question\s+(?:is|asks))[^.!?\n]*"
         ),
         GONE,
     ),

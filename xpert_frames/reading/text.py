@@ -32,12 +32,17 @@ def erase_frame(df: pl.DataFrame, column: str) -> pl.DataFrame:
     (``不是杜甫，而是李白`` -> ``✗，而是李白``, ``Canberra, not Sydney`` -> ``Canberra, ✗``),
     one rewrite per stage; rows without a rule's trigger word skip it."""
     col = pl.col(column)
+    screen, screened = f"{column}__screen", None
     for pattern, replacement, trigger in ap.TEXT_NEGATIONS:
-        hit = pl.when(col.str.contains(trigger)).then(col)
+        # Consecutive stages with the same trigger share one screen.
+        if trigger != screened:
+            df = df.with_columns(col.str.contains(trigger).alias(screen))
+            screened = trigger
+        hit = pl.when(pl.col(screen)).then(col)
         df = df.with_columns(
             pl.coalesce(hit.str.replace_all(pattern, replacement), col).alias(column)
         )
-    return df
+    return df.drop(screen)
 
 
 def nonempty(value: IntoExpr) -> pl.Expr:

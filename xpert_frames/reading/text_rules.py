@@ -165,6 +165,9 @@ OPENING_REMARK_TRIGGER = (
     r"(?i:(?:this|that|it)(?:'s|’s|\s+is|\s+was|\s+sounds\s+like)\s+(?:a|an|quite|such)\s)"
     r"|这[是个道]"
 )
+#: One screen for the four rewrites above (a bold negation, doubt then a guess, an opening
+#: remark, a rejected table row): consecutive stages with the same trigger are screened once.
+ASIDES_TRIGGER = rf"\*\*|\||{UNSURE_TRIGGER}|{OPENING_REMARK_TRIGGER}"
 #: A Markdown table row whose last cell rejects it (``| Lyon | no |``, ``| 上海 | 否 |``): the
 #: row's entry is not the answer (erased whole).
 REJECTED_ROW = (
@@ -193,16 +196,16 @@ _KEEP_TITLE = rf"(?P<q>{QUOTED_TITLE})|"
 _RESOLVE = (("\x02\x03", "", "\x02"), ("\x02[^\x03]*\x03", GONE, "\x02"))
 #: (pattern, replacement, trigger): negated spans of text and label answers, erased.
 TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
-    (BOLD_NEGATION, "${1}", r"\*\*"),
-    (UNSURE_GUESS, f"{GUESS_EN[0]} ", UNSURE_TRIGGER),
+    (BOLD_NEGATION, "${1}", ASIDES_TRIGGER),
+    (UNSURE_GUESS, f"{GUESS_EN[0]} ", ASIDES_TRIGGER),
+    (OPENING_REMARK, "${pre}" + GONE, ASIDES_TRIGGER),
+    (REJECTED_ROW, GONE, ASIDES_TRIGGER),
     (CONCESSION, GONE + " ", r"(?i)but|但"),
     # ``not X but Y``: the negation ends at ``but`` (``It was not Lyon but Marseille.``).
     (r"((?i:not)\s[^,.;:!?\n]*?)\s+((?i:but))\s", "${1}, ${2} ", r"(?i)but"),
     (rf"(?:{either(DENIAL_ZH)})[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
     # A restatement of the question is no answer: ``题目问的是…``, ``The question asks for …``.
     (RESTATEMENT, GONE, r"题目|问题|本题|你问|您问|(?i)question|need|asked|asking|task"),
-    (OPENING_REMARK, "${pre}" + GONE, OPENING_REMARK_TRIGGER),
-    (REJECTED_ROW, GONE, r"\|"),
     (
         _KEEP_TITLE + r"(?P<pre>^|[^A-Za-z])(?P<neg>(?i:not|no|neither|rather\s+than|instead\s+of"
         r"|other\s+than)\s+[^,.;:!?\n()—–]*)",
