@@ -38,8 +38,8 @@ NO_EVIDENCE_AGAINST = (
 )
 NO_DOUBT = r"(?i:no\s+doubt|without\s+(?:a\s+)?doubt)|毫无疑问|毋庸置疑"
 JUDGE_WORDS = [
-    (NO_EVIDENCE_AGAINST, True),
-    (NO_EVIDENCE, False),
+    (rf"(?:{NO_EVIDENCE_AGAINST})[^,，.;!?。；！？\n]*", True),
+    (rf"(?:{NO_EVIDENCE})[^,，.;!?。；！？\n]*", False),
     (NO_DOUBT, True),
     (
         r"没有错|没错|不错|并非错误|不是错误|(?i:not\s+(?:false|wrong|incorrect)"

@@ -49,7 +49,7 @@ ANSWER_IS = re.compile(
     r"|must\s+be|seems\s+to\s+be)\s+(?i:the\s+)?(?i:correct\s+|right\s+|final\s+|best\s+)?"
     r"(?i:answer)|(?:应该|应)?(?:是|为)(?:正确|最终|标准)?答案)"
 )
-FIRST_SENTENCE = re.compile(rf"^\s*(?P<s>{SENT}*)")
+FIRST_SENTENCE = re.compile(rf"^\s*(?P<s>{SENT}*)(?:[.。!！\n]|\Z)")
 QUOTED_END = re.compile(r"(?s)^.*[“\"「『](?P<s>[^”\"」』\n]{1,40})[”\"」』][\s.。!！]*\Z")
 LINE = re.compile(r"(?P<s>[^\n]*[^\s][^\n]*)\s*\Z")
 LAST_SENTENCE = re.compile(
@@ -75,7 +75,12 @@ QUOTED_TITLE = (
 CONCESSION = (
     r"(?i:many|some|most)\s+(?:(?i:people|sources|historians|fans|scholars)\s+)?"
     r"(?i:think|thinks|believe|believes|credit|credits|say|says|assume|claim|claims|attribute)"
-    r"\s[^.;!?\n]*?,\s*(?i:but)\s+|(?:虽然|尽管|虽)[^。；;！!？?\n]*?[，,]\s*但(?:是)?"
+    r"\s[^.;!?\n]*?(?:,\s*(?i:but)\s+|[.;]\s*(?i:however|but|actually|in\s+fact)[,\s]\s*)"
+    r"|[^.;!?\n]*\s(?i:is|are|was|were)\s+(?i:often|commonly|frequently|sometimes|widely)\s+"
+    r"(?i:mistaken|confused|thought|believed|assumed|credited)[^.;!?\n]*"
+    r"|(?:虽然|尽管|虽)[^。；;！!？?\n]*?[，,]\s*但(?:是)?"
+    r"|(?:(?:很多|许多|不少|有些|一些|有)人|人们)(?:常|通常|往往|一般|都)?(?:误以为|认为|以为|觉得)"
+    r"[^。；;！!？?\n]*?[，,。]\s*(?:但是|但|然而|其实|实际上)"
 )
 NEGATIONS: list[tuple[re.Pattern[str], Any]] = [
     (re.compile(r"\*\*((?i:not|no|never|neither)|不是|并非|而非)\*\*"), r"\1"),

@@ -24,13 +24,18 @@ from xpert_frames.reading.vocabulary import (
     GUESSED_ZH,
     JUDGE_VERDICT_EN,
     JUDGE_VERDICT_ZH,
+    MISTAKEN_EN,
     NO_DOUBT,
     NO_EVIDENCE,
     NO_EVIDENCE_AGAINST,
+    POPULAR_VERB_ZH,
+    POPULAR_WHO_ZH,
     REMARK_NOUNS_EN,
     REMARK_NOUNS_ZH,
     TEXT_CONCLUSION_EN,
     TEXT_CONCLUSION_ZH,
+    TURN_EN,
+    TURN_ZH,
     UNSURE_EN,
     UNSURE_ZH,
     either,
@@ -84,7 +89,8 @@ ANSWER_IS = (
 #: Rows that can hold :data:`ANSWER_IS` (the rule runs on them only).
 ANSWER_IS_TRIGGER = r"(?i)answer|答案"
 #: The first sentence (``Paris. It is the capital of France.`` -> ``Paris``).
-FIRST_SENTENCE = rf"^\s*(?P<s>{_SENTENCE}*)"
+#: A first sentence that asks (``Sydney? No — Canberra.``) states nothing.
+FIRST_SENTENCE = rf"^\s*(?P<s>{_SENTENCE}*)(?:[.。!！\n]|$)"
 #: The subject of the first sentence holding a copula (``Paris is the capital of France.``).
 COPULA_SUBJECT = r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)(?:\s(?i:is|are|was|were)\s|是)"
 #: A quoted term that ends the text (``这个字应读作“xíng”。``).
@@ -187,9 +193,16 @@ TITLE_MASK = "“…”"
 #: but …``, ``虽然很多人以为是悉尼，但…``).
 CONCESSION = (
     rf"(?i:{either(CONCESSIVE_EN)})\s+(?:(?i:{either(CONCESSIVE_WHO_EN)})\s+)?"
-    rf"(?i:{either(CONCESSIVE_VERB_EN)})\s[^.;!?\n]*?,\s*(?i:but)\s+"
+    rf"(?i:{either(CONCESSIVE_VERB_EN)})\s[^.;!?\n]*?(?:,\s*(?i:but)\s+"
+    rf"|[.;]\s*(?i:{either(TURN_EN)})[,\s]\s*)"
+    r"|[^.;!?\n]*\s(?i:is|are|was|were)\s+(?i:often|commonly|frequently|sometimes|widely)\s+"
+    rf"(?i:{either(MISTAKEN_EN)})[^.;!?\n]*"
     rf"|(?:{either(CONCESSIVE_ZH)})[^。；;！!？?\n]*?[，,]\s*但(?:是)?"
+    rf"|(?:(?:{either(POPULAR_WHO_ZH)})人|人们)(?:常|通常|往往|一般|都)?(?:{either(POPULAR_VERB_ZH)})"
+    rf"[^。；;！!？?\n]*?[，,。]\s*(?:{either(TURN_ZH)})"
 )
+#: Rows that can hold :data:`CONCESSION`.
+CONCESSION_TRIGGER = rf"(?i:but|{either(TURN_EN)}|{either(MISTAKEN_EN)})|但|{either(TURN_ZH)}"
 # Negations in English skip quoted titles (``"Can't Hold a Candle"`` is no negation): a title
 # is matched first and kept, a negated span is marked ``\x02…\x03``, then the marks are resolved.
 _KEEP_TITLE = rf"(?P<q>{QUOTED_TITLE})|"
@@ -200,7 +213,7 @@ TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
     (UNSURE_GUESS, f"{GUESS_EN[0]} ", ASIDES_TRIGGER),
     (OPENING_REMARK, "${pre}" + GONE, ASIDES_TRIGGER),
     (REJECTED_ROW, GONE, ASIDES_TRIGGER),
-    (CONCESSION, GONE + " ", r"(?i)but|但"),
+    (CONCESSION, GONE + " ", CONCESSION_TRIGGER),
     # ``not X but Y``: the negation ends at ``but`` (``It was not Lyon but Marseille.``).
     (r"((?i:not)\s[^,.;:!?\n]*?)\s+((?i:but))\s", "${1}, ${2} ", r"(?i)but"),
     (rf"(?:{either(DENIAL_ZH)})[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
@@ -280,12 +293,16 @@ HEDGE = (
     r"|not\s+(?:entirely|completely|fully|quite|necessarily))"
     r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许|不完全|不全|一定道理"
 )
+#: The rest of a clause (the claim after "no evidence that").
+_CLAIM = r"[^,，.;!?。；！？\n]*"
 TRUE_MARK = "⊤"
 FALSE_MARK = "⊥"
 #: (pattern, mark) in order: negated negatives, negated positives, then plain words.
 JUDGE_WORDS: tuple[tuple[str, str], ...] = (
-    (NO_EVIDENCE_AGAINST, TRUE_MARK),  # 没有证据反驳X, no evidence against X: yes
-    (NO_EVIDENCE, FALSE_MARK),  # 目前没有科学依据证明X: no
+    # The claim after "no evidence (against) that" is the question's, not a judgement: its
+    # words (``… that it is true``) are read with it.
+    (f"(?:{NO_EVIDENCE_AGAINST}){_CLAIM}", TRUE_MARK),  # 没有证据反驳X, no evidence against X: yes
+    (f"(?:{NO_EVIDENCE}){_CLAIM}", FALSE_MARK),  # 目前没有科学依据证明X: no
     (NO_DOUBT, TRUE_MARK),  # there is no doubt that X: yes
     (
         r"没有错|没错|不错|并非错误|不是错误|(?i:not\s+(?:false|wrong|incorrect)"

@@ -275,6 +275,16 @@ CONCESSIVE_VERB_EN: tuple[str, ...] = (
 )  # fmt: skip
 #: ``虽然…以为是X，但…``: the clause before 但 is set aside.
 CONCESSIVE_ZH: tuple[str, ...] = ("虽然", "尽管", "虽")
+#: What many people think, in Chinese (``很多人认为是上海，但…``, ``有人以为…，其实…``).
+POPULAR_WHO_ZH: tuple[str, ...] = ("很多", "许多", "不少", "有些", "一些", "有")
+POPULAR_VERB_ZH: tuple[str, ...] = ("误以为", "认为", "以为", "觉得")
+#: What turns from a popular belief to the answer (``…, 但…``, ``… However, …``).
+TURN_ZH: tuple[str, ...] = ("但是", "但", "然而", "其实", "实际上")
+TURN_EN: tuple[str, ...] = ("however", "but", "actually", r"in\s+fact")
+#: A name "often mistaken for" the answer (``Sydney is often mistaken for the capital``).
+MISTAKEN_EN: tuple[str, ...] = (
+    "mistaken", "confused", "thought", "believed", "assumed", "credited",
+)  # fmt: skip
 #: Function words dropped when a reference is compared by its content words
 #: (``between 1881 and 1885``, ``David & Victoria Beckham``, ``in the east``).
 FUNCTION_WORDS: tuple[str, ...] = (
