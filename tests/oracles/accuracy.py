@@ -109,6 +109,15 @@ DECLARED_WRONG = re.compile(
     r"\s*(?:选项|项)?\s*(?:的描述|的说法|说法|描述|的内容)?\s*(?:是|为)?\s*(?:错误|不正确|除外)"
 )
 RULES.insert(4, ("declared-wrong", DECLARED_WRONG))
+# One option marked correct in a list of verdicts or a table (only when exactly one is).
+VERDICTS = re.compile(
+    r"(?m:^)[ \t]*(?:[-*•][ \t]*)?(?:\*\*)?(?i:option[ \t]+)?[\(\[]?(?P<u>[A-Z])"
+    r"[\)\]]?(?:\*\*)?[ \t]*[.):：\-–—]?[ \t]*(?:\*\*)?[ \t]*(?i:correct|true|right)(?:\*\*)?"
+    r"[ \t]*(?:[.!。:：,，\-–—(（]|\n|\Z)"
+    r"|\|[ \t]*[\(\[]?(?P<t>[A-Z])[\)\]]?[ \t]*\|(?:[^\n|]*\|)*?[ \t]*"
+    r"(?:(?i:yes|correct|true)|[✓✔✅√])[ \t]*\|"
+)
+RULES.insert(3, ("verdicts", VERDICTS))
 # Two options with words between them, written as a plain pair (before the negations).
 JOINS: list[tuple[re.Pattern[str], str]] = [
     (
@@ -180,7 +189,7 @@ NEGATIONS: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
             r"(?P<pre>^|[^A-Za-z])[\(\[]?[A-Z][\.\)\]、:：]"
-            r"(?:(?:[^\n.!?。！？]|\.\S){0,40}?[.。;；,，]?\s[\(\[]?[A-Z][\.\)\]、:：]){2,}"
+            r"(?:(?:[^\n.!?。！？]|\.\S){0,40}?[.。;；,，]?[ \t][\(\[]?[A-Z][\.\)\]、:：]){2,}"
         ),
         r"\g<pre>" + GONE,
     ),
@@ -288,6 +297,8 @@ def extract_choice(
         text = raw if name == "declared-wrong" else source
         m = pattern.match(text) if anchored else last_match(pattern, text)
         if m is None:
+            continue
+        if name == "verdicts" and len(list(pattern.finditer(text))) != 1:
             continue
         named = [(k, v) for k, v in m.groupdict().items() if v is not None]
         if not named:

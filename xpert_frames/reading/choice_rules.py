@@ -109,6 +109,16 @@ CONCLUSION = (
 )
 CONCLUSION_GROUPS = ("c1", "c2", "c3", "c4", "c5")
 
+#: A list of verdicts, one line per option (``A. Incorrect.`` / ``B. Correct.``, ``- **C**:
+#: True``), or a Markdown table (``| B | Yes |``): the option marked correct, when exactly one
+#: is (the rule fires on a single match).
+VERDICT_LINE = (
+    r"(?s)^.*(?:(?m:^)[ \t]*(?:[-*•][ \t]*)?(?:\*\*)?(?i:option[ \t]+)?[\(\[]?(?P<upper>[A-Z])"
+    r"[\)\]]?(?:\*\*)?[ \t]*[.):：\-–—]?[ \t]*(?:\*\*)?[ \t]*(?i:correct|true|right)(?:\*\*)?"
+    r"[ \t]*(?:[.!。:：,，\-–—(（]|\n|{END})"
+    r"|\|[ \t]*[\(\[]?(?P<table>[A-Z])[\)\]]?[ \t]*\|(?:[^\n|]*\|)*?[ \t]*"
+    r"(?:(?i:yes|correct|true)|[✓✔✅√])[ \t]*\|)"
+)
 #: The whole text is the option(s): ``B``, ``(B).``, ``**B**``, ``ABD``, ``b``.
 BARE = (
     rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?:(?P<upper>{UP})|(?P<lower>[a-z]))\s*{CLOSE}"
@@ -179,7 +189,7 @@ PLACEHOLDER = (
 #: prose (``Red (A), blue (B) … green (C) is not. Therefore, the answer is C.``) are no list.
 ENUMERATION = (
     r"(?P<pre>^|[^A-Za-z])[\(\[]?[A-Z][\.\)\]、:：]"
-    r"(?:(?:[^\n.!?。！？]|\.\S){0,40}?[.。;；,，]?\s[\(\[]?[A-Z][\.\)\]、:：]){2,}"
+    r"(?:(?:[^\n.!?。！？]|\.\S){0,40}?[.。;；,，]?[ \t][\(\[]?[A-Z][\.\)\]、:：]){2,}"
 )
 #: A hedge between two options (``A or B``, ``A或B``): neither is chosen.
 HEDGE = (
@@ -223,6 +233,14 @@ CHOICE_RULES: tuple[Rule, ...] = rule_table(
     Rule("bracket", 30, BRACKET, ("upper",)),
     Rule("bold", 40, BOLD, ("upper",)),
     Rule("conclusion", 50, CONCLUSION, CONCLUSION_GROUPS),
+    Rule(
+        "verdicts",
+        35,
+        VERDICT_LINE,
+        ("upper", "table"),
+        single_match=True,
+        trigger=r"(?i:correct|true|right|yes)|[✓✔✅√]",
+    ),
     Rule("bare", 60, BARE, ("upper", "lower")),
     Rule("leading", 70, LEADING, ("upper",), single_label=True),
     Rule(
