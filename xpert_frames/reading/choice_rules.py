@@ -119,6 +119,13 @@ VERDICT_LINE = (
     r"|\|[ \t]*[\(\[]?(?P<table>[A-Z])[\)\]]?[ \t]*\|(?:[^\n|]*\|)*?[ \t]*"
     r"(?:(?i:yes|correct|true)|[✓✔✅√])[ \t]*\|)"
 )
+#: Rows that can hold :data:`VERDICT_LINE`: an option marked correct at a line start, or a
+#: table cell holding an option letter.
+VERDICT_TRIGGER = (
+    r"(?m:^)[ \t]*(?:[-*•][ \t]*)?(?:\*\*)?(?i:option[ \t]+)?[\(\[]?[A-Z][\)\]]?(?:\*\*)?"
+    r"[ \t]*[.):：\-–—]?[ \t]*(?:\*\*)?[ \t]*(?i:correct|true|right)"
+    r"|\|[ \t]*[\(\[]?[A-Z][\)\]]?[ \t]*\|"
+)
 #: The whole text is the option(s): ``B``, ``(B).``, ``**B**``, ``ABD``, ``b``.
 BARE = (
     rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?:(?P<upper>{UP})|(?P<lower>[a-z]))\s*{CLOSE}"
@@ -239,7 +246,7 @@ CHOICE_RULES: tuple[Rule, ...] = rule_table(
         VERDICT_LINE,
         ("upper", "table"),
         single_match=True,
-        trigger=r"(?i:correct|true|right|yes)|[✓✔✅√]",
+        trigger=VERDICT_TRIGGER,
     ),
     Rule("bare", 60, BARE, ("upper", "lower")),
     Rule("leading", 70, LEADING, ("upper",), single_label=True),
