@@ -18,6 +18,8 @@ OPEN = r"[\(\[【「\"“'‘\*`]*"
 CLOSE = r"[\)\]】」\"”'’\*`]*"
 SEP = r"(?:\s*[,、/&和及与]\s*|\s*,?\s+and\s+)"
 UP = rf"[A-Z](?:{SEP}?[A-Z])*"
+#: Options of an answer statement, each possibly in brackets: ``(B) and (D)``, ``(A), (C)``.
+UP_LISTED = rf"[A-Z](?:[\)\]]?{SEP}[\(\[]?[A-Z]|{SEP}?[A-Z])*"
 UP_END = r"(?:[^A-Za-z]|\Z)"
 LOW_END = r"(?:\s*\Z|[^A-Za-z0-9\s\-+*/=^_<>·×÷]|\s+[^A-Za-z0-9\s\-+*/=^_<>·×÷])"
 CN_KW = (
@@ -43,7 +45,10 @@ EN_KW = (
     # a heading verdict: "Verdict: (C).", "Decision: D", "Pick: B"
     r"|(?:^|[^A-Za-z])(?:final\s+)?(?:verdict|decision|pick|choice|selection)\s*[:：]"
     r"|(?:^|[^A-Za-z])it(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be)"
-    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice|one)(?:\s+is)?)"
+    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice|one)(?:\s+is)?"
+    # the option a which-is-false / which-is-NOT question asks for: "the statement that is
+    # false is C", "the one which does not fit is B"
+    r"|the\s+(?:one|option|choice|statement)\s+(?:that|which)\s[^,.;:\n]{1,50}?\s+is)"
 )
 FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
 
@@ -57,7 +62,9 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "statement",
-        re.compile(rf"(?:{CN_KW}|{EN_KW}){FILL}(?:(?P<u>{UP}){UP_END}|(?P<l>[a-z]){LOW_END})"),
+        re.compile(
+            rf"(?:{CN_KW}|{EN_KW}){FILL}(?:(?P<u>{UP_LISTED}){UP_END}|(?P<l>[a-z]){LOW_END})"
+        ),
     ),
     ("bracket", re.compile(rf"【\s*(?P<u>{UP})\s*】")),
     ("bold", re.compile(rf"\*\*\s*[\(\[]?\s*(?P<u>{UP})\s*[\)\]]?\s*[\.:：]?\s*\*\*")),
@@ -102,6 +109,15 @@ DECLARED_WRONG = re.compile(
     r"\s*(?:选项|项)?\s*(?:的描述|的说法|说法|描述|的内容)?\s*(?:是|为)?\s*(?:错误|不正确|除外)"
 )
 RULES.insert(4, ("declared-wrong", DECLARED_WRONG))
+# One option marked correct in a list of verdicts or a table (only when exactly one is).
+VERDICTS = re.compile(
+    r"(?m:^)[ \t]*(?:[-*•][ \t]*)?(?:\*\*)?(?i:option[ \t]+)?[\(\[]?(?P<u>[A-Z])"
+    r"[\)\]]?(?:\*\*)?[ \t]*[.):：\-–—]?[ \t]*(?:\*\*)?[ \t]*(?i:correct|true|right)(?:\*\*)?"
+    r"[ \t]*(?:[.!。:：,，\-–—(（]|\n|\Z)"
+    r"|\|[ \t]*[\(\[]?(?P<t>[A-Z])[\)\]]?[ \t]*\|(?:[^\n|]*\|)*?[ \t]*"
+    r"(?:(?i:yes|correct|true)|[✓✔✅√])[ \t]*\|"
+)
+RULES.insert(3, ("verdicts", VERDICTS))
 # Two options with words between them, written as a plain pair (before the negations).
 JOINS: list[tuple[re.Pattern[str], str]] = [
     (
@@ -173,7 +189,7 @@ NEGATIONS: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
             r"(?P<pre>^|[^A-Za-z])[\(\[]?[A-Z][\.\)\]、:：]"
-            r"(?:[^\n]{0,40}?\s[\(\[]?[A-Z][\.\)\]、:：]){2,}"
+            r"(?:(?:[^\n.!?。！？]|\.\S){0,40}?[.。;；,，]?[ \t][\(\[]?[A-Z][\.\)\]、:：]){2,}"
         ),
         r"\g<pre>" + GONE,
     ),
@@ -282,6 +298,8 @@ def extract_choice(
         m = pattern.match(text) if anchored else last_match(pattern, text)
         if m is None:
             continue
+        if name == "verdicts" and len(list(pattern.finditer(text))) != 1:
+            continue
         named = [(k, v) for k, v in m.groupdict().items() if v is not None]
         if not named:
             continue
@@ -385,8 +403,15 @@ def clean_prediction(pred: str) -> str:
         r"答案|答[:：]|类别|罪名|金额|所以|因此|综上|】|\]|<eoa>|<eoe>|</s>|<\|im_end\|>|<\|eot_id\|>"
         r"|(?i:\banswer|\btherefore\b|\bso\b|\bthus\b)|(?i:\b(?:category|topic|label)\s*:)"
     )
-    m = re.match(rf"\s*([^\n:：]{{1,200}}?)\s*\n[ \t>*#]*{_TURN}", pred) or re.match(
-        rf"(?s)(.*?(?:{committed_marks}).*?)\n[ \t>*#]*{_TURN}", pred
+    # A short first line, then an invented question and a short answer to it.
+    question = (
+        r"\s*([^\n:：?？]{1,60}?)\s*\n[ \t>*#]*[^\n]{2,200}?[?？][ \t]*\n"
+        r"\s*[^\s][^\n]{0,60}(?:\n|\Z)"
+    )
+    m = (
+        re.match(rf"\s*([^\n:：]{{1,200}}?)\s*\n[ \t>*#]*{_TURN}", pred)
+        or re.match(question, pred)
+        or re.match(rf"(?s)(.*?(?:{committed_marks}).*?)\n[ \t>*#]*{_TURN}", pred)
     )
     if m:
         pred = m.group(1).rstrip()

@@ -17,7 +17,8 @@ HEADER = r"^\s*(?:[^\n:：.。?？]|\.\S){2,60}[:：][ \t]*(\S)"
 RELATIVE = r"[,，]\s*(?i:which|who|whom|whose|where)\s[^.。!?！？\n]*|，(?:即)[^。！？\n]*"
 COPULA_LEAD = rf"^\s*{SENT}*?{COP}"
 SUBORDINATE = (
-    r"(?s)\s(?i:because|although|though|whereas|unlike)\s.*\Z|[,，]?\s*(?:因为|由于|虽然|尽管).*\Z"
+    r"(?s)\s(?i:because|although|though|whereas|unlike|beating|defeating|followed\s+by"
+    r"|ahead\s+of)\s.*\Z|[,，]?\s*(?:因为|由于|虽然|尽管|击败|战胜|其次是).*\Z"
 )
 ERASED_LEAD = (
     r"^(?:\s*✗\s*[;；,，:：.。—–]*\s*(?:(?i:but|rather|instead|it\s+is|it's)\s*[,，]?\s*"
@@ -124,8 +125,9 @@ def _cjk(c: str) -> bool:
 def answer_clause(
     plain: str, rule: str | None, raw: str | None, strip_marks: Callable[[str], str]
 ) -> str:
-    if rule is None or rule == "copula":
-        own = re.sub(RELATIVE, "", re.sub(HEADER, r"\1", plain[:600], count=1))
+    headed = re.sub(HEADER, r"\1", plain[:600], count=1)
+    own = re.sub(RELATIVE, "", headed)
+    if rule is None or (rule == "copula" and re.search(COPULA_LEAD, headed)):
         clause = strip_marks(re.sub(COPULA_LEAD, "", own, count=1))
     else:
         clause = strip_marks(re.sub(RELATIVE, "", (raw or "")[:600]))

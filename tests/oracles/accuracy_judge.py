@@ -30,9 +30,16 @@ NO_EVIDENCE = (
     r"(?:没有|并无|尚无|缺乏|无)(?:任何)?(?:科学)?(?:依据|证据|根据)(?:证明|表明|显示|说明|支持)?"
     r"|(?i:no\s+(?:scientific\s+|solid\s+|clear\s+)?(?:evidence|proof)\s+(?:that|to\s+suggest))"
 )
+NO_EVIDENCE_AGAINST = (
+    r"(?:没有|并无|尚无|缺乏|无)(?:任何)?(?:科学)?(?:依据|证据|根据)(?:可以|能够|能)?"
+    r"(?:反驳|否认|否定|推翻|驳斥|质疑)"
+    r"|(?i:no\s+(?:scientific\s+|solid\s+|clear\s+)?(?:evidence|proof)\s+(?:against|to\s+the"
+    r"\s+contrary|contradicting|refuting|disproving))"
+)
 NO_DOUBT = r"(?i:no\s+doubt|without\s+(?:a\s+)?doubt)|毫无疑问|毋庸置疑"
 JUDGE_WORDS = [
-    (NO_EVIDENCE, False),
+    (rf"(?:{NO_EVIDENCE_AGAINST})[^,，.;!?。；！？\n]*", True),
+    (rf"(?:{NO_EVIDENCE})[^,，.;!?。；！？\n]*", False),
     (NO_DOUBT, True),
     (
         r"没有错|没错|不错|并非错误|不是错误|(?i:not\s+(?:false|wrong|incorrect)"
@@ -60,7 +67,7 @@ JUDGE_WORDS = [
 ALONE_TRUE = {"是", "是的", "对", "真", "t", "y", "yes"}
 ALONE_FALSE = {"不是", "否", "错", "假", "f", "n", "no"}
 JUDGE_WORD = (
-    rf"{NO_EVIDENCE}|{NO_DOUBT}|正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立"
+    rf"{NO_EVIDENCE_AGAINST}|{NO_EVIDENCE}|{NO_DOUBT}|正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立"
     r"|(?i:true|false|correct|incorrect|right|wrong|yes|no|accurate|inaccurate)"
 )
 VERDICT_HEAD = re.compile(

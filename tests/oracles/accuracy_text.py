@@ -49,7 +49,7 @@ ANSWER_IS = re.compile(
     r"|must\s+be|seems\s+to\s+be)\s+(?i:the\s+)?(?i:correct\s+|right\s+|final\s+|best\s+)?"
     r"(?i:answer)|(?:应该|应)?(?:是|为)(?:正确|最终|标准)?答案)"
 )
-FIRST_SENTENCE = re.compile(rf"^\s*(?P<s>{SENT}*)")
+FIRST_SENTENCE = re.compile(rf"^\s*(?P<s>{SENT}*)(?:[.。!！\n]|\Z)")
 QUOTED_END = re.compile(r"(?s)^.*[“\"「『](?P<s>[^”\"」』\n]{1,40})[”\"」』][\s.。!！]*\Z")
 LINE = re.compile(r"(?P<s>[^\n]*[^\s][^\n]*)\s*\Z")
 LAST_SENTENCE = re.compile(
@@ -75,9 +75,43 @@ QUOTED_TITLE = (
 CONCESSION = (
     r"(?i:many|some|most)\s+(?:(?i:people|sources|historians|fans|scholars)\s+)?"
     r"(?i:think|thinks|believe|believes|credit|credits|say|says|assume|claim|claims|attribute)"
-    r"\s[^.;!?\n]*?,\s*(?i:but)\s+|(?:虽然|尽管|虽)[^。；;！!？?\n]*?[，,]\s*但(?:是)?"
+    r"\s[^.;!?\n]*?(?:,\s*(?i:but)\s+|[.;]\s*(?i:however|but|actually|in\s+fact)[,\s]\s*)"
+    r"|[^.;!?\n]*\s(?i:is|are|was|were)\s+(?i:often|commonly|frequently|sometimes|widely)\s+"
+    r"(?i:mistaken|confused|thought|believed|assumed|credited)[^.;!?\n]*"
+    r"|(?:虽然|尽管|虽)[^。；;！!？?\n]*?[，,]\s*但(?:是)?"
+    r"|(?:(?:很多|许多|不少|有些|一些|有)人|人们)(?:常|通常|往往|一般|都)?(?:误以为|认为|以为|觉得)"
+    r"[^。；;！!？?\n]*?[，,。]\s*(?:但是|但|然而|其实|实际上)"
 )
 NEGATIONS: list[tuple[re.Pattern[str], Any]] = [
+    (re.compile(r"\*\*((?i:not|no|never|neither)|不是|并非|而非)\*\*"), r"\1"),
+    (
+        re.compile(
+            r"(?:(?i:I'm\s+|I\s+am\s+)|我)?(?:(?i:not\s+(?:entirely\s+|completely\s+|100%\s+)?"
+            r"(?:sure|certain)|unsure)|不太确定|不确定|不敢肯定|没有把握|不太清楚)"
+            r"[^.!?。！？\n]{0,40}?(?:(?i:I\s+(?:think|believe|guess|would\s+say|'d\s+say)"
+            r"(?:\s+(?:it(?:'s|\s+is|\s+was)|the\s+answer\s+is|that))?)"
+            r"|我?(?:认为|觉得|猜)(?:应该)?(?:是)?|答案(?:应该|大概)?(?:是|为))\s*"
+        ),
+        "maybe ",
+    ),
+    (
+        re.compile(
+            r"(?P<pre>^\s*|[.!?。！？\n]\s*)(?:(?i:this|that|it)(?:'s|’s|\s+is|\s+was"
+            r"|\s+sounds\s+like)\s+(?i:a|an|quite\s+a|such\s+a)\s+(?:[A-Za-z-]+\s+){0,3}?"
+            r"(?i:question|one|topic|problem|misconception|puzzle|riddle|myth|subject"
+            r"|long\s+time\s+ago)(?:\s+(?i:about|on|regarding|of|in|from|concerning)\s"
+            r"[^.!?\n]{1,60})?\s*[.!?]|这(?:是|个|道)[^。！？!?\n，,]{0,12}?"
+            r"(?:问题|题目|误解|话题|谜题|误区)[^。！？!?\n，,]{0,20}[。！？!?])"
+        ),
+        lambda m: m.group("pre") + GONE,
+    ),
+    (
+        re.compile(
+            r"(?m)^[ \t]*\|[^\n]*\|[ \t]*(?:(?i:no|not|false|incorrect|wrong)|✗|×|❌|否|不是"
+            r"|错误|不符合?|不正确)[ \t]*\|[ \t]*$"
+        ),
+        GONE,
+    ),
     (re.compile(CONCESSION), GONE + " "),
     (re.compile(r"((?i:not)\s[^,.;:!?\n]*?)\s+((?i:but))\s"), r"\1, \2 "),
     (re.compile(r"(?:并不是|不是|并非|而非|而不是)[^，,。；;！!？?\n—–]*"), GONE),
@@ -265,6 +299,10 @@ def stated_text(erased: str, cs: bool) -> dict[str, Any]:
         m = SUBJECT.search(plain)
         out["subject"] = cut(m.group("s") if m else None, cs)
         masked_subject = cut(re.sub(QUOTED_TITLE, "“…”", m.group("s")) if m else None, cs)
+        # The clause right before the copula hedges too.
+        if m:
+            before = re.sub(r"(?s)^.*[,，;；]", "", re.sub(QUOTED_TITLE, "“…”", m.group("s")))
+            masked_subject = (masked_subject or "") + " " + before
     if out["rule"] in ("copula", "quoted", "line"):
         m = FIRST_SENTENCE.match(plain)
         out["lead"] = cut(m.group("s") if m else None, cs)

@@ -164,6 +164,9 @@ def rule_candidates(source: IntoExpr, before: IntoExpr | None = None) -> list[pl
         if rule.single_label:
             single = src.str.count_matches(_pattern(cp.LABEL)) <= 1
             letters = pl.when(single).then(letters)
+        if rule.single_match:
+            body = rule.pattern.removeprefix(_LAST)
+            letters = pl.when(read.str.count_matches(_pattern(body)) == 1).then(letters)
         out.append(letters)
     return out
 

@@ -35,6 +35,8 @@ CLOSE = r"[\)\]】」\"”'’\*`]*"
 #: Several options: ``ABD``, ``A,B,D``, ``A、C``, ``A和C``, ``A and C``, ``A/C``.
 SEP = r"(?:\s*[,、/&和及与]\s*|\s*,?\s+and\s+)"
 UP = rf"[A-Z](?:{SEP}?[A-Z])*"
+#: Options of an answer statement, each possibly in brackets: ``(B) and (D)``, ``(A), (C)``.
+UP_LISTED = rf"[A-Z](?:[\)\]]?{SEP}[\(\[]?[A-Z]|{SEP}?[A-Z])*"
 #: After an upper-case option: anything but a Latin letter (``As``, ``Let's`` are words).
 UP_END = r"(?:[^A-Za-z]|{END})"
 #: A lower-case option is taken only when unambiguous: ``answer: d`` but not ``a dog``.
@@ -65,14 +67,17 @@ _EN_KW = (
     # a heading verdict: "Verdict: (C).", "Decision: D", "Pick: B"
     r"|(?:^|[^A-Za-z])(?:final\s+)?(?:verdict|decision|pick|choice|selection)\s*[:：]"
     r"|(?:^|[^A-Za-z])it(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be)"
-    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice|one)(?:\s+is)?)"
+    r"|(?:the\s+)?(?:correct|right|best)\s+(?:option|choice|one)(?:\s+is)?"
+    # the option a which-is-false / which-is-NOT question asks for: "the statement that is
+    # false is C", "the one which does not fit is B"
+    r"|the\s+(?:one|option|choice|statement)\s+(?:that|which)\s[^,.;:\n]{1,50}?\s+is)"
 )
 _FILL = rf"\s*[】\]]?\s*(?:是|为)?\s*[:：]?\s*(?:(?i:option|choice)\s*|选项\s*)?{OPEN}\s*"
 
 #: Explicit answer statements (Chinese and English): upper-case ``upper`` or lower-case ``lower``.
 STATEMENT = (
     rf"(?s)^.*(?:{_CN_KW}|{_EN_KW}){_FILL}"
-    rf"(?:(?P<upper>{UP}){UP_END}|(?P<lower>[a-z]){LOW_END})"
+    rf"(?:(?P<upper>{UP_LISTED}){UP_END}|(?P<lower>[a-z]){LOW_END})"
 )
 #: ``\boxed{B}``, ``\boxed{\text{B}}``.
 BOXED = (
@@ -104,6 +109,23 @@ CONCLUSION = (
 )
 CONCLUSION_GROUPS = ("c1", "c2", "c3", "c4", "c5")
 
+#: A list of verdicts, one line per option (``A. Incorrect.`` / ``B. Correct.``, ``- **C**:
+#: True``), or a Markdown table (``| B | Yes |``): the option marked correct, when exactly one
+#: is (the rule fires on a single match).
+VERDICT_LINE = (
+    r"(?s)^.*(?:(?m:^)[ \t]*(?:[-*•][ \t]*)?(?:\*\*)?(?i:option[ \t]+)?[\(\[]?(?P<upper>[A-Z])"
+    r"[\)\]]?(?:\*\*)?[ \t]*[.):：\-–—]?[ \t]*(?:\*\*)?[ \t]*(?i:correct|true|right)(?:\*\*)?"
+    r"[ \t]*(?:[.!。:：,，\-–—(（]|\n|{END})"
+    r"|\|[ \t]*[\(\[]?(?P<table>[A-Z])[\)\]]?[ \t]*\|(?:[^\n|]*\|)*?[ \t]*"
+    r"(?:(?i:yes|correct|true)|[✓✔✅√])[ \t]*\|)"
+)
+#: Rows that can hold :data:`VERDICT_LINE`: an option marked correct at a line start, or a
+#: table cell holding an option letter.
+VERDICT_TRIGGER = (
+    r"(?m:^)[ \t]*(?:[-*•][ \t]*)?(?:\*\*)?(?i:option[ \t]+)?[\(\[]?[A-Z][\)\]]?(?:\*\*)?"
+    r"[ \t]*[.):：\-–—]?[ \t]*(?:\*\*)?[ \t]*(?i:correct|true|right)"
+    r"|\|[ \t]*[\(\[]?[A-Z][\)\]]?[ \t]*\|"
+)
 #: The whole text is the option(s): ``B``, ``(B).``, ``**B**``, ``ABD``, ``b``.
 BARE = (
     rf"^\s*(?:选项|(?i:option)\s*)?{OPEN}\s*(?:(?P<upper>{UP})|(?P<lower>[a-z]))\s*{CLOSE}"
@@ -169,10 +191,12 @@ PLACEHOLDER = (
     r"(?:\s*\(s\))?)\s*[\]>\}]|\$(?i:letter|answer|choice)"
 )
 #: An enumeration of three or more option labels on one line (an answer line repeating the
-#: options, ``Answer: A) 5 B) 6 C) 7 D) 8``): no option is chosen by it.
+#: options, ``Answer: A) 5 B) 6 C) 7 D) 8``): no option is chosen by it. No sentence ends
+#: between two labels but right before the next one (``A. Paris. B. Lyon.``): option labels in
+#: prose (``Red (A), blue (B) … green (C) is not. Therefore, the answer is C.``) are no list.
 ENUMERATION = (
     r"(?P<pre>^|[^A-Za-z])[\(\[]?[A-Z][\.\)\]、:：]"
-    r"(?:[^\n]{0,40}?\s[\(\[]?[A-Z][\.\)\]、:：]){2,}"
+    r"(?:(?:[^\n.!?。！？]|\.\S){0,40}?[.。;；,，]?[ \t][\(\[]?[A-Z][\.\)\]、:：]){2,}"
 )
 #: A hedge between two options (``A or B``, ``A或B``): neither is chosen.
 HEDGE = (
@@ -216,6 +240,14 @@ CHOICE_RULES: tuple[Rule, ...] = rule_table(
     Rule("bracket", 30, BRACKET, ("upper",)),
     Rule("bold", 40, BOLD, ("upper",)),
     Rule("conclusion", 50, CONCLUSION, CONCLUSION_GROUPS),
+    Rule(
+        "verdicts",
+        35,
+        VERDICT_LINE,
+        ("upper", "table"),
+        single_match=True,
+        trigger=VERDICT_TRIGGER,
+    ),
     Rule("bare", 60, BARE, ("upper", "lower")),
     Rule("leading", 70, LEADING, ("upper",), single_label=True),
     Rule(

@@ -47,6 +47,8 @@ from xpert_frames.reading.text_rules import (
 )
 from xpert_frames.reading.vocabulary import (
     ABBREVIATIONS,
+    COMPETING_EN,
+    COMPETING_ZH,
     FUNCTION_WORDS,
     NAME_HEADS,
     NAME_TITLES,
@@ -69,7 +71,10 @@ RELATIVE = (
 COPULA_LEAD = rf"^\s*{SENTENCE_CHAR}*?{COPULA_WORDS}"
 #: A subordinate clause of reason or concession and all after it (removed: names in it are not
 #: the answer: ``Paris, although many think Lyon``, ``北京，因为…``).
-SUBORDINATE = rf"(?s)\s(?i:{either(SUBORDINATE_EN)})\s.*$|[,，]?\s*(?:{either(SUBORDINATE_ZH)}).*$"
+SUBORDINATE = (
+    rf"(?s)\s(?i:{either(SUBORDINATE_EN + COMPETING_EN)})\s.*$"
+    rf"|[,，]?\s*(?:{either(SUBORDINATE_ZH + COMPETING_ZH)}).*$"
+)
 #: A comma after a Chinese character ends a clause like a sentence end (``答案是北京，上海是…``
 #: does not state 上海; a Chinese list is written with 、), in the clause and the reference alike.
 CHINESE_COMMA = r"([\x{3400}-\x{9fff}])\s*[,，]"
@@ -129,10 +134,15 @@ def answer_clause(plain: pl.Expr, rule: pl.Expr, raw: pl.Expr) -> pl.Expr:
     its first sentence end): the span a span rule read, or the first sentence's (see module)."""
     # The match must start in the first sentence: the rest of a long text is never read.
     plain, raw = plain.str.head(CLAUSE_CHARS), raw.str.head(CLAUSE_CHARS)
-    own = plain.str.replace(HEADER, "${1}").str.replace_all(RELATIVE, "")
+    headed = plain.str.replace(HEADER, "${1}")
+    # The copula rule read a later sentence when the first one has none (``Let me think
+    # about this. The first … were held in Chamonix``): its span is the clause.
+    first_copula = headed.str.contains(COPULA_LEAD)
+    own = headed.str.replace_all(RELATIVE, "")
     own = strip_marks(own.str.replace(COPULA_LEAD, ""))
     read = strip_marks(raw.str.replace_all(RELATIVE, ""))
-    clause = pl.when(rule.is_null() | (rule == "copula")).then(own).otherwise(read)
+    own_rule = rule.is_null() | ((rule == "copula") & first_copula)
+    clause = pl.when(own_rule).then(own).otherwise(read)
     clause = clause.str.replace(SUBORDINATE, "").str.replace(ERASED_LEAD, "")
     listed = clause.str.contains(LIST_OPEN)
     return pl.when(listed).then(clause.str.replace_all(LIST_ITEM, ", ")).otherwise(clause)

@@ -36,6 +36,7 @@ from xpert_frames.reading.vocabulary import (
     CONTINUATION_TURNS,
     EXAMPLE_EN,
     EXAMPLE_ZH,
+    FIRST_ANSWER_CHARS,
     SENTINELS,
     either,
 )
@@ -69,6 +70,16 @@ CONTINUATION_LINE = rf"\n[ \t>*#]*{_TURN}"
 #: A one-line answer directly followed by a further turn (``Mount Everest.\nQ: …``); a
 #: heading line (``解析：…``) is not one.
 FIRST_LINE_BEFORE_CONTINUATION = rf"^\s*([^\n:：]{{1,200}}?)\s*\n[ \t>*#]*{_TURN}"
+#: A short one-line answer, then a line that asks a further question and a short line that
+#: answers it (``Paris\n\nWhat is the capital of Italy?\nRome``): the question and all after
+#: it are an invented continuation without a ``Q:`` head. The first line is no question and no
+#: heading; a long line after the question is reasoning (``First, what is Bandy?\nBandy is …``).
+FIRST_LINE_BEFORE_QUESTION = (
+    rf"^\s*([^\n:：?？]{{1,{FIRST_ANSWER_CHARS}}}?)\s*\n[ \t>*#]*[^\n]{{2,200}}?[?？][ \t]*\n"
+    rf"\s*[^\s][^\n]{{0,{FIRST_ANSWER_CHARS}}}(?:\n|$)"
+)
+#: Trigger of :data:`FIRST_LINE_BEFORE_QUESTION`: a line that ends with a question mark.
+QUESTION_LINE = r"\n[^\n]*[?？][ \t]*\n"
 #: The text up to the first further-turn line after a committed answer (an answer
 #: statement, a conclusion, a tag or a sentinel: :data:`COMMITTED_MARKS`).
 BEFORE_CONTINUATION = rf"(?s)^(.*?(?:{either(COMMITTED_MARKS)}).*?)\n[ \t>*#]*{_TURN}"
@@ -81,8 +92,11 @@ def cut_continuation(prediction: IntoExpr) -> pl.Expr:
     itself where there is none (``Answer: C\\n\\nQuestion: …`` -> ``Answer: C``)."""
     p = text.to_expr(prediction)
     hit = pl.when(p.str.contains(CONTINUATION_LINE)).then(p)
+    asked = pl.when(p.str.contains(QUESTION_LINE)).then(p)
     cut = pl.coalesce(
-        hit.str.extract(FIRST_LINE_BEFORE_CONTINUATION, 1), hit.str.extract(BEFORE_CONTINUATION, 1)
+        hit.str.extract(FIRST_LINE_BEFORE_CONTINUATION, 1),
+        asked.str.extract(FIRST_LINE_BEFORE_QUESTION, 1),
+        hit.str.extract(BEFORE_CONTINUATION, 1),
     )
     return pl.coalesce(cut.str.strip_chars_end(), p)
 

@@ -39,6 +39,9 @@ class Rule:
         without them).
     single_label : bool
         Whether the rule fires only when the text has at most one option label.
+    single_match : bool
+        Whether the rule fires only when its pattern matches once in the text (its evidence
+        must be unique: one option marked correct in a list of verdicts).
     before_negations : bool
         Whether the rule reads the text before negated options are erased (a rule that reads
         a negation itself: the option declared wrong).
@@ -53,6 +56,7 @@ class Rule:
     groups: tuple[str, ...] = ("s",)
     reads_marks: bool = False
     single_label: bool = False
+    single_match: bool = False
     before_negations: bool = False
     trigger: str = ""
 

@@ -32,12 +32,17 @@ def erase_frame(df: pl.DataFrame, column: str) -> pl.DataFrame:
     (``不是杜甫，而是李白`` -> ``✗，而是李白``, ``Canberra, not Sydney`` -> ``Canberra, ✗``),
     one rewrite per stage; rows without a rule's trigger word skip it."""
     col = pl.col(column)
+    screen, screened = f"{column}__screen", None
     for pattern, replacement, trigger in ap.TEXT_NEGATIONS:
-        hit = pl.when(col.str.contains(trigger)).then(col)
+        # Consecutive stages with the same trigger share one screen.
+        if trigger != screened:
+            df = df.with_columns(col.str.contains(trigger).alias(screen))
+            screened = trigger
+        hit = pl.when(pl.col(screen)).then(col)
         df = df.with_columns(
             pl.coalesce(hit.str.replace_all(pattern, replacement), col).alias(column)
         )
-    return df
+    return df.drop(screen)
 
 
 def nonempty(value: IntoExpr) -> pl.Expr:
@@ -188,8 +193,11 @@ def stated_text_frame(df: pl.DataFrame, source: str, *, case_sensitive: bool) ->
     df = df.with_columns(cut(subject_raw, case_sensitive=cs).alias("subject"))
     df = _masked_titles(df, subject_raw, f"{t}full_masked", f"{t}subject_masked", cs)
     said = pl.col(f"{t}full_masked")
+    # The clause right before the copula hedges too (``我不太确定，大概是X``).
+    before_copula = mask_titles(pl.col(subject_raw)).str.replace(ap.BEFORE_LAST_CLAUSE, "")
     guess = (
         (is_copula & pl.col(f"{t}subject_masked").str.contains(ap.TEXT_HEDGE))
+        | (is_copula & before_copula.str.contains(ap.TEXT_HEDGE))
         | said.str.contains(f"^(?:{ap.TEXT_HEDGE})")
         | said.str.contains(ap.TEXT_ALTERNATIVE)
     )

@@ -20,12 +20,24 @@ from xpert_frames.reading.vocabulary import (
     ERASED,
     GUESS_EN,
     GUESS_ZH,
+    GUESSED_EN,
+    GUESSED_ZH,
     JUDGE_VERDICT_EN,
     JUDGE_VERDICT_ZH,
+    MISTAKEN_EN,
     NO_DOUBT,
     NO_EVIDENCE,
+    NO_EVIDENCE_AGAINST,
+    POPULAR_VERB_ZH,
+    POPULAR_WHO_ZH,
+    REMARK_NOUNS_EN,
+    REMARK_NOUNS_ZH,
     TEXT_CONCLUSION_EN,
     TEXT_CONCLUSION_ZH,
+    TURN_EN,
+    TURN_ZH,
+    UNSURE_EN,
+    UNSURE_ZH,
     either,
 )
 
@@ -77,7 +89,8 @@ ANSWER_IS = (
 #: Rows that can hold :data:`ANSWER_IS` (the rule runs on them only).
 ANSWER_IS_TRIGGER = r"(?i)answer|答案"
 #: The first sentence (``Paris. It is the capital of France.`` -> ``Paris``).
-FIRST_SENTENCE = rf"^\s*(?P<s>{_SENTENCE}*)"
+#: A first sentence that asks (``Sydney? No — Canberra.``) states nothing.
+FIRST_SENTENCE = rf"^\s*(?P<s>{_SENTENCE}*)(?:[.。!！\n]|$)"
 #: The subject of the first sentence holding a copula (``Paris is the capital of France.``).
 COPULA_SUBJECT = r"(?:^|[。!?！？\n]|\.\s)\s*(?P<s>[^.。!?！？\n]*?)(?:\s(?i:is|are|was|were)\s|是)"
 #: A quoted term that ends the text (``这个字应读作“xíng”。``).
@@ -129,6 +142,44 @@ RESTATEMENT = (
     r"|(?:你|您)问的是[^，,;；。！？!?\n]*"
     r"|(?i:you\s+(?:asked|are\s+asking|'re\s+asking)|your\s+question\s+(?:is|asks))[^.!?\n]*"
 )
+#: An opening remark about the question, a whole sentence (``That's a great question about
+#: geography.``, ``This is a tricky one.``, ``这是一个很好的问题。``): it states no answer
+#: (erased, so the copula rule reads the next sentence). A clause of a longer sentence is no
+#: remark (``这是一道数学题，答案是5。``).
+OPENING_REMARK = (
+    r"(?P<pre>^\s*|[.!?。！？\n]\s*)(?:(?i:this|that|it)(?:'s|’s|\s+is|\s+was|\s+sounds\s+like)"
+    r"\s+(?i:a|an|quite\s+a|such\s+a)\s+(?:[A-Za-z-]+\s+){0,3}?"
+    rf"(?i:{either(REMARK_NOUNS_EN)})"
+    r"(?:\s+(?i:about|on|regarding|of|in|from|concerning)\s[^.!?\n]{1,60})?\s*[.!?]"
+    rf"|这(?:是|个|道)[^。！？!?\n，,]{{0,12}}?(?:{either(REMARK_NOUNS_ZH)})"
+    r"[^。！？!?\n，,]{0,20}[。！？!?])"
+)
+#: Doubt, then a guess (``I'm not sure, but I think it's Canberra``, ``我不确定，但我认为是北京``):
+#: rewritten to a guess word, so the answer after it is a hedge.
+UNSURE_GUESS = (
+    rf"(?:(?i:I'm\s+|I\s+am\s+)|我)?(?:(?i:{either(UNSURE_EN)})|{either(UNSURE_ZH)})"
+    r"[^.!?。！？\n]{0,40}?"
+    rf"(?:(?i:{either(GUESSED_EN)})|{either(GUESSED_ZH)})\s*"
+)
+#: Rows that can hold :data:`UNSURE_GUESS`.
+UNSURE_TRIGGER = rf"(?i:{either(UNSURE_EN)})|{either(UNSURE_ZH)}"
+#: Bold marks around a negation word (``The answer is **not** Sydney``) dropped before the
+#: negations are read.
+BOLD_NEGATION = r"\*\*((?i:not|no|never|neither)|不是|并非|而非)\*\*"
+#: Rows that can hold :data:`OPENING_REMARK` (the rewrite runs on them only).
+OPENING_REMARK_TRIGGER = (
+    r"(?i:(?:this|that|it)(?:'s|’s|\s+is|\s+was|\s+sounds\s+like)\s+(?:a|an|quite|such)\s)"
+    r"|这[是个道]"
+)
+#: One screen for the four rewrites above (a bold negation, doubt then a guess, an opening
+#: remark, a rejected table row): consecutive stages with the same trigger are screened once.
+ASIDES_TRIGGER = rf"\*\*|\||{UNSURE_TRIGGER}|{OPENING_REMARK_TRIGGER}"
+#: A Markdown table row whose last cell rejects it (``| Lyon | no |``, ``| 上海 | 否 |``): the
+#: row's entry is not the answer (erased whole).
+REJECTED_ROW = (
+    r"(?m)^[ \t]*\|[^\n]*\|[ \t]*(?:(?i:no|not|false|incorrect|wrong)|✗|×|❌|否|不是|错误"
+    r"|不符合?|不正确)[ \t]*\|[ \t]*$"
+)
 #: A quoted title or name (``"Call Me Maybe"``, ``《可能否》``): its words are not the text's
 #: own (no hedge, no negation inside it).
 QUOTED_TITLE = (
@@ -142,16 +193,27 @@ TITLE_MASK = "“…”"
 #: but …``, ``虽然很多人以为是悉尼，但…``).
 CONCESSION = (
     rf"(?i:{either(CONCESSIVE_EN)})\s+(?:(?i:{either(CONCESSIVE_WHO_EN)})\s+)?"
-    rf"(?i:{either(CONCESSIVE_VERB_EN)})\s[^.;!?\n]*?,\s*(?i:but)\s+"
+    rf"(?i:{either(CONCESSIVE_VERB_EN)})\s[^.;!?\n]*?(?:,\s*(?i:but)\s+"
+    rf"|[.;]\s*(?i:{either(TURN_EN)})[,\s]\s*)"
+    r"|[^.;!?\n]*\s(?i:is|are|was|were)\s+(?i:often|commonly|frequently|sometimes|widely)\s+"
+    rf"(?i:{either(MISTAKEN_EN)})[^.;!?\n]*"
     rf"|(?:{either(CONCESSIVE_ZH)})[^。；;！!？?\n]*?[，,]\s*但(?:是)?"
+    rf"|(?:(?:{either(POPULAR_WHO_ZH)})人|人们)(?:常|通常|往往|一般|都)?(?:{either(POPULAR_VERB_ZH)})"
+    rf"[^。；;！!？?\n]*?[，,。]\s*(?:{either(TURN_ZH)})"
 )
+#: Rows that can hold :data:`CONCESSION`.
+CONCESSION_TRIGGER = rf"(?i:but|{either(TURN_EN)}|{either(MISTAKEN_EN)})|但|{either(TURN_ZH)}"
 # Negations in English skip quoted titles (``"Can't Hold a Candle"`` is no negation): a title
 # is matched first and kept, a negated span is marked ``\x02…\x03``, then the marks are resolved.
 _KEEP_TITLE = rf"(?P<q>{QUOTED_TITLE})|"
 _RESOLVE = (("\x02\x03", "", "\x02"), ("\x02[^\x03]*\x03", GONE, "\x02"))
 #: (pattern, replacement, trigger): negated spans of text and label answers, erased.
 TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
-    (CONCESSION, GONE + " ", r"(?i)but|但"),
+    (BOLD_NEGATION, "${1}", ASIDES_TRIGGER),
+    (UNSURE_GUESS, f"{GUESS_EN[0]} ", ASIDES_TRIGGER),
+    (OPENING_REMARK, "${pre}" + GONE, ASIDES_TRIGGER),
+    (REJECTED_ROW, GONE, ASIDES_TRIGGER),
+    (CONCESSION, GONE + " ", CONCESSION_TRIGGER),
     # ``not X but Y``: the negation ends at ``but`` (``It was not Lyon but Marseille.``).
     (r"((?i:not)\s[^,.;:!?\n]*?)\s+((?i:but))\s", "${1}, ${2} ", r"(?i)but"),
     (rf"(?:{either(DENIAL_ZH)})[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
@@ -212,6 +274,8 @@ SUBJECT_VERB = (
 PARTICLES = r"[吧呢啊呀嘛哦]+$"
 #: A text answer offered as a guess (``可能是北京``, ``maybe Paris``): no answer.
 TEXT_HEDGE = rf"{either(GUESS_ZH)}|(?i:{either(GUESS_EN)})"
+#: Everything up to the last clause break (what is left is the last clause).
+BEFORE_LAST_CLAUSE = r"(?s)^.*[,，;；]"
 #: An alternative offered after the stated answer (``北京，不过也有可能是上海``, ``Mars, but it
 #: might also be Venus``, ``Jupiter, also possibly Saturn``): a hedge. ``X, not Y`` is none.
 TEXT_ALTERNATIVE = (
@@ -229,11 +293,16 @@ HEDGE = (
     r"|not\s+(?:entirely|completely|fully|quite|necessarily))"
     r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许|不完全|不全|一定道理"
 )
+#: The rest of a clause (the claim after "no evidence that").
+_CLAIM = r"[^,，.;!?。；！？\n]*"
 TRUE_MARK = "⊤"
 FALSE_MARK = "⊥"
 #: (pattern, mark) in order: negated negatives, negated positives, then plain words.
 JUDGE_WORDS: tuple[tuple[str, str], ...] = (
-    (NO_EVIDENCE, FALSE_MARK),  # 目前没有科学依据证明X: no
+    # The claim after "no evidence (against) that" is the question's, not a judgement: its
+    # words (``… that it is true``) are read with it.
+    (f"(?:{NO_EVIDENCE_AGAINST}){_CLAIM}", TRUE_MARK),  # 没有证据反驳X, no evidence against X: yes
+    (f"(?:{NO_EVIDENCE}){_CLAIM}", FALSE_MARK),  # 目前没有科学依据证明X: no
     (NO_DOUBT, TRUE_MARK),  # there is no doubt that X: yes
     (
         r"没有错|没错|不错|并非错误|不是错误|(?i:not\s+(?:false|wrong|incorrect)"
@@ -270,7 +339,7 @@ VERDICT_HEAD = (
 )
 #: A judge word, for the sentence rules.
 JUDGE_WORD = (
-    rf"{NO_EVIDENCE}|{NO_DOUBT}|正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立"
+    rf"{NO_EVIDENCE_AGAINST}|{NO_EVIDENCE}|{NO_DOUBT}|正确|错误|对|错|真|假|[×✗✘√✓✔]|否|成立"
     r"|(?i:true|false|correct|incorrect|right|wrong|yes|no|accurate|inaccurate)"
 )
 #: The text starts with a judgement: ``True.``, ``不对。…``, ``**False**``, ``No, …``.

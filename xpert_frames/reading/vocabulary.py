@@ -98,6 +98,23 @@ DENIAL_ZH: tuple[str, ...] = ("并不是", "不是", "并非", "而非", "而不
 GUESS_ZH: tuple[str, ...] = ("可能", "也许", "或许", "大概")
 GUESS_EN: tuple[str, ...] = ("maybe", "perhaps", "possibly", "might", "could")
 
+#: Doubt stated before an answer (``I'm not sure, but I think it's X``, ``我不确定，但我认为是X``):
+#: the answer after it is a guess.
+UNSURE_EN: tuple[str, ...] = (
+    r"not\s+(?:entirely\s+|completely\s+|100%\s+)?(?:sure|certain)",
+    "unsure",
+)
+UNSURE_ZH: tuple[str, ...] = ("不太确定", "不确定", "不敢肯定", "没有把握", "不太清楚")
+#: What states the guess after the doubt (``I think it's``, ``我认为是``).
+GUESSED_EN: tuple[str, ...] = (
+    r"I\s+(?:think|believe|guess|would\s+say|'d\s+say)(?:\s+(?:it(?:'s|\s+is|\s+was)"
+    r"|the\s+answer\s+is|that))?",
+)
+GUESSED_ZH: tuple[str, ...] = (
+    r"我?(?:认为|觉得|猜)(?:应该)?(?:是)?",
+    r"答案(?:应该|大概)?(?:是|为)",
+)
+
 # --------------------------------------------------------------------------- rejection
 #: Words of a sentence that rejects or sets aside what it names (``其他选项如X、Y并不是…``,
 #: ``排除X``, ``B选项X…不符``): the diagnosis named there is not the answer.
@@ -136,6 +153,9 @@ EXAMPLE_EN: tuple[str, ...] = (r"e\.g\.", "for example", "for instance")
 CONTINUATION_HEADS: tuple[str, ...] = (
     "Q", "Question", "问题", "题目", "咨询", "Text", "Passage",
 )  # fmt: skip
+#: A first line up to this many characters, followed by a further question, is the answer
+#: (a longer first line is reasoning, not an answer).
+FIRST_ANSWER_CHARS = 60
 CONTINUATION_TURNS: tuple[str, ...] = (
     r"#{2,3}\s*(?:Human|User|Instruction)\b", r"\[\|Human\|\]", r"<\|im_start\|>\s*user",
     r"<\|start_header_id\|>\s*user", r"(?:Human|User)\s*[:：]",
@@ -151,6 +171,17 @@ NO_EVIDENCE_EN = (
     r"(?i:no\s+(?:scientific\s+|solid\s+|clear\s+)?(?:evidence|proof)\s+(?:that|to\s+suggest))"
 )
 NO_EVIDENCE = f"{NO_EVIDENCE_ZH}|{NO_EVIDENCE_EN}"
+#: "There is no evidence against X" does not deny X: it stands by it (``没有证据反驳X``, ``no
+#: evidence to the contrary``); read before :data:`NO_EVIDENCE`, which it would otherwise match.
+NO_EVIDENCE_AGAINST_ZH = (
+    r"(?:没有|并无|尚无|缺乏|无)(?:任何)?(?:科学)?(?:依据|证据|根据)(?:可以|能够|能)?"
+    r"(?:反驳|否认|否定|推翻|驳斥|质疑)"
+)
+NO_EVIDENCE_AGAINST_EN = (
+    r"(?i:no\s+(?:scientific\s+|solid\s+|clear\s+)?(?:evidence|proof)\s+(?:against|to\s+the"
+    r"\s+contrary|contradicting|refuting|disproving))"
+)
+NO_EVIDENCE_AGAINST = f"{NO_EVIDENCE_AGAINST_ZH}|{NO_EVIDENCE_AGAINST_EN}"
 
 # ------------------------------------------------------------ concession, then the committed answer
 #: Words that concede what follows them is not the answer (``A and B both look plausible``,
@@ -189,6 +220,16 @@ COMMITTED_MARKS: tuple[str, ...] = (
     r"(?i:\banswer|\btherefore\b|\bso\b|\bthus\b)", r"(?i:\b(?:category|topic|label)\s*:)",
 )  # fmt: skip
 
+# ------------------------------------------------------------ opening remarks (no answer)
+#: What an opening remark calls the question (``That's a great question about geography.``,
+#: ``This is a tricky one.``, ``这是一个很好的问题。``): the sentence states no answer, the
+#: answer comes in a later one.
+REMARK_NOUNS_EN: tuple[str, ...] = (
+    "question", "one", "topic", "problem", "misconception", "puzzle", "riddle", "myth",
+    "subject", r"long\s+time\s+ago",
+)  # fmt: skip
+REMARK_NOUNS_ZH: tuple[str, ...] = ("问题", "题目", "误解", "话题", "谜题", "误区")
+
 # --------------------------------------------------------------------------- text answers: core
 # (the ``core`` rule of open-domain text answers, :mod:`xpert_frames.reading.core_answer`)
 #: Relative pronouns that open a relative clause after a comma (never the answer clause).
@@ -209,10 +250,22 @@ NAME_HEADS: tuple[str, ...] = (
     "district", "region", "street", "avenue", "road", "park", "and", "or", "ad", "bc", "bce",
     "ce",
 )  # fmt: skip
+#: Month names (and their short forms): before a number they make a date, not a longer name
+#: (``2 September 1945`` states ``1945``).
+MONTHS: tuple[str, ...] = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+    "sept", "oct", "nov", "dec",
+)  # fmt: skip
 #: Subordinators of reason and concession: what follows them is not the answer clause
 #: (``since`` and ``while`` are left out: they also mean time, ``president since 2010``).
 SUBORDINATE_EN: tuple[str, ...] = ("because", "although", "though", "whereas", "unlike")
 SUBORDINATE_ZH: tuple[str, ...] = ("因为", "由于", "虽然", "尽管")
+#: Words that name a competitor beside the answer (``England won, beating West Germany``,
+#: ``Jupiter, followed by Saturn``, ``中国队击败日本队``): what follows them is not the answer
+#: clause either.
+COMPETING_EN: tuple[str, ...] = ("beating", "defeating", r"followed\s+by", r"ahead\s+of")
+COMPETING_ZH: tuple[str, ...] = ("击败", "战胜", "其次是")
 #: Concessive openers: what many people think is set aside by the ``but`` that follows.
 CONCESSIVE_EN: tuple[str, ...] = ("many", "some", "most")
 CONCESSIVE_WHO_EN: tuple[str, ...] = ("people", "sources", "historians", "fans", "scholars")
@@ -222,6 +275,16 @@ CONCESSIVE_VERB_EN: tuple[str, ...] = (
 )  # fmt: skip
 #: ``虽然…以为是X，但…``: the clause before 但 is set aside.
 CONCESSIVE_ZH: tuple[str, ...] = ("虽然", "尽管", "虽")
+#: What many people think, in Chinese (``很多人认为是上海，但…``, ``有人以为…，其实…``).
+POPULAR_WHO_ZH: tuple[str, ...] = ("很多", "许多", "不少", "有些", "一些", "有")
+POPULAR_VERB_ZH: tuple[str, ...] = ("误以为", "认为", "以为", "觉得")
+#: What turns from a popular belief to the answer (``…, 但…``, ``… However, …``).
+TURN_ZH: tuple[str, ...] = ("但是", "但", "然而", "其实", "实际上")
+TURN_EN: tuple[str, ...] = ("however", "but", "actually", r"in\s+fact")
+#: A name "often mistaken for" the answer (``Sydney is often mistaken for the capital``).
+MISTAKEN_EN: tuple[str, ...] = (
+    "mistaken", "confused", "thought", "believed", "assumed", "credited",
+)  # fmt: skip
 #: Function words dropped when a reference is compared by its content words
 #: (``between 1881 and 1885``, ``David & Victoria Beckham``, ``in the east``).
 FUNCTION_WORDS: tuple[str, ...] = (

@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import polars as pl
 
-from xpert_frames.core import frames
+from xpert_frames.core import frames, text
 from xpert_frames.core.aliases import IntoExpr
 from xpert_frames.core.options import check_bool, check_float
 from xpert_frames.evaluators.accuracy.text_answers import (
@@ -48,9 +48,11 @@ from xpert_frames.reading.choice import (
     reference_letters,
 )
 from xpert_frames.reading.commitment import committed
+from xpert_frames.reading.dates import conflicting_years, stated_dates
 from xpert_frames.reading.markup import clean_prediction
 from xpert_frames.reading.numeric import exact
 from xpert_frames.reading.numeric import parse as numbers
+from xpert_frames.reading.numeric.grammar import small_powers
 
 __all__ = [
     "AccuracyEvaluator",
@@ -69,12 +71,13 @@ def number_match(
     prediction: IntoExpr, reference: IntoExpr, *, numeric_tolerance: float = 1e-4
 ) -> pl.Expr:
     """The answer's number (:func:`xpert_frames.expr.extract_number`, ``mode="last"``:
-    boxed, then answer statement, then ``= x`` at the end, then the last number) against the
-    reference number: ``|pred - ref| <= numeric_tolerance`` scores 1, computed exactly when
-    both are integers at or above 2**53 (or beyond Float64's range).
+    boxed, then answer statement, then ``= x`` at the end, then the last number; a power of a
+    one-digit base read as its value: ``2^{53}``) against the reference number:
+    ``|pred - ref| <= numeric_tolerance`` scores 1, computed exactly when both are integers
+    at or above 2**53 (or beyond Float64's range).
     ``Struct{score, extracted, rule}``; a prediction without a number scores 0 (rule ``none``)."""
     tol = check_float("numeric_tolerance", numeric_tolerance, low=0.0)
-    found = numbers.extract_number_detail(prediction, mode="last")
+    found = numbers.extract_number_detail(small_powers(text.to_expr(prediction)), mode="last")
     ref = numbers.parse_number_detail(reference)
     return _number_outcome(found, ref, _keys(found, ref), tol)
 
@@ -128,8 +131,10 @@ def _numbers_batch(batch: pl.Series) -> pl.Series:
     df = batch.struct.unnest()
     if df["prediction"].null_count() == df.height:
         return pl.Series(batch.name, [None] * df.height, dtype=_NUMBERS_DTYPE)
+    # A power of a one-digit base is read as its value (``2^{53}``), not its exponent.
+    stated = small_powers(pl.col("prediction"))
     df = df.select(
-        numbers.extract_number_detail("prediction", mode="last").alias("found"),
+        numbers.extract_number_detail(stated, mode="last").alias("found"),
         numbers.parse_number_detail("reference").alias("ref"),
     )
     df = df.with_columns(_keys(pl.col("found"), pl.col("ref")).alias("keys"))
@@ -255,6 +260,7 @@ class AccuracyEvaluator(BaseEvaluator):
         )
         lf = self._stage_choice(lf)
         lf = self._stage_answers(lf)
+        lf = self._stage_dates(lf)
         return lf.with_columns(self._combined().alias(self.temp("result")))
 
     def outputs(self) -> dict[str, pl.Expr]:
@@ -299,6 +305,34 @@ class AccuracyEvaluator(BaseEvaluator):
             ),
         )
 
+    def _stage_dates(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """Years in which a text row states a full date that no accepted full date equals
+        (:func:`~xpert_frames.reading.dates.conflicting_years`), for rows scored against
+        several accepted answers (the list :meth:`BaseEvaluator._apply_best_of` keeps)."""
+        listed = self.temp("answers:list")
+        if listed not in lf.collect_schema().names():
+            return lf.with_columns(pl.lit([], pl.List(pl.String)).alias(self.temp("date_years")))
+        is_text = ~self._col("kind").is_in(["choice", "number", "judge"])
+        pred = pl.when(is_text).then(self._col("cleaned_prediction"))
+        years = conflicting_years(pred, pl.col(listed))
+        return lf.with_columns(years.alias(self.temp("date_years")))
+
+    def _text_result(self) -> pl.Expr:
+        """The text result, except that an accepted answer holding only a year does not credit
+        a full date of that year that the accepted full dates contradict (rule ``date``:
+        ``on 2 September 1945`` against ``1945`` / ``17 August 1945``)."""
+        found, years = self._col("text"), self._col("date_years")
+        alias = pl.col(frames.ANSWER).cast(pl.String)
+        year = pl.when(years.list.len() > 0).then(alias.str.extract(r"\b(\d{4})\b", 1))
+        contradicted = (
+            years.list.contains(year) & (stated_dates(alias).list.len() == 0)
+        ).fill_null(False) & (found.struct.field("score") > 0)
+        return (
+            pl.when(contradicted)
+            .then(result(pl.lit(0.0), found.struct.field("extracted"), pl.lit("date")))
+            .otherwise(found)
+        )
+
     def _combined(self) -> pl.Expr:
         kind, num = self._col("kind"), self._col("num")
         number = _number_outcome(
@@ -314,5 +348,5 @@ class AccuracyEvaluator(BaseEvaluator):
             .then(number)
             .when(kind == "judge")
             .then(self._col("judge"))
-            .otherwise(self._col("text"))
+            .otherwise(self._text_result())
         )

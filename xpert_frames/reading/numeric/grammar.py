@@ -130,6 +130,30 @@ def powers_of_ten(text: pl.Expr) -> pl.Expr:
     return written.str.replace_all(f"{mark}([-+]?[0-9]+){mark}", "1e${1}")
 
 
+#: A bare power of a one-digit base (``2^{53}``, ``3^4``; not a digit's, letter's or
+#: subscript's): :func:`small_powers` writes it out, up to :data:`_SMALL_EXPONENTS` (2 up to
+#: ``2^128``, the others up to 64); a larger one is left as written.
+SMALL_POWER = r"(^|[^0-9A-Za-z.^_])([2-9])\s*\^\s*(?:\{\s*([0-9]+)\s*\}|([0-9]+))"
+_SMALL_EXPONENTS = {2: 128, **dict.fromkeys(range(3, 10), 64)}
+_SMALL_WRITTEN = {
+    f"{_POWER_MARK}{b}^{e}{_POWER_MARK}": str(b**e)
+    for b, top in _SMALL_EXPONENTS.items()
+    for e in range(top + 1)
+}
+
+
+def small_powers(text: pl.Expr) -> pl.Expr:
+    """Every bare power of a one-digit base (:data:`SMALL_POWER`) as its value in digits
+    (``$2^{53}$`` -> ``$9007199254740992$``, ``3^4`` -> ``81``): a stated answer written as a
+    power is its value, not its exponent. Rows without ``^`` are left as they are."""
+    mark = _POWER_MARK
+    hit = pl.when(text.str.contains("^", literal=True)).then(text)
+    marked = hit.str.replace_all(SMALL_POWER, f"${{1}}{mark}${{2}}^${{3}}${{4}}{mark}")
+    keys = list(_SMALL_WRITTEN)
+    written = marked.str.replace_many(keys, [_SMALL_WRITTEN[k] for k in keys])
+    return pl.coalesce(written.str.replace_all(mark, "", literal=True), text)
+
+
 #: What :func:`fold_text` replaces, and by what.
 FOLDS: dict[str, str] = _WIDTH | _LATEX | LATEX_FORMS | _WORDS
 
