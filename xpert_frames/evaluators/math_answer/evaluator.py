@@ -460,13 +460,12 @@ class MathEvaluator(BaseEvaluator):
             pl.when(on).then(pl.col(t("pspan"))),
             pl.when(on).then(pl.col(t("cleaned_prediction"))),
         ]
-        # A reference that is one number as written ("seven") is no worded answer.
-        whole = rv.is_not_null() & (
-            ref_text == pl.col(frames.ANSWER).cast(pl.String).str.strip_chars(" \t\n\r$")
-        )
-        words = (
-            pl.col(t("worded_kind")).is_not_null() & pl.col(frames.VALID) & ~whole.fill_null(False)
-        )
+        # A reference that is one number as written ("seven") is no worded answer (read only
+        # where the reference is worded).
+        kind = pl.col(t("worded_kind"))
+        answer = pl.when(kind.is_not_null()).then(pl.col(frames.ANSWER).cast(pl.String))
+        whole = rv.is_not_null() & (ref_text == answer.str.strip_chars(" \t\n\r$"))
+        words = kind.is_not_null() & pl.col(frames.VALID) & ~whole.fill_null(False)
         colon = pl.col(t("colon")).is_not_null() & pl.col(frames.VALID)
         listed = pl.col(t("list")).is_not_null() & pl.col(frames.VALID) & ~on
         return {
