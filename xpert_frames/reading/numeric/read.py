@@ -62,7 +62,7 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
     work = on_subset(  # with digits between Chinese scales (1万2千) in the same pass
         work,
         screens.has(screens.REWRITE),
-        screens.after(_rewritten),
+        screens.after_in_place(_rewritten),
     )
     stages = form_stages(decimal_comma)
     any_stage = screens.matches(work, screens.STAGES, "|".join(t for t, _ in stages))
@@ -70,7 +70,7 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
     work = on_subset(
         work,
         screens.matches(work, screens.RARE, RARE_TRIGGER),
-        screens.after(
+        screens.after_in_place(
             lambda d: d.with_columns(
                 rewrite_rare_forms(f("normalized_text")).alias("normalized_text")
             )
