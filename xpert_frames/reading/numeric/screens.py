@@ -2,11 +2,11 @@
 
 Reading a number runs many steps, each only on the rows that can match it
 (:func:`xpert_frames.reading.numeric.rules.on_subset`); deciding which rows those are took a
-regex or ``contains_any`` pass over every row per step. :func:`screen` finds, in one Polars
-expression (two Aho-Corasick passes: the literals as written, and those matched in either
-ASCII case), which of a few short patterns occur in each text and returns a UInt32 of bits; a
-gate is then a bit test (:func:`has`), and a gate that is a regex runs that regex only on the
-rows whose bits are set (:func:`matches`).
+regex or ``contains_any`` pass over every row per step. :func:`screen` finds, in two
+Aho-Corasick passes (the literals as written, and those matched in either ASCII case; the bits
+of the literals found or-ed per text by numpy), which of a few short patterns occur in each
+text and returns a UInt32 of bits; a gate is then a bit test (:func:`has`), and a gate that is
+a regex runs that regex only on the rows whose bits are set (:func:`matches`).
 
 A C byte-trie scan of the Arrow buffers gave the same bits; it made the math evaluator 1.37x
 faster end to end on the 1M-row benchmark (1.35-1.38x in CPU; accuracy about 1.05x), under
@@ -16,10 +16,9 @@ Two kinds of bit: an *exact* bit is set exactly when its gate holds (a ``contain
 literals, or the fold gate); a *screen* bit is set whenever its regex can match (every match
 holds one of the bit's patterns), so the regex decides on those rows only. Tests check both
 claims against Polars on generated and real texts. The work frames carry the text as
-``normalized_text``
-and its bits as ``screen_bits``; a step that rewrites ``normalized_text`` screens its rows again
-(:func:`rescreen`).
-"""
+``normalized_text`` and its bits as ``screen_bits``; a step that rewrites ``normalized_text``
+screens its rows again (:func:`rescreen`), or, when it keeps the rows in order, only the rows
+whose text it changed (:func:`after_in_place`)."""
 
 from __future__ import annotations
 
