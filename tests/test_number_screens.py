@@ -1,6 +1,7 @@
 """The number reader's screen (``numeric/screens.py``): each exact bit against the Polars gate
 it stands for, each screen bit against its regex (a match always has the bit), and every
-pattern found with its bit wherever it stands in a text."""
+pattern found with its bit wherever it stands in a text; a rewrite followed by a new screen of
+only the texts it changed equals one followed by a new screen of every text."""
 
 from __future__ import annotations
 
@@ -176,3 +177,16 @@ def test_every_pattern_sets_its_bit_wherever_it_stands() -> None:
     got = screens.screen(pl.Series("t", texts, dtype=pl.String)).to_list()
     missing = [t for t, g, w in zip(texts, got, want, strict=True) if not g & w]
     assert not missing, missing[:5]
+
+
+def _rewrites(df: pl.DataFrame) -> pl.DataFrame:
+    """A rewrite that changes some texts and leaves the others, in order."""
+    n = pl.col("normalized_text")
+    return df.with_columns(n.str.replace_all("×", "*", literal=True).str.replace_all("-", " − "))
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(texts=st.lists(TEXTS, min_size=1, max_size=20))
+def test_rescreening_the_changed_rows_equals_rescreening_every_row(texts: list[str]) -> None:
+    df = bits_of(texts)
+    assert screens.after_in_place(_rewrites)(df).equals(screens.after(_rewrites)(df))

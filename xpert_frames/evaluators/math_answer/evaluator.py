@@ -392,21 +392,26 @@ class MathEvaluator(BaseEvaluator):
         rule = pl.col(pred).struct.field("rule")
         classify = self.normalize and not self.strict_format
         pspan, rspan = sym.answer_spans(p_text, r_text, rule, pl.col(ref))
+        lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
         # A conclusion after the last box (``\\boxed{12} … So she baked 60 cookies``) is a
         # statement without a marker: against a plain-number reference it has no span (its
         # number is the answer); against a symbolic one the span is the conclusion's maths.
+        # Read only where there is a span (elsewhere the outcome is no span either way).
+        has_span = pl.col(t("pspan")).is_not_null()
         ref_number = pl.col(ref).struct
-        ref_plain = (ref_number.field("text") == r_text.str.strip_chars(" \t\n\r$")) & (
-            ref_number.field("value").is_not_null()
+        stripped = pl.when(has_span).then(r_text).str.strip_chars(" \t\n\r$")
+        ref_plain = (ref_number.field("text") == stripped) & ref_number.field("value").is_not_null()
+        spanned = pl.when(has_span).then(p_text)
+        pspan = pl.when(~(concluded(spanned, rule) & ref_plain.fill_null(False))).then(
+            pl.col(t("pspan"))
         )
-        pspan = pl.when(~(concluded(p_text, rule) & ref_plain.fill_null(False))).then(pspan)
         # A last number that is part of the expression ending the prediction (``2x``) is
         # not the answer: that expression is, decided symbolically.
         if classify:
             glued = sym.glued_span(p_text, rule, pl.col(pred).struct.field("text"))
             lf = lf.with_columns(glued.alias(t("glued")))
             pspan = pl.coalesce(pspan, pl.col(t("glued")))
-        lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
+        lf = lf.with_columns(pspan.alias(t("pspan")))
         ref_known = pl.col(ref).struct.field("text") == pl.col(t("rspan"))
         ref_known = ref_known & pl.col(ref).struct.field("value").is_not_null()
         lf = set_forms.fit_sets(lf, p_text, t("pspan"), t("rspan"), ref_known)
@@ -455,13 +460,12 @@ class MathEvaluator(BaseEvaluator):
             pl.when(on).then(pl.col(t("pspan"))),
             pl.when(on).then(pl.col(t("cleaned_prediction"))),
         ]
-        # A reference that is one number as written ("seven") is no worded answer.
-        whole = rv.is_not_null() & (
-            ref_text == pl.col(frames.ANSWER).cast(pl.String).str.strip_chars(" \t\n\r$")
-        )
-        words = (
-            pl.col(t("worded_kind")).is_not_null() & pl.col(frames.VALID) & ~whole.fill_null(False)
-        )
+        # A reference that is one number as written ("seven") is no worded answer (read only
+        # where the reference is worded).
+        kind = pl.col(t("worded_kind"))
+        answer = pl.when(kind.is_not_null()).then(pl.col(frames.ANSWER).cast(pl.String))
+        whole = rv.is_not_null() & (ref_text == answer.str.strip_chars(" \t\n\r$"))
+        words = kind.is_not_null() & pl.col(frames.VALID) & ~whole.fill_null(False)
         colon = pl.col(t("colon")).is_not_null() & pl.col(frames.VALID)
         listed = pl.col(t("list")).is_not_null() & pl.col(frames.VALID) & ~on
         return {

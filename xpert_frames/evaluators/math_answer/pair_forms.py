@@ -146,9 +146,9 @@ def _fit_batch(batch: pl.Series) -> pl.Series:
     on = df.filter(pl.col("prediction").is_not_null() & pl.col("reference").is_not_null())
     out = pl.DataFrame(
         {
-            "prediction": pl.Series([None] * len(df), dtype=pl.String),
-            "reference": pl.Series([None] * len(df), dtype=pl.String),
-            "same": pl.Series([None] * len(df), dtype=pl.Boolean),
+            "prediction": pl.repeat(None, len(df), dtype=pl.String, eager=True),
+            "reference": pl.repeat(None, len(df), dtype=pl.String, eager=True),
+            "same": pl.repeat(None, len(df), dtype=pl.Boolean, eager=True),
         }
     )
     if on.height:

@@ -407,7 +407,7 @@ def _verify_batch(pairs: pl.Series, *, timeout: float, budget: float | None) -> 
     df = pairs.struct.unnest()
     todo = df.drop_nulls().unique()
     if todo.height == 0:
-        return pl.Series(pairs.name, [None] * len(pairs), dtype=pl.String)
+        return pl.repeat(None, len(pairs), dtype=pl.String, eager=True).alias(pairs.name)
     outcomes = math_verify_pool.pool(timeout).verify(list(todo.iter_rows()), budget=budget)
     todo = todo.with_columns(pl.Series("outcome", outcomes, dtype=pl.String))
     out = df.join(todo, on=["prediction", "reference"], how="left", maintain_order="left")[

@@ -135,12 +135,22 @@ def worded_equal_of(kind: str, answer: str) -> bool:
 
 def worded_kind(reference: pl.Expr) -> pl.Expr:
     """:func:`worded_kind_of` over a column, once per distinct string; a reference without two
-    ASCII letters in a row is never worded (not read)."""
+    ASCII letters in a row, or (without a box) whose first character after spaces and edge
+    punctuation is a digit, is never worded (not read)."""
     return reference.map_batches(_kinds, return_dtype=pl.String, is_elementwise=True)
 
 
+#: A reference whose text (:func:`plain_words`) starts with a digit: never worded (a digit or
+#: maths character admits only a polarity stated from the start). Exact where the reference has
+#: no box: before its first digit only characters that :func:`plain_words` strips.
+_DIGIT_FIRST = r"^[ \t\n.,;:!$*]*[0-9]"
+
+
 def _kinds(values: pl.Series) -> pl.Series:
-    screen = values.str.contains(r"[A-Za-z]{2}").fill_null(False)
+    # Read: two ASCII letters in a row, and not a number first ("12.5 kg") unless boxed.
+    boxed = values.str.contains_any(["\\boxed", "\\fbox"])
+    screen = values.str.contains(r"[A-Za-z]{2}") & (boxed | ~values.str.contains(_DIGIT_FIRST))
+    screen = screen.fill_null(False)
     out = pl.repeat(None, len(values), dtype=pl.String, eager=True).alias(values.name)
     if not screen.any():
         return out

@@ -165,18 +165,37 @@ def fold_text(text: pl.Expr) -> pl.Expr:
     return text.str.replace_many(keys, [FOLDS[k] for k in keys], leftmost=True)
 
 
-def rewrite_text(text: pl.Expr) -> pl.Expr:
-    """The regex rewrites of folded text: ``\\text{}``, ``×10^n``, ordinals, binary minus."""
-    out = text.str.replace_all(
-        r"\\(?:text|mathrm|mathbf|textbf|rm|operatorname|mbox)\s*\{([^{}]*)\}", "${1}"
-    )
-    out = out.str.replace_all(r"([0-9])\s*×\s*10\s*\^\s*\{?\s*([-+]?[0-9]+)\s*\}?", "${1}e${2}")
-    out = out.str.replace_all(r"第\s*[零〇一二两三四五六七八九十百千0-9]+", "第#")
+#: The regex rewrites of folded text, in order: ``(literal, pattern, replacement)``, every
+#: match of ``pattern`` holding ``literal`` (a text without it is left as it is).
+REWRITES: tuple[tuple[str, str, str], ...] = (
+    ("\\", r"\\(?:text|mathrm|mathbf|textbf|rm|operatorname|mbox)\s*\{([^{}]*)\}", "${1}"),
+    ("×", r"([0-9])\s*×\s*10\s*\^\s*\{?\s*([-+]?[0-9]+)\s*\}?", "${1}e${2}"),
+    ("第", r"第\s*[零〇一二两三四五六七八九十百千0-9]+", "第#"),
     # A minus glued to, or spaced on both sides after, a digit, letter or bracket is binary
     # ("7-2", "7 - 2"; not "to -12", nor an exponent's sign in "1e-3").
-    return out.str.replace_all(
-        r"([0-9A-DF-Za-df-z)\]}]|[^0-9.][eE]|^[eE])(?:-|[ \t]+-[ \t]+)", "${1} − "
-    )
+    ("-", r"([0-9A-DF-Za-df-z)\]}]|[^0-9.][eE]|^[eE])(?:-|[ \t]+-[ \t]+)", "${1} − "),
+)
+
+
+def rewrite_text(text: pl.Expr) -> pl.Expr:
+    """The regex rewrites of folded text (:data:`REWRITES`): ``\\text{}``, ``×10^n``,
+    ordinals, binary minus."""
+    out = text
+    for _, pattern, replacement in REWRITES:
+        out = out.str.replace_all(pattern, replacement)
+    return out
+
+
+def rewrite_frame(df: pl.DataFrame, column: str) -> pl.DataFrame:
+    """:func:`rewrite_text` then :func:`powers_of_ten` of ``df[column]``, one step per rewrite,
+    each regex run only on the texts that hold its literal (``^`` for powers of ten)."""
+    n = pl.col(column)
+    for literal, pattern, replacement in REWRITES:
+        hit = pl.when(n.str.contains(literal, literal=True)).then(n)
+        rewritten = hit.str.replace_all(pattern, replacement)
+        df = df.with_columns(pl.coalesce(rewritten, n).alias(column))
+    hit = pl.when(n.str.contains("^", literal=True)).then(n)
+    return df.with_columns(pl.coalesce(powers_of_ten(hit), n).alias(column))
 
 
 def normalize_text(text: pl.Expr) -> pl.Expr:

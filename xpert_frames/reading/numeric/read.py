@@ -31,7 +31,7 @@ from xpert_frames.reading.numeric.grammar import (
     grammar,
     normalize_text,
     powers_of_ten,
-    rewrite_text,
+    rewrite_frame,
 )
 from xpert_frames.reading.numeric.rules import candidates, rewrite_stages
 from xpert_frames.reading.numeric.scales import digit_scales
@@ -39,10 +39,11 @@ from xpert_frames.reading.numeric.values import BARE, parse_frame, parse_rows
 from xpert_frames.reading.subsets import on_subset
 
 
-def _rewritten(text: pl.Expr) -> pl.Expr:
+def _rewritten(df: pl.DataFrame) -> pl.DataFrame:
     """The regex rewrites of folded text, powers of ten in E notation and digits between
-    Chinese scales (``1万2千``)."""
-    return digit_scales(powers_of_ten(rewrite_text(text)))
+    Chinese scales (``1万2千``), of ``normalized_text``."""
+    df = rewrite_frame(df, "normalized_text")
+    return df.with_columns(digit_scales(pl.col("normalized_text")).alias("normalized_text"))
 
 
 def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFrame:
@@ -61,9 +62,7 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
     work = on_subset(  # with digits between Chinese scales (1万2千) in the same pass
         work,
         screens.has(screens.REWRITE),
-        screens.after(
-            lambda d: d.with_columns(_rewritten(f("normalized_text")).alias("normalized_text"))
-        ),
+        screens.after_in_place(_rewritten),
     )
     stages = form_stages(decimal_comma)
     any_stage = screens.matches(work, screens.STAGES, "|".join(t for t, _ in stages))
@@ -71,7 +70,7 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
     work = on_subset(
         work,
         screens.matches(work, screens.RARE, RARE_TRIGGER),
-        screens.after(
+        screens.after_in_place(
             lambda d: d.with_columns(
                 rewrite_rare_forms(f("normalized_text")).alias("normalized_text")
             )

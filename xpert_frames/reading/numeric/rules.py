@@ -198,7 +198,8 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
         first = pl.when(f("cand").is_not_null()).then(pl.lit("first")).otherwise(pl.lit("none"))
         return df.with_columns(first.alias("rule"))
     # Gates are bits of the texts' screen (g; xpert_frames.reading.numeric.screens).
-    df = on_subset(df, screens.has(screens.CHECK), screens.after(functools.partial(_no_check, g)))
+    no_check = screens.after_in_place(functools.partial(_no_check, g))
+    df = on_subset(df, screens.has(screens.CHECK), no_check)
     df = on_subset(
         df,
         screens.has(screens.BOX),

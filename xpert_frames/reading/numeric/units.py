@@ -71,10 +71,14 @@ def _info_table() -> pl.DataFrame:
 
 
 def _info_batch(values: pl.Series) -> pl.Series:
-    frame = values.cast(pl.String).to_frame("unit")
-    frame = frame.join(_info_table(), on="unit", how="left", maintain_order="left")
-    canonical = pl.coalesce("canonical", "unit")
-    return frame.select(pl.struct(canonical, "dimension", "factor").alias(values.name)).to_series()
+    """Each distinct unit looked up once (a batch holds a handful), then gathered by the
+    unit's index among them (nulls: null fields)."""
+    values = values.cast(pl.String)
+    units = values.drop_nulls().unique()
+    info = units.to_frame("unit").join(_info_table(), on="unit", how="left", maintain_order="left")
+    info = info.select(pl.coalesce("canonical", "unit").alias("canonical"), "dimension", "factor")
+    frame = info[values.cast(pl.Enum(units.to_list())).to_physical()]
+    return frame.select(pl.struct(info.columns).alias(values.name)).to_series()
 
 
 def unit_info(unit: IntoExpr) -> pl.Expr:
