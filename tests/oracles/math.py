@@ -207,7 +207,7 @@ def extract(
     else:
         cand, rule = None, "none"
         n = mc.cut_check(n, lambda head: CAND[c].search(head) is not None, MARKERS, CN_CHARS)
-        b = BOXED.match(n)
+        b = mf.last_box_match(BOXED, n)  # the last box, or none
         boxed = _or_words(_last(b.group(1), c), b.group(1), c) if b else None
         after_box = BOXED.sub("", n, count=1)
         late = b is not None and re.search(f"{mc.CONCLUSION}|{MARKERS}", after_box) is not None

@@ -160,8 +160,31 @@ def strip_delims(s: str) -> str:
     return s.strip(space)
 
 
+def last_box_match(regex: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """``regex`` (greedy through a box) matched on ``text`` only when the box it read is the
+    last one: a later box opener means the last box is not well formed, and then no box
+    counts (never an earlier one)."""
+    m = regex.match(text)
+    if m is None or re.search(r"\\(?:boxed|fbox)", text[m.end() :]):
+        return None
+    return m
+
+
+def closes(box: str) -> bool:
+    """Whether ``box`` (a text starting with ``\\boxed``/``\\fbox``) opens a brace that closes."""
+    m = re.match(r"\\(?:boxed|fbox)\s*\{", box)
+    if m is None:
+        return False
+    depth = 0
+    for ch in box[m.end() - 1 :]:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth == 0:
+            return True
+    return False
+
+
 def boxed(text: str) -> str | None:
-    m = BOXED3.match(text)
+    m = last_box_match(BOXED3, text)
     return m.group(1) if m else None
 
 
@@ -193,7 +216,7 @@ def listed_roots(span: str) -> str | None:
 
 
 def prediction_span(pred: str, rule: str | None) -> str | None:
-    m = BOXED3.match(pred) if ("\\boxed" in pred or "\\fbox" in pred) else None
+    m = last_box_match(BOXED3, pred) if ("\\boxed" in pred or "\\fbox" in pred) else None
     if m is not None:
         # A concluding sentence with maths after the last box (which held a step) wins, also
         # where the statement rule read that conclusion.
@@ -338,6 +361,10 @@ def verify(prediction: str, reference: str) -> str:
 
     from tests.oracles.math_words import exact_differ
 
+    # A last box that never closes: from it on (an earlier box is never read).
+    start = max(prediction.rfind("\\boxed"), prediction.rfind("\\fbox"))
+    if start >= 0 and not closes(prediction[start:]):
+        prediction = prediction[start:]
     gold, target = parse(reference), parse(prediction)
     if not gold or not target:
         return "different"
