@@ -21,8 +21,21 @@ FORM_REPLACE = {
 }
 
 
+def powers_of_ten(s: str) -> str:
+    """A bare power of ten (``10^{6}``, ``10^{-3}``; not ``x10^n``) as its value: digits up to
+    ``10^308``, else (and with a sign or leading zero) E notation."""
+
+    def value(m: re.Match[str]) -> str:
+        exp = m[2] if m[2] is not None else m[3]
+        written = exp.isdigit() and str(int(exp)) == exp and int(exp) <= 308
+        return m[1] + ("1" + "0" * int(exp) if written else "1e" + exp)
+
+    power = r"(^|[^0-9A-Za-z.^_])10\s*\^\s*(?:\{\s*([-+]?[0-9]+)\s*\}|([-+]?[0-9]+))"
+    return re.sub(power, value, s)
+
+
 def forms(s: str, decimal_comma: str = "auto") -> str:
-    s = cn_digit_scales(s)
+    s = cn_digit_scales(powers_of_ten(s))
     s = re.sub(r"\\frac\s*([0-9])\s*([0-9])", r"\\frac{\1}{\2}", s)
     s = re.sub(r"\\frac\s*([0-9])\s*\{", r"\\frac{\1}{", s)
     s = re.sub(r"\\frac\s*\{([^{}]*)\}\s*([0-9])", r"\\frac{\1}{\2}", s)
@@ -271,10 +284,22 @@ JOINED = re.compile(
 INEQ = re.compile(r"[<>≤≥]|\\(?:le|ge|lt|gt|leq|geq|leqslant|geqslant)(?![a-zA-Z])")
 
 
+def plain_math(s: str) -> str:
+    """Plain-text maths in LaTeX: sqrt(x)/sqrt 3, pi, a decimal said to repeat (marked)."""
+    if not any(w in s for w in ("sqrt", "pi", "repeating", "recurring")):
+        return s
+    s = re.sub(r"(?<![A-Za-z\\])sqrt\s*\(([^()]*)\)", lambda m: "\\sqrt{" + m[1] + "}", s)
+    s = re.sub(r"(?<![A-Za-z\\])sqrt\s*([0-9]+)", lambda m: "\\sqrt{" + m[1] + "}", s)
+    s = re.sub(r"(?<![A-Za-z\\])pi(?![A-Za-z])", lambda m: "\\pi ", s)
+    said = r"(?:repeating|recurring|\((?:repeating|recurring)\))"
+    return re.sub(r"([0-9])\s*" + said, lambda m: m[1] + "\\repeating", s)
+
+
 def statement_math(sentence: str) -> str:
     """The sentence without an aside after its maths; then the last group of $…$ / \\(…\\) /
     \\[…\\] segments joined by commas or or/and (not and between inequalities), their contents
     comma-joined; else, in prose, the last chunk between words; else the sentence."""
+    sentence = plain_math(sentence)
     sentence = ASIDE.sub(r"\1", sentence, count=1)
     sentence = OTHER_QUANTITY.sub(r"\1", sentence, count=1)
     segs = list(SEGMENTS.finditer(sentence))
@@ -326,7 +351,7 @@ def glued_span(pred: str, rule: str | None, text: str | None, normalize: Any) ->
     tail = pred[-160:]
     if not GLUE_HINT.search(tail):
         return None
-    end = re.search(r"([^\x01]*)\Z", prose_to_separators(normalize(tail)))
+    end = re.search(r"([^\x01]*)\Z", prose_to_separators(plain_math(normalize(tail))))
     span = end[1].strip(" \t\n\r.,;:。") if end else ""
     return span if text in span and GLUE.search(span.replace(text, "")) else None
 

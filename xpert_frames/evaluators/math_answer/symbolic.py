@@ -96,6 +96,34 @@ _WRAPPER = r"\\(?:text|textbf|mbox|mathrm)\s*\{([^{}]*)\}"
 _LAST_CHUNK = rf"([^{_SEP}]*[^{_SEP}\s.,;:$][^{_SEP}]*)[{_SEP}\s.,;:$]*$"
 
 
+#: Maths written as plain text, put in LaTeX so that the words around it do not cut it: ``sqrt(3)``
+#: and ``sqrt 3`` → ``\\sqrt{3}``, ``pi`` → ``\\pi``, and a decimal said to repeat (``0.1666
+#: repeating``, ``0.3 (recurring)``) marked ``\\repeating`` (read exactly by
+#: :mod:`~xpert_frames.evaluators.math_answer.pair_forms`).
+_PLAIN_MATH = [
+    (r"(^|[^A-Za-z\\])sqrt\s*\(([^()]*)\)", "${1}\\sqrt{${2}}"),
+    (r"(^|[^A-Za-z\\])sqrt\s*([0-9]+)", "${1}\\sqrt{${2}}"),
+    (r"(^|[^A-Za-z\\])pi($|[^A-Za-z])", "${1}\\pi ${2}"),
+    (r"(^|[^A-Za-z\\])pi($|[^A-Za-z])", "${1}\\pi ${2}"),  # again: ``pi/pi`` shares a character
+    (r"([0-9])\s*(?:repeating|recurring|\((?:repeating|recurring)\))", "${1}\\repeating"),
+]
+_PLAIN_MATH_WORDS = ["sqrt", "pi", "repeating", "recurring"]
+
+
+def plain_math(df: pl.DataFrame, column: str) -> pl.DataFrame:
+    """Column ``column`` with plain-text maths in LaTeX (:data:`_PLAIN_MATH`), read only on the
+    rows that hold one of its words (row order kept)."""
+    mask = df.select(pl.col(column).str.contains_any(_PLAIN_MATH_WORDS).fill_null(False))
+    hits = mask.to_series()
+    if not hits.any():
+        return df
+    text = pl.col(column)
+    for pattern, repl in _PLAIN_MATH:
+        text = text.str.replace_all(pattern, repl)
+    rewritten = df.filter(hits).select(text).to_series()
+    return df.with_columns(df[column].scatter(hits.arg_true(), rewritten))
+
+
 def _prose_to_separators(span: pl.Expr) -> pl.Expr:
     return span.str.replace_all(_WRAPPER, " ${1} ").str.replace_all(_PROSE_RUN, "${1}" + _SEP)
 
@@ -122,6 +150,7 @@ def _chunk(text: pl.Expr) -> pl.Expr:
 
 def _statement_math(df: pl.DataFrame) -> pl.Series:
     f = pl.col
+    df = plain_math(df, "span")
     cut = f("span").str.replace(answer_forms.ASIDE, "${1}")
     df = df.with_columns(cut.str.replace(answer_forms.OTHER_QUANTITY, "${1}"))
     segments = df.filter(f("span").str.contains(r"\$|\\[(\[]"))["span"].unique()
@@ -178,7 +207,8 @@ def _glued(df: pl.DataFrame) -> pl.Series:
     if df.height == 0:
         return out
     tail = rewrite_text(fold_text(f("prediction").str.slice(-_TAIL)))
-    end = _prose_to_separators(tail).str.extract(f"([^{_SEP}]*)$", 1)
+    df = plain_math(df.with_columns(tail.alias("tail")), "tail")
+    end = _prose_to_separators(f("tail")).str.extract(f"([^{_SEP}]*)$", 1)
     df = df.with_columns(end.str.strip_chars(" \t\n\r.,;:。").alias("end"))
     rest = f("end").str.split(f("number_text")).list.join("")
     glued = f("end").str.contains(f("number_text"), literal=True) & rest.str.contains(_GLUE)
