@@ -18,7 +18,7 @@ from tests.helpers import score_all_paths
 from tests.math_checks import MODES, assert_matches_oracle
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 from xpert_frames.evaluators.math_answer.pair_forms import fit_pair_of
-from xpert_frames.evaluators.math_answer.symbolic import plain_math
+from xpert_frames.evaluators.math_answer.symbolic import identical, plain_math
 
 PEER_FORMS = Path(__file__).parent / "data" / "math_labelled_peer_forms.jsonl"
 
@@ -32,7 +32,8 @@ def test_peer_forms_set_shape() -> None:
     df = peer_forms()
     assert df.height >= 100
     assert (~df["correct"]).sum() >= df.height / 3
-    for cls in ("repeating", "plain", "power", "lastbox", "interval", "close", "complex"):
+    classes = ("repeating", "plain", "power", "lastbox", "interval", "close", "complex")
+    for cls in (*classes, "several", "identical", "rejected", "emptyset"):
         rows = df.filter(pl.col("class") == cls)
         assert rows["correct"].any() and not rows["correct"].all(), cls
 
@@ -46,7 +47,8 @@ def test_peer_forms_set(mode: str, capsys: pytest.CaptureFixture[str]) -> None:
     right = int((out["got"] == out["correct"]).sum())
     false_credit = clear.filter(pl.col("got") & ~pl.col("correct"))
     with capsys.disabled():
-        print(f"\nmath peer forms set ({mode}): {right}/{df.height}, false credits {false_credit.height}")
+        print(f"\nmath peer forms set ({mode}): {right}/{df.height}, ", end="")
+        print(f"false credits {false_credit.height}")
     assert false_credit.height == 0, false_credit.select("prediction", "answer", "math_rule")
     if mode == "math_verify":
         missed = clear.filter(pl.col("got") != pl.col("correct"))
@@ -95,3 +97,26 @@ def test_pair_forms_read_exact_values(prediction: str, reference: str, same: boo
 def test_plain_text_maths_in_latex(text: str, latex: str) -> None:
     df = plain_math(pl.DataFrame({"span": [text, "no maths"]}), "span")
     assert df["span"].to_list() == [latex, "no maths"]
+
+
+@pytest.mark.parametrize(
+    ("prediction", "pspan", "rspan", "same"),
+    [
+        ("\\mathbb{Z}", None, "\\mathbb{Z}", True),
+        ("$y = \\frac{1}{x}$.", None, "y=\\frac{1}{x}", True),
+        ("The answer is \\boxed{\\text{none}}.", "\\text{none}", "\\text{none}", True),
+        ("The answer is \\boxed{\\text{all}}.", "\\text{all}", "\\text{none}", False),
+        ("\\mathbb{N}", None, "\\mathbb{Z}", False),
+        ("We find x. " * 20 + "x", None, "x", False),  # a long text is not compared whole
+        ("", None, "", False),
+    ],
+)
+def test_answers_written_as_the_reference(
+    prediction: str, pspan: str | None, rspan: str, same: bool
+) -> None:
+    df = pl.DataFrame(
+        {"p": [prediction], "s": [pspan], "r": [rspan]},
+        schema={"p": pl.String, "s": pl.String, "r": pl.String},
+    )
+    got = df.select(identical(pl.col("p"), pl.col("s"), pl.col("r"))).item()
+    assert got is same

@@ -239,7 +239,11 @@ def prediction_span(pred: str, rule: str | None) -> str | None:
             return strip_delims(statement_math(end))
     if rule == "statement":
         hint = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼<>=]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]"
-        if not re.search(hint + r"|[-+*/×−－＋]\s*[a-zA-Z]", pred):
+        listed = (
+            r"|[0-9)}]\s*[,，]\s*[-+0-9(]|[0-9)}]\s+(?:or|and)\s+[-+0-9(]"
+            r"|[0-9)}]\s*(?:或|和)\s*[-+0-9(]"
+        )
+        if not re.search(hint + r"|[-+*/×−－＋]\s*[a-zA-Z]" + listed, pred):
             return None  # nothing that can make the sentence symbolic
         tail = re.sub(rf"(?s)^.*(?:{MARKERS})", "", pred, count=1).lstrip(" \t:,，：")
         sentence = re.sub(r"(?s)(?:[。；;！!？?\n]|\.(?:\s|\Z)).*\Z", "", tail, count=1)
@@ -272,6 +276,10 @@ ASIDE = re.compile(
     r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)(?:[,，;；]\s*|\s+)(?:(?i:which|where|when|whenever"
     r"|since|because|if|attained|achieved)(?:[^A-Za-z]|\Z)|此时|这时|当|因为|由于|其中|取得).*\Z"
 )
+REJECTED = re.compile(
+    r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)(?:[,，;；]\s*(?i:not|rather\s+than|instead\s+of)\s"
+    r"|\s*(?:而不是|而非)).*\Z"
+)
 OTHER_QUANTITY = re.compile(
     r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)[,，;；]\s*(?:(?i:and|while|but)\s+)?(?:[\u3400-\u9fff]+"
     r"|(?:(?i:the)\s+)?[A-Za-z]{2,}(?:\s+[A-Za-z]{2,}){0,3})\s*(?:为|是|(?i:is|equals)\s|=).*\Z"
@@ -301,6 +309,7 @@ def statement_math(sentence: str) -> str:
     comma-joined; else, in prose, the last chunk between words; else the sentence."""
     sentence = plain_math(sentence)
     sentence = ASIDE.sub(r"\1", sentence, count=1)
+    sentence = REJECTED.sub(r"\1", sentence, count=1)
     sentence = OTHER_QUANTITY.sub(r"\1", sentence, count=1)
     segs = list(SEGMENTS.finditer(sentence))
     if segs:
@@ -368,8 +377,13 @@ def is_symbolic(span: str | None, strong_only: bool, normalize: Any, plain: Any)
     if span is None:
         return False
     form = normalize(span).replace("\\frac", "")
-    looks = bool(STRONG.search(form)) or (
-        not strong_only and bool(WEAK.search(form)) and not PROSE.search(form)
+    listed = re.search(
+        r"[0-9a-zA-Z)}]\s*,\s+(?:[-+0-9(\\{]|[a-zA-Z]\s*=)|[0-9)}]\s+(?:or|and)\s+[-+0-9(\\{]", form
+    )
+    looks = (
+        bool(STRONG.search(form))
+        or listed is not None
+        or (not strong_only and bool(WEAK.search(form)) and not PROSE.search(form))
     )
     return looks and not plain(span)
 

@@ -31,6 +31,7 @@ written.
 
 from __future__ import annotations
 
+import functools
 import re
 from fractions import Fraction
 
@@ -136,7 +137,7 @@ def _repeating(span: str) -> str:
     if not any(c in span for c in ("\\", "(", ".")):
         return span
     for kind, pattern in enumerate(_REPEATING):
-        span = pattern.sub(lambda m, k=kind: _exact_repeating(m, k), span)
+        span = pattern.sub(functools.partial(_exact_repeating, kind=kind), span)
     return span
 
 

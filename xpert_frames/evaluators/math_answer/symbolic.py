@@ -15,7 +15,9 @@ symbolically or not at all:
   then put in the reference's form (:func:`answer_forms.fit_to_reference`);
 * a span is *symbolic* when it is not one plain number (with an optional unit) and it holds a
   LaTeX command other than ``\\frac``, a power, root, π, ∞, set operator, an interval or tuple
-  in brackets, or a factorial; a reference or boxed span also when it has an equation or
+  in brackets, a factorial, or two or more values given as the answer (``5, 7``, ``5 and 7``,
+  ``2 \\text{ or } 3``: a list, never its last number); a reference or boxed span also when it
+  has an equation or
   inequality, a one-letter variable, a comma list or arithmetic between terms, unless it reads
   as prose (CJK text or a word of three letters or more);
 * a row is symbolic when either span is. Its pair is verified once per distinct pair by
@@ -76,6 +78,12 @@ _WEAK = (
     r"|[0-9a-zA-Z)}]\s*[-+*/×−]\s*[0-9a-zA-Z(\\{]"
 )
 _PROSE = r"[\x{3400}-\x{9fff}]|(?:^|[^a-zA-Z\\])[a-zA-Z]{3,}"
+#: Two or more values given as the answer (``5, 7``, ``x=2, x=3``, ``2 \\text{ or } 3``, ``5 and
+#: 7``): a list, never one of its numbers, in any span (a statement's too).
+_LIST = (
+    r"[0-9a-zA-Z)}]\s*,\s+(?:[-+0-9(\\{]|[a-zA-Z]\s*=)"
+    r"|[0-9)}]\s+(?:or|and)\s+[-+0-9(\\{]"
+)
 
 
 def _sentence(prediction: pl.Expr) -> pl.Expr:
@@ -144,6 +152,14 @@ def _rows_of(values: pl.Series, fn: Callable[[pl.DataFrame], pl.Series]) -> pl.S
     return out.scatter(df["__row"], fn(df))
 
 
+#: A rejected alternative after the answer's maths (``$(1, 3)$, not $(3, 1)$``, ``而不是 6``):
+#: cut off with what follows.
+_REJECTED = (
+    r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)(?:[,，;；]\s*(?i:not|rather\s+than|instead\s+of)\s"
+    r"|\s*(?:而不是|而非)).*$"
+)
+
+
 def _chunk(text: pl.Expr) -> pl.Expr:
     return pl.coalesce(_prose_to_separators(text).str.extract(_LAST_CHUNK, 1), text)
 
@@ -151,7 +167,7 @@ def _chunk(text: pl.Expr) -> pl.Expr:
 def _statement_math(df: pl.DataFrame) -> pl.Series:
     f = pl.col
     df = plain_math(df, "span")
-    cut = f("span").str.replace(answer_forms.ASIDE, "${1}")
+    cut = f("span").str.replace(answer_forms.ASIDE, "${1}").str.replace(_REJECTED, "${1}")
     df = df.with_columns(cut.str.replace(answer_forms.OTHER_QUANTITY, "${1}"))
     segments = df.filter(f("span").str.contains(r"\$|\\[(\[]"))["span"].unique()
     found = pl.Series("found", [answer_forms.joined_segments(s) for s in segments], pl.String)
@@ -228,6 +244,46 @@ def glued_span(prediction: pl.Expr, rule: pl.Expr, text: pl.Expr) -> pl.Expr:
     return pair.map_batches(fn, return_dtype=pl.String, is_elementwise=True)
 
 
+#: What two answers written identically may differ in: whitespace, ``$``, LaTeX spacing
+#: commands, a final period.
+_LAYOUT = r"\s+|\$|\\[,;:! ]|[.。]$"
+#: A prediction this many bytes longer than the reference span is not compared whole (it holds
+#: more than the answer; its answer span is compared).
+_WHOLE_SLACK = 16
+
+
+def identical(
+    prediction: pl.Expr, pspan: pl.Expr, rspan: pl.Expr, *, plain: pl.Expr | None = None
+) -> pl.Expr:
+    """Whether the prediction's answer is written exactly as the reference's: its answer span,
+    or the whole (short) prediction, equal to the reference span but for layout
+    (:data:`_LAYOUT`). Such an answer is right whatever its form (``\\mathbb{Z}``,
+    ``\\text{none}``, ``\\binom{10}{3}``); false where either is null, and where ``plain``
+    holds (a reference that is one number as written: the number reader reads the same
+    number from it). A batch function that reads only the rows with a span or a short
+    prediction."""
+    plain = pl.lit(False) if plain is None else plain.fill_null(False)
+    both = pl.struct(prediction.alias("p"), pspan.alias("s"), rspan.alias("r"), plain.alias("n"))
+    return both.map_batches(_identical_batch, return_dtype=pl.Boolean, is_elementwise=True)
+
+
+def _identical_batch(batch: pl.Series) -> pl.Series:
+    f = pl.col
+    df = batch.struct.unnest()
+    short = f("p").str.len_bytes() <= f("r").str.len_bytes() * 2 + _WHOLE_SLACK
+    screen = (short | f("s").is_not_null()) & f("r").is_not_null() & ~f("n")
+    out = pl.repeat(False, len(df), dtype=pl.Boolean, eager=True).alias(batch.name)
+    cand = df.select(screen.fill_null(False)).to_series()
+    if not cand.any():
+        return out
+    rows = df.filter(cand).with_columns(short.alias("short"))
+    ref = f("r").str.replace_all(_LAYOUT, "")
+    whole = pl.when(f("short")).then(f("p")).str.replace_all(_LAYOUT, "")
+    span = f("s").str.replace_all(_LAYOUT, "")
+    same = (((span == ref) | (whole == ref)) & (ref != "")).fill_null(False)
+    return out.scatter(cand.arg_true(), rows.select(same).to_series())
+
+
 def _math_form(span: pl.Expr) -> pl.Expr:
     """The span folded (LaTeX spellings, ``\\text{}`` wrappers) and without ``\\frac``."""
     return rewrite_text(fold_text(span)).str.replace_all("\\frac", "", literal=True)
@@ -254,7 +310,9 @@ def _classify(spans: pl.DataFrame) -> pl.DataFrame:
         form = _math_form(f("span"))
         weak = form.str.contains(_WEAK) & ~form.str.contains(_PROSE)
         return d.with_columns(
-            (form.str.contains(_STRONG) | (~f("strong") & weak)).alias("symbolic")
+            (form.str.contains(_STRONG) | form.str.contains(_LIST) | (~f("strong") & weak)).alias(
+                "symbolic"
+            )
         )
 
     spans = on_subset(spans, _screen(f("span")), looks, {"symbolic": pl.Boolean()})
@@ -310,15 +368,20 @@ def _classify_batch(batch: pl.Series) -> pl.Series:
 #: A character that folds into one of the strong markers (full-width forms included).
 _STRONG_CHAR = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
 #: A letter beside a digit or an operator: the statement may hold a variable term.
+#: Values listed (``5, 7``, ``5 or 7``, ``5 和 7``; not ``1,000``): the statement may be a list
+#: (:data:`_LIST`).
+_LIST_HINT = r"[0-9)}]\s*,\s+[-+0-9(]|[0-9)}]\s+(?:or|and)\s+[-+0-9(]|[0-9)}]\s*[或和]\s*[-+0-9(]"
 _TERM_HINT = (
-    _STRONG_CHAR + r"|[<>=≤≥]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]|[-+*/×−－＋]\s*[a-zA-Z]"
+    _STRONG_CHAR
+    + r"|[<>=≤≥]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]|[-+*/×−－＋]\s*[a-zA-Z]|"
+    + _LIST_HINT
 )
 
 
 #: The characters that a strong marker (:data:`_STRONG`) needs, in a span or in what folds
-#: into one (full-width forms and letters, ℃/℉): a sentence without any of them gives no
-#: strongly symbolic span, however it is cut or rewritten.
-_CAN_BE_STRONG = _STRONG_CHAR[:-1] + "a-zA-Zａ-ｚＡ-Ｚ℃℉]"
+#: into one (full-width forms and letters, ℃/℉), or values listed (:data:`_LIST_HINT`): a
+#: sentence without any of them gives no strongly symbolic span, however it is cut or rewritten.
+_CAN_BE_STRONG = _STRONG_CHAR[:-1] + "a-zA-Zａ-ｚＡ-Ｚ℃℉]|" + _LIST_HINT
 
 
 def answer_spans(
