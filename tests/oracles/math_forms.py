@@ -240,8 +240,8 @@ def prediction_span(pred: str, rule: str | None) -> str | None:
     if rule == "statement":
         hint = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼<>=]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]"
         listed = (
-            r"|[0-9)}]\s*[,，]\s*[-+0-9(]|[0-9)}]\s+(?:or|and)\s+[-+0-9(]"
-            r"|[0-9)}]\s*(?:或|和)\s*[-+0-9(]"
+            r"|[0-9)}]\s*,\s+[-+0-9(]|[0-9)}]\s+(?:or|and)\s+[-+0-9(]"
+            r"|[0-9)}]\s*[或和]\s*[-+0-9(]|[0-9]\s*\(?(?:repeating|recurring)"
         )
         if not re.search(hint + r"|[-+*/×−－＋]\s*[a-zA-Z]" + listed, pred):
             return None  # nothing that can make the sentence symbolic
@@ -250,6 +250,15 @@ def prediction_span(pred: str, rule: str | None) -> str | None:
         return strip_delims(statement_math(sentence))
     if "\\boxed" in pred or "\\fbox" in pred:
         return None if m is None else strip_delims(m.group(1))
+    # A short bare expression (no segments, no prose): the whole prediction.
+    prose = r"[\u3400-\u9fff]|(?:^|[^a-zA-Z\\{])[a-zA-Z]{2,}"
+    maths = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]|[a-df-zA-DF-Z]"
+    if (
+        len(pred.encode()) <= 200
+        and re.search(maths, pred)
+        and not re.search(r"\$|\\[(\[]|" + prose, pred)
+    ):
+        return strip_delims(pred)
     # No statement, no box: the last sentence when it holds maths segments or joined values.
     strong = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
     last = re.split(r"[。；;！!？?\n]|\.\s", pred.rstrip(" \t\n\r.。"))[-1]

@@ -9,10 +9,12 @@ symbolically or not at all:
   when that gave the number (rule ``statement``; :func:`statement_math`: an aside after the
   answer cut off, then its last group of joined ``$…$``/``\\(…\\)`` segments, else its last
   chunk between words, never the words around it), else the last box's content, else the
-  maths of the last sentence when it has segments or joined values, else the expression
-  ending the prediction when the last number is part of it (:func:`glued_span`; such a row is
-  always symbolic), else none (the whole prediction is handed to Math-Verify); the span is
-  then put in the reference's form (:func:`answer_forms.fit_to_reference`);
+  whole prediction when it is one short bare expression (no segments, box or prose:
+  ``\\sqrt{2}/2``), else the maths of the last sentence when it has segments or joined values,
+  else the expression ending the prediction when the last number is part of it
+  (:func:`glued_span`; such a row is always symbolic), else none (the whole prediction is
+  handed to Math-Verify); the span is then put in the reference's form
+  (:func:`answer_forms.fit_to_reference`);
 * a span is *symbolic* when it is not one plain number (with an optional unit) and it holds a
   LaTeX command other than ``\\frac``, a power, root, π, ∞, set operator, an interval or tuple
   in brackets, a factorial, or two or more values given as the answer (``5, 7``, ``5 and 7``,
@@ -375,6 +377,7 @@ _TERM_HINT = (
     _STRONG_CHAR
     + r"|[<>=≤≥]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]|[-+*/×−－＋]\s*[a-zA-Z]|"
     + _LIST_HINT
+    + r"|[0-9]\s*\(?(?:repeating|recurring)"  # a decimal said to repeat (:data:`_PLAIN_MATH`)
 )
 
 
@@ -413,6 +416,15 @@ def answer_spans(
     ), rspan
 
 
+#: A prediction this short, without ``$``/``\\(``/``\\[`` segments, a box, CJK text or an
+#: English word (two letters or more, not a LaTeX command's name nor braced), with a maths
+#: character or a variable (not the ``e`` of ``1e400``: a number alone is the number reader's),
+#: is one bare expression: its whole text is its answer span.
+_BARE_BYTES = 200
+_BARE_PROSE = r"[\x{3400}-\x{9fff}]|(?:^|[^a-zA-Z\\{])[a-zA-Z]{2,}"
+_BARE_MATH = _STRONG_CHAR + "|[a-df-zA-DF-Z]"
+
+
 def _prediction_span(batch: pl.Series) -> pl.Series:
     """The batch behind the prediction span of :func:`answer_spans`."""
     f = pl.col
@@ -443,7 +455,14 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     strong = f("prediction").str.contains(_STRONG_CHAR) | f("prediction").str.contains(
         answer_forms.OR_INEQ
     )
-    last = last.with_columns(end).filter(strong & maths)
+    # A prediction that is one bare expression (``\\sqrt{2}/2``, ``\\{1,2\\}``): its whole text.
+    short = other.filter(~boxed & (f("prediction").str.len_bytes() <= _BARE_BYTES))
+    bare = short.filter(
+        ~_SEG
+        & f("prediction").str.contains(_BARE_MATH)
+        & ~f("prediction").str.contains(_BARE_PROSE)
+    )
+    last = last.join(bare, on="row", how="anti").with_columns(end).filter(strong & maths)
     spans = pl.concat(
         [
             cut.select("row", statement_math(f("sentence")).alias("span")),
@@ -452,6 +471,7 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
                 "row", "span"
             ),
             last.select("row", statement_math(f("prediction")).alias("span")),
+            bare.select("row", f("prediction").alias("span")),
         ]
     )
     spans = spans.drop_nulls("span").with_columns(strip_delimiters(f("span")))
