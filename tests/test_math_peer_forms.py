@@ -16,9 +16,9 @@ import pytest
 
 from tests.helpers import score_all_paths
 from tests.math_checks import MODES, assert_matches_oracle
+from xpert_frames.evaluators.math_answer.as_written import identical, plain_math
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 from xpert_frames.evaluators.math_answer.pair_forms import fit_pair_of
-from xpert_frames.evaluators.math_answer.symbolic import identical, plain_math
 
 PEER_FORMS = Path(__file__).parent / "data" / "math_labelled_peer_forms.jsonl"
 

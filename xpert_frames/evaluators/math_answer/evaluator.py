@@ -58,6 +58,7 @@ from xpert_frames.core.aliases import MathExtract
 from xpert_frames.core.options import check_bool, check_choice, check_float
 from xpert_frames.core.text import to_expr
 from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.evaluators.math_answer import as_written as written
 from xpert_frames.evaluators.math_answer import pair_forms, set_forms, times, worded
 from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.evaluators.math_answer.parts import in_parts
@@ -348,7 +349,7 @@ class MathEvaluator(BaseEvaluator):
         # An answer written exactly as the reference is right (rule ``identical``).
         ref = pl.col(t("ref")).struct
         plain = (ref.field("text") == pl.col(t("rspan"))) & ref.field("value").is_not_null()
-        as_written = sym.identical(p_text, pl.col(t("pspan")), pl.col(t("rspan")), plain=plain)
+        as_written = written.identical(p_text, pl.col(t("pspan")), pl.col(t("rspan")), plain=plain)
         # A reference stated in words (``\\text{No}``, ``Converges``) is compared as a text
         # answer, never by a number of the prediction (module worded).
         lf = lf.with_columns(
