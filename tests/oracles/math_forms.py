@@ -263,8 +263,12 @@ def prediction_span(pred: str, rule: str | None) -> str | None:
     strong = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
     last = re.split(r"[。；;！!？?\n]|\.\s", pred.rstrip(" \t\n\r.。"))[-1]
     or_inequalities = r"[<>][^<>]*(?:\bor\b|或)[^<>]*[<>]"
-    if not re.search(strong + "|" + or_inequalities, last) or not (
-        re.search(r"\$|\\[(\[]", last) or JOINED.search(last)
+    roots = (
+        r"(?:^|[^a-zA-Z\\])([a-zA-Z])\s*=\s*[-+]?[0-9.]+\$?\s*(?:,|\band\b|\bor\b|或|和)"
+        r"\s*\$?\s*\1\s*="
+    )
+    if not re.search(strong + "|" + or_inequalities + "|" + roots, last) or not (
+        re.search(r"\$|\\[(\[]", last) or JOINED.search(last) or re.search(roots, last)
     ):
         return None
     return strip_delims(statement_math(last))

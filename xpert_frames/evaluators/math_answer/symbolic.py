@@ -354,6 +354,13 @@ def answer_spans(
 #: character or a variable (not the ``e`` of ``1e400``: a number alone is the number reader's),
 #: is one bare expression: its whole text is its answer span.
 _BARE_BYTES = 200
+#: Roots of one unknown given together (``$x=2$ and $x=3$``, ``x = 1, x = 4``; the same letter
+#: twice): the last sentence's maths is the answer (a list), not its last number.
+_ROOTS_HINT = r"=\s*[-+]?[0-9.]+\$?\s*(?:,|\band\b|\bor\b|或|和)\s*\$?\s*[a-zA-Z]\s*="
+_ROOTS_JOINED = "|".join(
+    rf"(?:^|[^a-zA-Z\\]){v}\s*=\s*[-+]?[0-9.]+\$?\s*(?:,|\band\b|\bor\b|或|和)\s*\$?\s*{v}\s*="
+    for v in string.ascii_letters
+)
 _BARE_PROSE = r"[\x{3400}-\x{9fff}]|(?:^|[^a-zA-Z\\{])[a-zA-Z]{2,}"
 _BARE_MATH = _STRONG_CHAR + "|[a-df-zA-DF-Z]"
 
@@ -383,10 +390,14 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     other = df.filter(~f("statement"))
     box = other.filter(boxed)
     end = last_sentence(f("prediction"))
-    last = other.filter(~boxed & f("prediction").str.contains(_STRONG_CHAR[:-1] + "<>]"))  # or < >
+    hint = f("prediction").str.contains(_STRONG_CHAR[:-1] + "<>]")  # or < >
+    last = other.filter(~boxed & (hint | f("prediction").str.contains(_ROOTS_HINT)))
     maths = _SEG | f("prediction").str.contains(answer_forms.JOINED)
-    strong = f("prediction").str.contains(_STRONG_CHAR) | f("prediction").str.contains(
-        answer_forms.OR_INEQ
+    maths = maths | f("prediction").str.contains(_ROOTS_JOINED)
+    strong = (
+        f("prediction").str.contains(_STRONG_CHAR)
+        | f("prediction").str.contains(answer_forms.OR_INEQ)
+        | f("prediction").str.contains(_ROOTS_JOINED)
     )
     # A prediction that is one bare expression (``\\sqrt{2}/2``, ``\\{1,2\\}``): its whole text.
     short = other.filter(~boxed & (f("prediction").str.len_bytes() <= _BARE_BYTES))
