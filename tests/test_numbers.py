@@ -290,9 +290,10 @@ def test_bare_fast_path_matches_the_rules() -> None:
 @pytest.mark.parametrize(
     ("text", "value", "rule"),
     [
-        # The last box is read after the last \boxed, anchored; a malformed last box falls
-        # back to the last well-formed one (the whole-text regex).
-        ("\\boxed{3} and then \\boxed{4", 3.0, "boxed"),
+        # The last box is read after the last \\boxed, anchored; a malformed last box is no
+        # box (an earlier one was superseded): the other rules read the text.
+        ("\\boxed{3} and then \\boxed{4", 4.0, "last"),
+        ("\\boxed{3}. Wait, redo: \\boxed{\\frac{1}{2}", 0.5, "last"),
         ("\\boxed{3} and \\boxed{\\frac{1}{2}}", 0.5, "boxed"),
         ("\\fbox{7} then \\boxed{ {8} }", 8.0, "boxed"),
         ("\\boxed{a{b{c{d}}}} \\boxed{5} but 9", 5.0, "boxed"),

@@ -207,7 +207,7 @@ def extract(
     else:
         cand, rule = None, "none"
         n = mc.cut_check(n, lambda head: CAND[c].search(head) is not None, MARKERS, CN_CHARS)
-        b = BOXED.match(n)
+        b = mf.last_box_match(BOXED, n)  # the last box, or none
         boxed = _or_words(_last(b.group(1), c), b.group(1), c) if b else None
         after_box = BOXED.sub("", n, count=1)
         late = b is not None and re.search(f"{mc.CONCLUSION}|{MARKERS}", after_box) is not None
@@ -331,11 +331,30 @@ def score(
     **options: Any,
 ) -> dict[str, Any] | None:
     """:func:`score_read` with the rules for real answers on top: a reference stated in
-    words (rule ``worded``), then a clock time or ratio (rule ``colon``), decides the score."""
+    words (rule ``worded``), then a clock time or ratio (rule ``colon``), decides the score;
+    an answer written exactly as the reference scores 1 (rule ``identical``)."""
     out = score_read(prediction, answer, **options)
+    spans = (out.pop("_pspan"), out.pop("_rspan")) if out is not None else (None, None)
     if out is None or not options.get("normalize", True) or options.get("strict_format"):
         return out
     assert prediction is not None and answer is not None
+    out = _said(out, prediction, answer, options)
+    r = extract(
+        answer,
+        options.get("extract_mode", "last"),
+        True,
+        options.get("decimal_comma", "auto"),
+    )
+    plain = r["value"] is not None and r["text"] == spans[1]  # read as that number anyway
+    if out["score"] != 1.0 and not plain and identical(prediction, *spans):
+        return {**out, "score": 1.0, "rule": "identical"}
+    return out
+
+
+def _said(
+    out: dict[str, Any], prediction: str, answer: str, options: dict[str, Any]
+) -> dict[str, Any]:
+    """The worded, colon and list rules over ``out``."""
     r = extract(
         answer,
         options.get("extract_mode", "last"),
@@ -353,6 +372,20 @@ def score(
     if said is None:
         return out
     return {**out, "score": 1.0 if said else 0.0, "rule": rule}
+
+
+def identical(prediction: str, pspan: str | None, rspan: str | None) -> bool:
+    """The answer span, or the whole prediction when it is short, written as the reference
+    span but for whitespace, ``$``, LaTeX spacing and a final period."""
+
+    def bare(s: str) -> str:
+        return re.sub(r"\s+|\$|\\[,;:! ]|[.。]\Z", "", s)
+
+    if rspan is None or not bare(rspan):
+        return False
+    ref = bare(rspan)
+    whole = len(prediction.encode()) <= 2 * len(rspan.encode()) + 16 and bare(prediction) == ref
+    return whole or (pspan is not None and bare(pspan) == ref)
 
 
 def score_read(
@@ -421,6 +454,8 @@ def score_read(
             "rule": f"{rule}:{method}",
             "extracted": prediction if pspan is None else pspan,
             "expected": rspan,
+            "_pspan": pspan,
+            "_rspan": rspan,
         }
     ok = False
     texts = (p["text"], r["text"])
@@ -439,6 +474,8 @@ def score_read(
         "rule": rule,
         "extracted": p["text"],
         "expected": r["text"],
+        "_pspan": pspan,
+        "_rspan": rspan,
     }
 
 

@@ -21,8 +21,21 @@ FORM_REPLACE = {
 }
 
 
+def powers_of_ten(s: str) -> str:
+    """A bare power of ten (``10^{6}``, ``10^{-3}``; not ``x10^n``) as its value: digits up to
+    ``10^308``, else (and with a sign or leading zero) E notation."""
+
+    def value(m: re.Match[str]) -> str:
+        exp = m[2] if m[2] is not None else m[3]
+        written = exp.isdigit() and str(int(exp)) == exp and int(exp) <= 308
+        return m[1] + ("1" + "0" * int(exp) if written else "1e" + exp)
+
+    power = r"(^|[^0-9A-Za-z.^_])10\s*\^\s*(?:\{\s*([-+]?[0-9]+)\s*\}|([-+]?[0-9]+))"
+    return re.sub(power, value, s)
+
+
 def forms(s: str, decimal_comma: str = "auto") -> str:
-    s = cn_digit_scales(s)
+    s = cn_digit_scales(powers_of_ten(s))
     s = re.sub(r"\\frac\s*([0-9])\s*([0-9])", r"\\frac{\1}{\2}", s)
     s = re.sub(r"\\frac\s*([0-9])\s*\{", r"\\frac{\1}{", s)
     s = re.sub(r"\\frac\s*\{([^{}]*)\}\s*([0-9])", r"\\frac{\1}{\2}", s)
@@ -160,8 +173,31 @@ def strip_delims(s: str) -> str:
     return s.strip(space)
 
 
+def last_box_match(regex: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """``regex`` (greedy through a box) matched on ``text`` only when the box it read is the
+    last one: a later box opener means the last box is not well formed, and then no box
+    counts (never an earlier one)."""
+    m = regex.match(text)
+    if m is None or re.search(r"\\(?:boxed|fbox)", text[m.end() :]):
+        return None
+    return m
+
+
+def closes(box: str) -> bool:
+    """Whether ``box`` (a text starting with ``\\boxed``/``\\fbox``) opens a brace that closes."""
+    m = re.match(r"\\(?:boxed|fbox)\s*\{", box)
+    if m is None:
+        return False
+    depth = 0
+    for ch in box[m.end() - 1 :]:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth == 0:
+            return True
+    return False
+
+
 def boxed(text: str) -> str | None:
-    m = BOXED3.match(text)
+    m = last_box_match(BOXED3, text)
     return m.group(1) if m else None
 
 
@@ -193,7 +229,7 @@ def listed_roots(span: str) -> str | None:
 
 
 def prediction_span(pred: str, rule: str | None) -> str | None:
-    m = BOXED3.match(pred) if ("\\boxed" in pred or "\\fbox" in pred) else None
+    m = last_box_match(BOXED3, pred) if ("\\boxed" in pred or "\\fbox" in pred) else None
     if m is not None:
         # A concluding sentence with maths after the last box (which held a step) wins, also
         # where the statement rule read that conclusion.
@@ -203,19 +239,36 @@ def prediction_span(pred: str, rule: str | None) -> str | None:
             return strip_delims(statement_math(end))
     if rule == "statement":
         hint = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼<>=]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]"
-        if not re.search(hint + r"|[-+*/×−－＋]\s*[a-zA-Z]", pred):
+        listed = (
+            r"|[0-9)}]\s*,\s+[-+0-9(]|[0-9)}]\s+(?:or|and)\s+[-+0-9(]"
+            r"|[0-9)}]\s*[或和]\s*[-+0-9(]|[0-9]\s*\(?(?:repeating|recurring)"
+        )
+        if not re.search(hint + r"|[-+*/×−－＋]\s*[a-zA-Z]" + listed, pred):
             return None  # nothing that can make the sentence symbolic
         tail = re.sub(rf"(?s)^.*(?:{MARKERS})", "", pred, count=1).lstrip(" \t:,，：")
         sentence = re.sub(r"(?s)(?:[。；;！!？?\n]|\.(?:\s|\Z)).*\Z", "", tail, count=1)
         return strip_delims(statement_math(sentence))
     if "\\boxed" in pred or "\\fbox" in pred:
         return None if m is None else strip_delims(m.group(1))
+    # A short bare expression (no segments, no prose): the whole prediction.
+    prose = r"[\u3400-\u9fff]|(?:^|[^a-zA-Z\\{])[a-zA-Z]{2,}"
+    maths = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]|[a-df-zA-DF-Z]"
+    if (
+        len(pred.encode()) <= 200
+        and re.search(maths, pred)
+        and not re.search(r"\$|\\[(\[]|" + prose, pred)
+    ):
+        return strip_delims(pred)
     # No statement, no box: the last sentence when it holds maths segments or joined values.
     strong = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
     last = re.split(r"[。；;！!？?\n]|\.\s", pred.rstrip(" \t\n\r.。"))[-1]
     or_inequalities = r"[<>][^<>]*(?:\bor\b|或)[^<>]*[<>]"
-    if not re.search(strong + "|" + or_inequalities, last) or not (
-        re.search(r"\$|\\[(\[]", last) or JOINED.search(last)
+    roots = (
+        r"(?:^|[^a-zA-Z\\])([a-zA-Z])\s*=\s*[-+]?[0-9.]+\$?\s*(?:,|\band\b|\bor\b|或|和)"
+        r"\s*\$?\s*\1\s*="
+    )
+    if not re.search(strong + "|" + or_inequalities + "|" + roots, last) or not (
+        re.search(r"\$|\\[(\[]", last) or JOINED.search(last) or re.search(roots, last)
     ):
         return None
     return strip_delims(statement_math(last))
@@ -236,6 +289,10 @@ ASIDE = re.compile(
     r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)(?:[,，;；]\s*|\s+)(?:(?i:which|where|when|whenever"
     r"|since|because|if|attained|achieved)(?:[^A-Za-z]|\Z)|此时|这时|当|因为|由于|其中|取得).*\Z"
 )
+REJECTED = re.compile(
+    r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)(?:[,，;；]\s*(?i:not|rather\s+than|instead\s+of)\s"
+    r"|\s*(?:而不是|而非)).*\Z"
+)
 OTHER_QUANTITY = re.compile(
     r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)[,，;；]\s*(?:(?i:and|while|but)\s+)?(?:[\u3400-\u9fff]+"
     r"|(?:(?i:the)\s+)?[A-Za-z]{2,}(?:\s+[A-Za-z]{2,}){0,3})\s*(?:为|是|(?i:is|equals)\s|=).*\Z"
@@ -248,11 +305,24 @@ JOINED = re.compile(
 INEQ = re.compile(r"[<>≤≥]|\\(?:le|ge|lt|gt|leq|geq|leqslant|geqslant)(?![a-zA-Z])")
 
 
+def plain_math(s: str) -> str:
+    """Plain-text maths in LaTeX: sqrt(x)/sqrt 3, pi, a decimal said to repeat (marked)."""
+    if not any(w in s for w in ("sqrt", "pi", "repeating", "recurring")):
+        return s
+    s = re.sub(r"(?<![A-Za-z\\])sqrt\s*\(([^()]*)\)", lambda m: "\\sqrt{" + m[1] + "}", s)
+    s = re.sub(r"(?<![A-Za-z\\])sqrt\s*([0-9]+)", lambda m: "\\sqrt{" + m[1] + "}", s)
+    s = re.sub(r"(?<![A-Za-z\\])pi(?![A-Za-z])", lambda m: "\\pi ", s)
+    said = r"(?:repeating|recurring|\((?:repeating|recurring)\))"
+    return re.sub(r"([0-9])\s*" + said, lambda m: m[1] + "\\repeating", s)
+
+
 def statement_math(sentence: str) -> str:
     """The sentence without an aside after its maths; then the last group of $…$ / \\(…\\) /
     \\[…\\] segments joined by commas or or/and (not and between inequalities), their contents
     comma-joined; else, in prose, the last chunk between words; else the sentence."""
+    sentence = plain_math(sentence)
     sentence = ASIDE.sub(r"\1", sentence, count=1)
+    sentence = REJECTED.sub(r"\1", sentence, count=1)
     sentence = OTHER_QUANTITY.sub(r"\1", sentence, count=1)
     segs = list(SEGMENTS.finditer(sentence))
     if segs:
@@ -303,7 +373,7 @@ def glued_span(pred: str, rule: str | None, text: str | None, normalize: Any) ->
     tail = pred[-160:]
     if not GLUE_HINT.search(tail):
         return None
-    end = re.search(r"([^\x01]*)\Z", prose_to_separators(normalize(tail)))
+    end = re.search(r"([^\x01]*)\Z", prose_to_separators(plain_math(normalize(tail))))
     span = end[1].strip(" \t\n\r.,;:。") if end else ""
     return span if text in span and GLUE.search(span.replace(text, "")) else None
 
@@ -320,8 +390,13 @@ def is_symbolic(span: str | None, strong_only: bool, normalize: Any, plain: Any)
     if span is None:
         return False
     form = normalize(span).replace("\\frac", "")
-    looks = bool(STRONG.search(form)) or (
-        not strong_only and bool(WEAK.search(form)) and not PROSE.search(form)
+    listed = re.search(
+        r"[0-9a-zA-Z)}]\s*,\s+(?:[-+0-9(\\{]|[a-zA-Z]\s*=)|[0-9)}]\s+(?:or|and)\s+[-+0-9(\\{]", form
+    )
+    looks = (
+        bool(STRONG.search(form))
+        or listed is not None
+        or (not strong_only and bool(WEAK.search(form)) and not PROSE.search(form))
     )
     return looks and not plain(span)
 
@@ -338,6 +413,10 @@ def verify(prediction: str, reference: str) -> str:
 
     from tests.oracles.math_words import exact_differ
 
+    # A last box that never closes: from it on (an earlier box is never read).
+    start = max(prediction.rfind("\\boxed"), prediction.rfind("\\fbox"))
+    if start >= 0 and not closes(prediction[start:]):
+        prediction = prediction[start:]
     gold, target = parse(reference), parse(prediction)
     if not gold or not target:
         return "different"

@@ -17,6 +17,11 @@ STATED = re.compile(
     r"|无(?:实数)?解|不存在|空集",
     re.I,
 )
+EXCEPT = re.compile(
+    r"\bno\s+(?:real\s+)?(?:solutions?|roots?)\s+(?:other\s+than|besides|except|apart\s+from|but)\b"
+    r"|除了?[^，。,]*?(?:之外|以外|外)",
+    re.I,
+)
 BUILDER = re.compile(r"^\s*\\\{\s*[a-zA-Z]\s*(?:\\mid|\\vert|\||:)")
 INTERVAL = re.compile(r"(?s)^\s*[\[(].*,.*[\])]\s*$|\\cup|∪|\\infty|∞")
 
@@ -47,7 +52,9 @@ def fit_sets(prediction: str, pspan: str | None, rspan: str) -> tuple[str | None
     if EMPTY.fullmatch(_unwrapped(rspan)):
         boxed = "\\boxed" in prediction or "\\fbox" in prediction
         stated = (pspan is not None and EMPTY.fullmatch(_unwrapped(pspan)) is not None) or (
-            not boxed and STATED.search(_last_sentence(prediction)) is not None
+            not boxed
+            and STATED.search(_last_sentence(prediction)) is not None
+            and EXCEPT.search(_last_sentence(prediction)) is None
         )
         return ("\\emptyset" if stated else pspan), "\\emptyset"
     if (

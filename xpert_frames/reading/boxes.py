@@ -3,9 +3,14 @@
 The plain regex for the last box, ``(?s).*\\(?:boxed|fbox)\\s*\\{(<content>)\\}``, reads the whole
 text with capture groups (Rust's slowest engine). Faster: cut the text through its last
 ``\\boxed`` or ``\\fbox`` (:func:`box_tail`, a replace without captures) and match only the short
-rest, anchored (:func:`anchored_box`). Where the last box is not well formed (its braces do not
-balance within the nesting the content pattern allows) an earlier box may be: callers read the
-rows where the anchored match fails with the plain regex, so the result is the same.
+rest, anchored (:func:`anchored_box`).
+
+Only the *last* box counts: where it is not well formed (it never closes, or its braces do not
+balance within the nesting the content pattern allows) the text has no box content, and an
+earlier box is never read instead. An earlier box is an answer the model went on to replace
+(``\\boxed{3}. Wait, that is wrong … \\boxed{\\frac{1}{2}``); reading it when the last one is
+cut off credits the superseded answer. The plain regex (:func:`plain_box`) backtracks to an
+earlier box, so it is not used to read a last box.
 
 The content patterns (how deep braces may nest) are in :mod:`xpert_frames.reading.vocabulary`:
 the number reader reads three levels (:data:`~xpert_frames.reading.vocabulary.BOX_CONTENT`),
@@ -17,11 +22,10 @@ from __future__ import annotations
 import polars as pl
 
 from xpert_frames.reading.spans import last_sentence
-from xpert_frames.reading.subsets import on_subset
 from xpert_frames.reading.vocabulary import BOX_CONTENT_DEEP, BOX_OPENERS
 
 _THROUGH_LAST = r"(?s)^.*\\(?:boxed|fbox)"
-#: Scratch column of :func:`after_box`: the text after the last box.
+#: Scratch column of :func:`after_box`: the text after the last box opener.
 _AFTER = "__text_after_box"
 
 
@@ -42,38 +46,20 @@ def box_tail(text: pl.Expr) -> pl.Expr:
     return pl.when(has_box).then(text.str.replace(_THROUGH_LAST, ""))
 
 
-_DEEP_BOX = plain_box(BOX_CONTENT_DEEP)
-_AFTER_DEEP_BOX = rf"(?s)^.*\\(?:boxed|fbox)\s*\{{{BOX_CONTENT_DEEP}\}}(.*)$"
-
-
-def boxed_content(text: pl.Expr) -> pl.Expr:
-    """The content of the last ``\\boxed{}`` (four levels of nested braces), else null."""
-    return text.str.extract(_DEEP_BOX, 1)
-
-
 def last_box(df: pl.DataFrame, text: str, content: str) -> pl.DataFrame:
-    """Add ``content``: the content of the last box of column ``text`` (:func:`boxed_content`),
-    read after the last ``\\boxed`` first, the whole text only where that box is not well
-    formed."""
+    """Add ``content``: the content of the last box of column ``text`` (four levels of nested
+    braces), read after the last ``\\boxed``/``\\fbox``; null where that box is not well
+    formed (never an earlier box's content, module docs) or there is none."""
     f = pl.col
     found = box_tail(f(text)).str.extract(anchored_box(BOX_CONTENT_DEEP), 1).alias(content)
-    df = df.with_columns(found)
-    # Kept as it was before the move (outputs must not change): the retry on rows whose last box
-    # is not well formed writes the earlier box's content over ``text``, not into ``content``.
-    retry = boxed_content(f(text))
-    return on_subset(df, f(content).is_null(), lambda d: d.with_columns(retry))
+    return df.with_columns(found)
 
 
 def after_box(df: pl.DataFrame, text: str) -> pl.DataFrame:
-    """Column ``text`` replaced by the last sentence after its last well-formed box (null where
-    none; row order changes), the whole text read only where the last box is not well formed."""
+    """Column ``text`` replaced by the last sentence after its last box (null where there is no
+    box or the last one is not well formed: never the text after an earlier box)."""
     f = pl.col
     anchored = anchored_box(BOX_CONTENT_DEEP)
-    df = df.with_columns(box_tail(f(text)).alias(_AFTER))
-    fits = df.select(f(_AFTER).str.contains(anchored).fill_null(False)).to_series()
-    parts = [df.filter(fits).with_columns(f(_AFTER).str.replace(anchored, ""))]
-    if not fits.all():
-        rest = df.filter(~fits).with_columns(f(text).str.extract(_AFTER_DEEP_BOX, 1).alias(_AFTER))
-        parts.append(rest)
-    df = pl.concat(parts)
-    return df.with_columns(last_sentence(f(_AFTER)).alias(text)).drop(_AFTER)
+    df = df.with_columns(box_tail(f(text)).alias(_AFTER))  # a column: read once
+    after = pl.when(f(_AFTER).str.contains(anchored)).then(f(_AFTER).str.replace(anchored, ""))
+    return df.with_columns(last_sentence(after).alias(text)).drop(_AFTER)

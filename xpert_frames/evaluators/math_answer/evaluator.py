@@ -31,7 +31,9 @@ the budget is spent, the pairs not yet verified score 0 with rule
 ``<source>:symbolic-budget``, and one ``RuntimeWarning`` gives their count: a file of
 pathological answers costs at most the budget, not their number times the timeout.
 ``<name>_extracted`` and ``<name>_expected`` show what was compared: the numbers as written,
-or the two answer spans.
+or the two answer spans. An answer written exactly as the reference (its answer span, or a
+short prediction whole, equal to the reference span but for whitespace, ``$``, LaTeX spacing and
+a final period) scores 1 whatever the other rules read (rule ``identical``).
 
 ``normalize=True`` (default) reads full-width forms, Chinese numerals and fractions, LaTeX and
 ``×10^n``, mixed numbers, space and LaTeX thousands, decimal commas (``decimal_comma``),
@@ -56,6 +58,7 @@ from xpert_frames.core.aliases import MathExtract
 from xpert_frames.core.options import check_bool, check_choice, check_float
 from xpert_frames.core.text import to_expr
 from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.evaluators.math_answer import as_written as written
 from xpert_frames.evaluators.math_answer import pair_forms, set_forms, times, worded
 from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.evaluators.math_answer.parts import in_parts
@@ -337,15 +340,21 @@ class MathEvaluator(BaseEvaluator):
         lf = lf.with_columns(outcome.alias(t("outcome")), keyed.alias(t("keyed")))
         if not (self.normalize and not self.strict_format):
             return lf.with_columns(
+                pl.lit(False).alias(t("identical")),
                 pl.lit(None, pl.String).alias(t("worded_kind")),
                 pl.lit(None, pl.Boolean).alias(t("worded_score")),
                 pl.lit(None, pl.Boolean).alias(t("colon")),
                 pl.lit(None, pl.Boolean).alias(t("list")),
             )
+        # An answer written exactly as the reference is right (rule ``identical``).
+        ref = pl.col(t("ref")).struct
+        plain = (ref.field("text") == pl.col(t("rspan"))) & ref.field("value").is_not_null()
+        as_written = written.identical(p_text, pl.col(t("pspan")), pl.col(t("rspan")), plain=plain)
         # A reference stated in words (``\\text{No}``, ``Converges``) is compared as a text
         # answer, never by a number of the prediction (module worded).
         lf = lf.with_columns(
-            worded.worded_kind(pl.col(frames.ANSWER).cast(pl.String)).alias(t("worded_kind"))
+            (as_written & pl.col(frames.VALID)).alias(t("identical")),
+            worded.worded_kind(pl.col(frames.ANSWER).cast(pl.String)).alias(t("worded_kind")),
         )
         # A clock time (``1:00`` vs ``12:00``) or a ratio (``12:1``) as such (module times).
         return lf.with_columns(
@@ -468,8 +477,8 @@ class MathEvaluator(BaseEvaluator):
         words = kind.is_not_null() & pl.col(frames.VALID) & ~whole.fill_null(False)
         colon = pl.col(t("colon")).is_not_null() & pl.col(frames.VALID)
         listed = pl.col(t("list")).is_not_null() & pl.col(frames.VALID) & ~on
-        return {
-            "score": pl.when(words)
+        score = (
+            pl.when(words)
             .then(pl.col(t("worded_score")))
             .when(colon)
             .then(pl.col(t("colon")))
@@ -479,10 +488,16 @@ class MathEvaluator(BaseEvaluator):
             .then(outcome == "equal")
             .otherwise(numeric)
             .fill_null(False)
-            .cast(pl.Float64),
+        )
+        # Written exactly as the reference: right, whatever the other rules read.
+        identical = pl.col(t("identical")) & ~score
+        return {
+            "score": (score | identical).cast(pl.Float64),
             "value": pl.when(~on).then(pv),
             "unit": pl.when(~on).then(pu),
-            "rule": pl.when(words)
+            "rule": pl.when(identical)
+            .then(pl.lit("identical"))
+            .when(words)
             .then(pl.lit("worded"))
             .when(colon)
             .then(pl.lit("colon"))

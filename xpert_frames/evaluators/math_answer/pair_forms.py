@@ -5,7 +5,8 @@ Python on the rows that reach the symbolic step, never per row of a frame).
 written identically (then they are equal, without Math-Verify):
 
 * spacing and delimiters: ``$``, ``\\left``/``\\right``, ``\\,`` ``\\;`` ``\\!``
-  ``\\quad``, ``\\dfrac`` and ``\\tfrac`` as ``\\frac``, spaces;
+  ``\\quad``, ``\\dfrac`` and ``\\tfrac`` as ``\\frac``, spaces, braces that group the whole
+  span (``{f(n)=n}``, not around a comma list);
 * words around the answer: a leading ``\\text{The solutions are }``; trailing conditions
   (``f(x)=2x \\text{ for all } x>0`` → ``f(x)=2x``, not inside ``\\begin{…}``) only to find
   the two written identically; a span that is a sentence (``So the angle is
@@ -13,6 +14,12 @@ written identically (then they are equal, without Math-Verify):
 * plain-text maths: ``sqrt(…)`` as ``\\sqrt{…}``, ``pi`` as ``\\pi``;
 * ``\\log`` (no base) as ``\\ln`` when the other side writes ``\\ln``;
 * a LaTeX mixed number (``88 \\frac{2}{3}``, the whole span) as one fraction;
+* a repeating decimal as its exact fraction: ``0.1\\overline{6}``, ``0.1\\dot{6}``,
+  ``0.\\dot{1}\\dot{8}``, ``0.1(6)``, ``0.1666...`` (a block written at least twice before the
+  dots) and ``0.1666`` said to repeat (marked ``\\repeating`` by the span reader: the shortest
+  block written at least twice at the end, else the last digit) → ``\\frac{1}{6}``;
+* a multiple-choice label before the prediction's value (``\\text{(C)}\\ \\frac{5}{2}``) left
+  out where the reference has none;
 * ``\\pm`` inside a tuple expanded to the tuples it stands for (``(0, \\pm 2)`` → ``(0, 2), (0,
   -2)``), on the side that has it when the other has none;
 * a function equal up to renaming its variable: ``f(y) = 2y`` against ``f(x) = 2x`` → the
@@ -24,7 +31,9 @@ written.
 
 from __future__ import annotations
 
+import functools
 import re
+from fractions import Fraction
 
 import polars as pl
 
@@ -32,6 +41,8 @@ _SPACING = re.compile(
     r"\\left(?![a-zA-Z])|\\right(?![a-zA-Z])|(?<!\\)\\[,;:! ]|\\q?quad(?![a-zA-Z])"
 )
 _LEADING = re.compile(r"^\s*\\text\s*\{\s*[A-Za-z][A-Za-z ,']*(?:is|are|be|:)\s*\}\s*:?\s*")
+#: A multiple-choice label before the value (``\\text{(C)}\\ \\frac{5}{2}``, ``(B) 12``).
+_CHOICE = re.compile(r"^\s*(?:\\text(?:bf)?\s*\{\s*\(([A-E])\)\s*\}|\(([A-E])\))\s*(?=\S)")
 _TRAILING = re.compile(
     r"\s*[,;]?\s*\\text\s*\{\s*(?:for|where|if|when|with|whenever)\b[^{}]*\}.*$", re.S
 )
@@ -47,11 +58,24 @@ _TUPLE = re.compile(r"\(([^()]*)\)")
 _FUNCTION = re.compile(r"^\s*([a-zA-Z])\s*\(\s*([a-zA-Z])\s*\)\s*=(.+)$", re.S)
 
 
+def _ungroup(span: str) -> str:
+    """``{f(n)=n}`` → ``f(n)=n``: braces around the whole span only group it (not around a
+    comma list, which may be a set written without ``\\{``)."""
+    while span.startswith("{") and span.endswith("}") and "," not in span:
+        depth = 0
+        for i, ch in enumerate(span):
+            depth += {"{": 1, "}": -1}.get(ch, 0)
+            if depth == 0 and i < len(span) - 1:
+                return span  # the first brace closes before the end: ``{a}+{b}``
+        span = span[1:-1].strip()
+    return span
+
+
 def _clean(span: str) -> str:
     span = span.strip().strip("$").strip()
     span = span.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     span = _SPACING.sub(" ", span)
-    return re.sub(r"\s+", " ", span).strip()
+    return _ungroup(re.sub(r"\s+", " ", span).strip())
 
 
 def _words_off(span: str, trailing: bool) -> str:
@@ -64,6 +88,57 @@ def _words_off(span: str, trailing: bool) -> str:
             span = m.group(1)
     span = _SQRT.sub(r"\\sqrt{\1}", span)
     return _PI.sub(r"\\pi", span).strip().rstrip(".").strip()
+
+
+_DIGITS = r"([0-9]*)\.([0-9]*)"
+_REPEATING = [
+    # 0.1\overline{6}, 0.1\dot{6}, 0.\dot{1}\dot{8} (dots over the period's first and last
+    # digits), 0.1(6), 0.1666\repeating (said to repeat: the shortest block written at least
+    # twice at the end, else the last digit), 0.1666... (a block written at least twice).
+    re.compile(_DIGITS + r"\\overline\s*\{([0-9]{1,12})\}"),
+    re.compile(_DIGITS + r"\\dot\s*\{?([0-9])\}?(?:([0-9]{0,10})\\dot\s*\{?([0-9])\}?)?"),
+    re.compile(r"(?<![0-9.])" + _DIGITS + r"\(([0-9]{1,12})\)"),
+    re.compile(_DIGITS + r"\\repeating(?![a-zA-Z])"),
+    re.compile(_DIGITS + r"(?:\.\.\.|…|\\[lc]?dots(?![a-zA-Z]))"),
+]
+
+
+def _period(digits: str, *, said: bool) -> int | None:
+    """The length of the shortest block that ``digits`` ends with at least twice; a decimal
+    ``said`` to repeat without one repeats its last digit."""
+    for size in range(1, len(digits) // 2 + 1):
+        if digits[-size:] == digits[-2 * size : -size]:
+            return size
+    return 1 if said and digits else None
+
+
+def _exact_repeating(m: re.Match[str], kind: int) -> str:
+    whole, fixed = m.group(1), m.group(2)
+    if kind == 0 or kind == 2:
+        block = m.group(3)
+    elif kind == 1:
+        block = m.group(3) + (m.group(4) or "") + (m.group(5) or "")
+    else:
+        size = _period(fixed, said=kind == 3)
+        if size is None:
+            return m.group(0)
+        fixed, block = fixed[:-size], fixed[-size:]
+    if not block or not (whole or fixed or kind != 2):
+        return m.group(0)
+    # whole.fixed(block…) = (whole fixed block - whole fixed) / (10^len(fixed) (10^len(block) - 1))
+    num = int(whole + fixed + block or "0") - int(whole + fixed or "0")
+    den = 10 ** len(fixed) * (10 ** len(block) - 1)
+    value = Fraction(num, den)
+    return f"\\frac{{{value.numerator}}}{{{value.denominator}}}"
+
+
+def _repeating(span: str) -> str:
+    """Repeating decimals as exact fractions (``0.1\\overline{6}`` → ``\\frac{1}{6}``)."""
+    if not any(c in span for c in ("\\", "(", ".")):
+        return span
+    for kind, pattern in enumerate(_REPEATING):
+        span = pattern.sub(functools.partial(_exact_repeating, kind=kind), span)
+    return span
 
 
 def _mixed(span: str) -> str:
@@ -118,8 +193,12 @@ def _same(p: str, r: str) -> bool:
 
 
 def _forms(pred: str, ref: str, *, trailing: bool) -> tuple[str, str]:
-    p, r = _words_off(_clean(pred), trailing), _words_off(_clean(ref), trailing)
+    # Repeating decimals first: a final ``...`` is their dots, not a sentence's end.
+    p = _words_off(_repeating(_clean(pred)), trailing)
+    r = _words_off(_repeating(_clean(ref)), trailing)
     p, r = _mixed(p), _mixed(r)
+    if not _CHOICE.match(r):  # a label before the value, where the reference has none
+        p = _CHOICE.sub("", p)
     if _LN.search(p) and not _LN.search(r):
         r = _LOG.sub("\\\\ln", r)
     if _LN.search(r) and not _LN.search(p):

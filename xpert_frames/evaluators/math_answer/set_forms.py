@@ -4,8 +4,8 @@
 * the empty set, as a symbol (``\\emptyset``, ``\\varnothing``, ``∅``, ``\\{\\}``) or in words
   (``no solution``, ``no real solutions``, ``无解``, ``不存在``, ``空集``, also inside
   ``\\text{}``): when the reference is the empty set, a prediction that states it (its answer
-  span, or without a box its last sentence) has the span ``\\emptyset``, and so has the
-  reference;
+  span, or without a box its last sentence, not one that names a solution after all: ``no
+  solutions other than x = 0``) has the span ``\\emptyset``, and so has the reference;
 * a set-builder reference (``\\{x|x>2\\}``, ``\\{x \\mid x<-1 或 x>3\\}``) against a prediction
   in interval notation: the reference in interval notation (as
   :func:`xpert_frames.evaluators.math_answer.answer_forms.fit_to_reference` does for a
@@ -31,6 +31,12 @@ _EMPTY_STATED = (
     r"\\emptyset|\\varnothing|∅|\\\{\s*\\\}|(?i:\bno\s+(?:real\s+)?(?:solutions?|roots?)\b)"
     r"|无(?:实数)?解|不存在|空集"
 )
+#: "No solutions" that names one after all: ``no solutions other than x = 0``, ``besides``,
+#: ``except``, ``apart from``, ``but``, ``除…外``.
+_EXCEPT = (
+    r"(?i:\bno\s+(?:real\s+)?(?:solutions?|roots?)\s+(?:other\s+than|besides|except|apart\s+from"
+    r"|but)\b)|除了?[^，。,]*?(?:之外|以外|外)"
+)
 #: Literal pieces of every reference these rules rewrite (a cheap screen first).
 _SCREEN = ["emptyset", "varnothing", "∅", "{", "solution", "无", "不存在", "空集"]
 #: A set-builder reference.
@@ -53,9 +59,9 @@ def _fit(df: pl.DataFrame) -> pl.DataFrame:
     f = pl.col
     empty_ref = f("reference_span").str.contains(_EMPTY)
     boxed = f("prediction").str.contains_any(["\\boxed", "\\fbox"])
-    stated = f("span").str.contains(_EMPTY).fill_null(False) | (
-        ~boxed & last_sentence(f("prediction")).str.contains(_EMPTY_STATED).fill_null(False)
-    )
+    end = last_sentence(f("prediction"))
+    said = end.str.contains(_EMPTY_STATED) & ~end.str.contains(_EXCEPT)
+    stated = f("span").str.contains(_EMPTY).fill_null(False) | (~boxed & said.fill_null(False))
     df = df.with_columns(
         pl.when(empty_ref & stated).then(pl.lit(EMPTY_SPAN)).otherwise(f("span")).alias("span"),
         pl.when(empty_ref)

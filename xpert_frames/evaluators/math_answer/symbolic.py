@@ -9,13 +9,17 @@ symbolically or not at all:
   when that gave the number (rule ``statement``; :func:`statement_math`: an aside after the
   answer cut off, then its last group of joined ``$…$``/``\\(…\\)`` segments, else its last
   chunk between words, never the words around it), else the last box's content, else the
-  maths of the last sentence when it has segments or joined values, else the expression
-  ending the prediction when the last number is part of it (:func:`glued_span`; such a row is
-  always symbolic), else none (the whole prediction is handed to Math-Verify); the span is
-  then put in the reference's form (:func:`answer_forms.fit_to_reference`);
+  whole prediction when it is one short bare expression (no segments, box or prose:
+  ``\\sqrt{2}/2``), else the maths of the last sentence when it has segments or joined values,
+  else the expression ending the prediction when the last number is part of it
+  (:func:`glued_span`; such a row is always symbolic), else none (the whole prediction is
+  handed to Math-Verify); the span is then put in the reference's form
+  (:func:`answer_forms.fit_to_reference`);
 * a span is *symbolic* when it is not one plain number (with an optional unit) and it holds a
   LaTeX command other than ``\\frac``, a power, root, π, ∞, set operator, an interval or tuple
-  in brackets, or a factorial; a reference or boxed span also when it has an equation or
+  in brackets, a factorial, or two or more values given as the answer (``5, 7``, ``5 and 7``,
+  ``2 \\text{ or } 3``: a list, never its last number); a reference or boxed span also when it
+  has an equation or
   inequality, a one-letter variable, a comma list or arithmetic between terms, unless it reads
   as prose (CJK text or a word of three letters or more);
 * a row is symbolic when either span is. Its pair is verified once per distinct pair by
@@ -40,6 +44,7 @@ from xpert_frames.evaluators.math_answer.answer_forms import (
     sqrt_latex,
     strip_delimiters,
 )
+from xpert_frames.evaluators.math_answer.as_written import plain_math
 from xpert_frames.reading.boxes import after_box, last_box
 from xpert_frames.reading.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
 from xpert_frames.reading.numeric.parse import parse_number
@@ -76,6 +81,12 @@ _WEAK = (
     r"|[0-9a-zA-Z)}]\s*[-+*/×−]\s*[0-9a-zA-Z(\\{]"
 )
 _PROSE = r"[\x{3400}-\x{9fff}]|(?:^|[^a-zA-Z\\])[a-zA-Z]{3,}"
+#: Two or more values given as the answer (``5, 7``, ``x=2, x=3``, ``2 \\text{ or } 3``, ``5 and
+#: 7``): a list, never one of its numbers, in any span (a statement's too).
+_LIST = (
+    r"[0-9a-zA-Z)}]\s*,\s+(?:[-+0-9(\\{]|[a-zA-Z]\s*=)"
+    r"|[0-9)}]\s+(?:or|and)\s+[-+0-9(\\{]"
+)
 
 
 def _sentence(prediction: pl.Expr) -> pl.Expr:
@@ -116,13 +127,22 @@ def _rows_of(values: pl.Series, fn: Callable[[pl.DataFrame], pl.Series]) -> pl.S
     return out.scatter(df["__row"], fn(df))
 
 
+#: A rejected alternative after the answer's maths (``$(1, 3)$, not $(3, 1)$``, ``而不是 6``):
+#: cut off with what follows.
+_REJECTED = (
+    r"(?s)^(.*?(?:\$|\\\)|\\\]|[0-9]).*?)(?:[,，;；]\s*(?i:not|rather\s+than|instead\s+of)\s"
+    r"|\s*(?:而不是|而非)).*$"
+)
+
+
 def _chunk(text: pl.Expr) -> pl.Expr:
     return pl.coalesce(_prose_to_separators(text).str.extract(_LAST_CHUNK, 1), text)
 
 
 def _statement_math(df: pl.DataFrame) -> pl.Series:
     f = pl.col
-    cut = f("span").str.replace(answer_forms.ASIDE, "${1}")
+    df = plain_math(df, "span")
+    cut = f("span").str.replace(answer_forms.ASIDE, "${1}").str.replace(_REJECTED, "${1}")
     df = df.with_columns(cut.str.replace(answer_forms.OTHER_QUANTITY, "${1}"))
     segments = df.filter(f("span").str.contains(r"\$|\\[(\[]"))["span"].unique()
     found = pl.Series("found", [answer_forms.joined_segments(s) for s in segments], pl.String)
@@ -178,7 +198,8 @@ def _glued(df: pl.DataFrame) -> pl.Series:
     if df.height == 0:
         return out
     tail = rewrite_text(fold_text(f("prediction").str.slice(-_TAIL)))
-    end = _prose_to_separators(tail).str.extract(f"([^{_SEP}]*)$", 1)
+    df = plain_math(df.with_columns(tail.alias("tail")), "tail")
+    end = _prose_to_separators(f("tail")).str.extract(f"([^{_SEP}]*)$", 1)
     df = df.with_columns(end.str.strip_chars(" \t\n\r.,;:。").alias("end"))
     rest = f("end").str.split(f("number_text")).list.join("")
     glued = f("end").str.contains(f("number_text"), literal=True) & rest.str.contains(_GLUE)
@@ -224,7 +245,9 @@ def _classify(spans: pl.DataFrame) -> pl.DataFrame:
         form = _math_form(f("span"))
         weak = form.str.contains(_WEAK) & ~form.str.contains(_PROSE)
         return d.with_columns(
-            (form.str.contains(_STRONG) | (~f("strong") & weak)).alias("symbolic")
+            (form.str.contains(_STRONG) | form.str.contains(_LIST) | (~f("strong") & weak)).alias(
+                "symbolic"
+            )
         )
 
     spans = on_subset(spans, _screen(f("span")), looks, {"symbolic": pl.Boolean()})
@@ -280,15 +303,21 @@ def _classify_batch(batch: pl.Series) -> pl.Series:
 #: A character that folds into one of the strong markers (full-width forms included).
 _STRONG_CHAR = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
 #: A letter beside a digit or an operator: the statement may hold a variable term.
+#: Values listed (``5, 7``, ``5 or 7``, ``5 和 7``; not ``1,000``): the statement may be a list
+#: (:data:`_LIST`).
+_LIST_HINT = r"[0-9)}]\s*,\s+[-+0-9(]|[0-9)}]\s+(?:or|and)\s+[-+0-9(]|[0-9)}]\s*[或和]\s*[-+0-9(]"
 _TERM_HINT = (
-    _STRONG_CHAR + r"|[<>=≤≥]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]|[-+*/×−－＋]\s*[a-zA-Z]"
+    _STRONG_CHAR
+    + r"|[<>=≤≥]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]|[-+*/×−－＋]\s*[a-zA-Z]|"
+    + _LIST_HINT
+    + r"|[0-9]\s*\(?(?:repeating|recurring)"  # a decimal said to repeat (:data:`_PLAIN_MATH`)
 )
 
 
 #: The characters that a strong marker (:data:`_STRONG`) needs, in a span or in what folds
-#: into one (full-width forms and letters, ℃/℉): a sentence without any of them gives no
-#: strongly symbolic span, however it is cut or rewritten.
-_CAN_BE_STRONG = _STRONG_CHAR[:-1] + "a-zA-Zａ-ｚＡ-Ｚ℃℉]"
+#: into one (full-width forms and letters, ℃/℉), or values listed (:data:`_LIST_HINT`): a
+#: sentence without any of them gives no strongly symbolic span, however it is cut or rewritten.
+_CAN_BE_STRONG = _STRONG_CHAR[:-1] + "a-zA-Zａ-ｚＡ-Ｚ℃℉]|" + _LIST_HINT
 
 
 def answer_spans(
@@ -320,6 +349,22 @@ def answer_spans(
     ), rspan
 
 
+#: A prediction this short, without ``$``/``\\(``/``\\[`` segments, a box, CJK text or an
+#: English word (two letters or more, not a LaTeX command's name nor braced), with a maths
+#: character or a variable (not the ``e`` of ``1e400``: a number alone is the number reader's),
+#: is one bare expression: its whole text is its answer span.
+_BARE_BYTES = 200
+#: Roots of one unknown given together (``$x=2$ and $x=3$``, ``x = 1, x = 4``; the same letter
+#: twice): the last sentence's maths is the answer (a list), not its last number.
+_ROOTS_HINT = r"=\s*[-+]?[0-9.]+\$?\s*(?:,|\band\b|\bor\b|或|和)\s*\$?\s*[a-zA-Z]\s*="
+_ROOTS_JOINED = "|".join(
+    rf"(?:^|[^a-zA-Z\\]){v}\s*=\s*[-+]?[0-9.]+\$?\s*(?:,|\band\b|\bor\b|或|和)\s*\$?\s*{v}\s*="
+    for v in string.ascii_letters
+)
+_BARE_PROSE = r"[\x{3400}-\x{9fff}]|(?:^|[^a-zA-Z\\{])[a-zA-Z]{2,}"
+_BARE_MATH = _STRONG_CHAR + "|[a-df-zA-DF-Z]"
+
+
 def _prediction_span(batch: pl.Series) -> pl.Series:
     """The batch behind the prediction span of :func:`answer_spans`."""
     f = pl.col
@@ -345,12 +390,23 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     other = df.filter(~f("statement"))
     box = other.filter(boxed)
     end = last_sentence(f("prediction"))
-    last = other.filter(~boxed & f("prediction").str.contains(_STRONG_CHAR[:-1] + "<>]"))  # or < >
+    hint = f("prediction").str.contains(_STRONG_CHAR[:-1] + "<>]")  # or < >
+    last = other.filter(~boxed & (hint | f("prediction").str.contains(_ROOTS_HINT)))
     maths = _SEG | f("prediction").str.contains(answer_forms.JOINED)
-    strong = f("prediction").str.contains(_STRONG_CHAR) | f("prediction").str.contains(
-        answer_forms.OR_INEQ
+    maths = maths | f("prediction").str.contains(_ROOTS_JOINED)
+    strong = (
+        f("prediction").str.contains(_STRONG_CHAR)
+        | f("prediction").str.contains(answer_forms.OR_INEQ)
+        | f("prediction").str.contains(_ROOTS_JOINED)
     )
-    last = last.with_columns(end).filter(strong & maths)
+    # A prediction that is one bare expression (``\\sqrt{2}/2``, ``\\{1,2\\}``): its whole text.
+    short = other.filter(~boxed & (f("prediction").str.len_bytes() <= _BARE_BYTES))
+    bare = short.filter(
+        ~_SEG
+        & f("prediction").str.contains(_BARE_MATH)
+        & ~f("prediction").str.contains(_BARE_PROSE)
+    )
+    last = last.join(bare, on="row", how="anti").with_columns(end).filter(strong & maths)
     spans = pl.concat(
         [
             cut.select("row", statement_math(f("sentence")).alias("span")),
@@ -359,6 +415,7 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
                 "row", "span"
             ),
             last.select("row", statement_math(f("prediction")).alias("span")),
+            bare.select("row", f("prediction").alias("span")),
         ]
     )
     spans = spans.drop_nulls("span").with_columns(strip_delimiters(f("span")))

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from typing import Any
 
 from math_verify import parse, verify  # imported once, before the worker says it is ready
 
 logging.getLogger("math_verify").setLevel(logging.ERROR)  # "timeout is disabled" notice
 
+_OPENER = re.compile(r"\\(?:boxed|fbox)\s*\{")
 #: The largest power (in bits) expanded to compare two exact values (:func:`exact_differ`).
 MAX_BITS = 200_000
 
@@ -56,10 +58,31 @@ def exact_differ(gold: Any, target: Any) -> bool:
     return t is not None and bool(g != t)
 
 
+def from_unclosed_box(text: str) -> str:
+    """``text`` from its last ``\\boxed``/``\\fbox`` on when that box never closes, else
+    ``text``: Math-Verify reads the last *well-formed* box, which there is an earlier answer the
+    model went on to replace (``\\boxed{x^2}. Hmm, redo: \\boxed{x^{3``); from the last box on it
+    reads that box or nothing (:mod:`xpert_frames.reading.boxes`: only the last box counts)."""
+    start = max(text.rfind("\\boxed"), text.rfind("\\fbox"))
+    if start < 0:
+        return text
+    opener = _OPENER.match(text, start)
+    if opener is None:
+        return text[start:]  # an opener without its brace
+    depth = 0
+    for ch in text[opener.end() - 1 :]:
+        depth += 1 if ch == "{" else -1 if ch == "}" else 0
+        if depth == 0:
+            return text
+    return text[start:]
+
+
 def verify_pair(pair: tuple[str, str]) -> str:
     """``equal`` when Math-Verify finds the prediction equal to the reference, else
-    ``different`` (also when either side parses to nothing)."""
+    ``different`` (also when either side parses to nothing). A prediction whose last box never
+    closes is read from that box on (:func:`from_unclosed_box`)."""
     prediction, reference = pair
+    prediction = from_unclosed_box(prediction)
     gold = parse(reference, parsing_timeout=None)
     target = parse(prediction, parsing_timeout=None)
     equal = bool(gold) and bool(target) and verify(gold, target, timeout_seconds=None)

@@ -112,18 +112,12 @@ def _boxed(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     # step is a column (eager frames do not share sub-expressions).
     anchored = anchored_box(BOX_CONTENT)
     out = df.with_columns(box_tail(f("normalized_text")).alias("after"))
+    # A last box that is not well formed has no content: an earlier box was superseded by it
+    # and is never read instead (the other rules read the text).
     out = out.with_columns(
         f("after").str.extract(anchored, 1).alias("content"),
         f("after").str.replace(anchored, "").alias("after"),
     )
-
-    def retry(d: pl.DataFrame) -> pl.DataFrame:  # no box, or the last one is not well formed
-        return d.with_columns(
-            f("normalized_text").str.extract(g.boxed, 1).alias("content"),
-            f("normalized_text").str.replace(g.boxed, "").alias("after"),
-        )
-
-    out = on_subset(out, f("content").is_null(), retry)
     out = out.with_columns(
         last_candidate(g, f("content")).alias("boxed"),
         (f("content").is_not_null() & f("after").str.contains(g.late)).alias("late"),
