@@ -9,8 +9,8 @@ Only the *last* box counts: where it is not well formed (it never closes, or its
 balance within the nesting the content pattern allows) the text has no box content, and an
 earlier box is never read instead. An earlier box is an answer the model went on to replace
 (``\\boxed{3}. Wait, that is wrong … \\boxed{\\frac{1}{2}``); reading it when the last one is
-cut off credits the superseded answer. The plain regex (:func:`plain_box`) backtracks to an
-earlier box, so it is not used to read a last box.
+cut off credits the superseded answer. The plain regex for the last box backtracks to an
+earlier box, so it is not used to read one.
 
 The content patterns (how deep braces may nest) are in :mod:`xpert_frames.reading.vocabulary`:
 the number reader reads three levels (:data:`~xpert_frames.reading.vocabulary.BOX_CONTENT`),
@@ -27,11 +27,6 @@ from xpert_frames.reading.vocabulary import BOX_CONTENT_DEEP, BOX_OPENERS
 _THROUGH_LAST = r"(?s)^.*\\(?:boxed|fbox)"
 #: Scratch column of :func:`after_box`: the text after the last box opener.
 _AFTER = "__text_after_box"
-
-
-def plain_box(content: str) -> str:
-    """The plain regex: group 1 is the content of the last well-formed box."""
-    return rf"(?s).*\\(?:boxed|fbox)\s*\{{({content})\}}"
 
 
 def anchored_box(content: str) -> str:

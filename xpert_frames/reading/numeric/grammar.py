@@ -14,13 +14,11 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from xpert_frames.reading.boxes import plain_box
 from xpert_frames.reading.numeric.chinese import DIGITS, INT_CHARS
 from xpert_frames.reading.numeric.forms import LATEX_FORMS
 from xpert_frames.reading.numeric.units import unit_table
 from xpert_frames.reading.spans import CLAUSE_END, SENTENCE_END
 from xpert_frames.reading.vocabulary import (
-    BOX_CONTENT,
     CLAUSE_CONCLUSION,
     CONCLUSION_EN,
     NUMBER_STATEMENTS,
@@ -216,7 +214,6 @@ class Grammar:
     #: :attr:`number_groups` for a text without ``\\frac``, ``/`` or ``分之``: its only form
     #: that can match then (the same groups), several times faster
     plain_groups: str
-    boxed: str  #: group 1: the content of the last ``\\boxed{...}``
     marker: str  #: any answer statement
     late: str  #: after the last box: an answer statement or a conclusion
     through_late: str  #: the text up to and including the last of those
@@ -292,7 +289,6 @@ def grammar(chinese: bool, mixed: bool = True) -> Grammar:
         number_prefix=f"^{unnamed}",
         number_groups=f"^{number}$",
         plain_groups=f"^{sign}(?:{plain})$",
-        boxed=plain_box(BOX_CONTENT),
         marker=markers,
         late=f"{CLAUSE_CONCLUSION}|{markers}",
         through_late=f"(?s)^.*(?:{CLAUSE_CONCLUSION}|{markers})",
