@@ -150,6 +150,44 @@ def test_repeated_pairs_and_hash_collisions_score_their_own_pair(
     assert kernel(pairs) == expected
 
 
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    st.lists(st.tuples(st.none() | texts(16), st.none() | texts(16)), min_size=1, max_size=60),
+    st.integers(0, 3),
+)
+def test_pair_heads_never_count_more_pairs_than_there_are(
+    pairs: list[tuple[str | None, str | None]], cut: int
+) -> None:
+    # Short strings (inside their views, some under the 4-byte prefix), sliced Series, nulls.
+    a = pl.Series(["pad"] * cut + [p[0] for p in pairs], dtype=pl.String).slice(cut)
+    b = pl.Series(["pad"] * cut + [p[1] for p in pairs], dtype=pl.String).slice(cut)
+    heads = scorers.pair_heads(a, b)
+    assert len(heads) == len(pairs)
+    assert len(np.unique(heads)) <= len(set(pairs))
+    for i, p in enumerate(pairs):  # equal pairs, equal heads
+        j = pairs.index(p)
+        assert heads[i] == heads[j]
+
+
+def test_pairs_are_hashed_only_when_their_heads_allow_repeats(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hashed: list[int] = []
+    real = kernels._pair_key
+
+    def spy() -> pl.Expr:
+        hashed.append(1)
+        return real()
+
+    monkeypatch.setattr(kernels, "_pair_key", spy)
+    distinct = [(f"answer {i}", f"{i} prediction") for i in range(1_000)]
+    assert kernel(distinct) == [seed(x, y) for x, y in distinct]
+    assert hashed == []  # every head differs: no hashing
+    repeated = distinct[:100] * 10
+    assert kernel(repeated) == [seed(x, y) for x, y in repeated]
+    assert hashed == [1]
+
+
 def spy_on_pieces(monkeypatch: pytest.MonkeyPatch, path: str, after: Any = None) -> list[int]:
     """Record the size of every piece handed to rapidfuzz on ``path`` (``after`` runs after
     each piece)."""
