@@ -262,18 +262,24 @@ def test_a_pending_signal_is_seen_between_pieces(
             sent.append(1)
             os.kill(os.getpid(), signal.SIGUSR1)
 
-    # The signal arrives while a piece runs in C (on a worker thread with two workers).
+    # The signal arrives while a piece runs in C (on a worker thread with two workers). Each
+    # piece takes milliseconds (4,000 distinct pairs of 300 random letters), longer than
+    # Python's switch interval (5 ms by default: what the main thread may wait for the GIL
+    # before its handler runs; with pieces of microseconds, dozens would finish meanwhile).
+    letters = np.random.default_rng(5).integers(97, 105, size=(2, 60_000 * 300), dtype=np.uint8)
+    left, right = (row.tobytes().decode() for row in letters)
+    pairs = [(left[i : i + 300], right[i : i + 300]) for i in range(0, 60_000 * 300, 300)]
     calls = spy_on_pieces(monkeypatch, path, after=signal_once)
-    monkeypatch.setattr(kernels, "PIECE_ROWS", 1_000)
+    monkeypatch.setattr(kernels, "PIECE_ROWS", 4_000)
     previous = signal.signal(signal.SIGUSR1, handler)
     try:
         with pytest.raises(Stop):
-            kernel([(f"a{i}", f"b{i}") for i in range(100_000)], workers=workers)
+            kernel(pairs, workers=workers)
     finally:
         signal.signal(signal.SIGUSR1, previous)
     # The handler ran before the pieces were all scored: the pieces already started on each
-    # thread finish (one or two per thread, by when the signal lands), not the other 100.
-    assert len(calls) <= 2 * workers + 1 < 100
+    # thread finish (one or two per thread, by when the signal lands), not the other 15.
+    assert len(calls) <= 2 * workers + 1 < 15
 
 
 def test_pairs_over_the_cell_cap_are_null_with_a_warning() -> None:
