@@ -3,10 +3,12 @@ from __future__ import annotations
 import polars as pl
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import xpert_frames as xf
-from tests.helpers import score_all_paths
+from tests.helpers import examples, score_all_paths
 from xpert_frames.core import frames
 from xpert_frames.core.exceptions import ColumnNotFoundError, ColumnTypeError, DuplicateColumnError
 
@@ -168,3 +170,25 @@ def test_order_and_columns_preserved_on_large_shuffled_input() -> None:
     ).sample(fraction=1.0, shuffle=True, seed=3)
     out = score_all_paths(df, ["fuzzy"])
     assert_frame_equal(out.select(df.columns), df)
+
+
+# Unicode's White_Space characters, and characters some tools call blank but Unicode does not
+# (Python's str.isspace() takes U+001C..U+001F; U+200B and U+FEFF are format characters).
+SPACES = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000"
+NOT_SPACES = "\x1c\x1f\u200b\ufeff\u180ea的"
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.none() | st.text(alphabet=SPACES + NOT_SPACES, max_size=6) | st.text()))
+def test_a_blank_reference_is_whitespace_as_strip_chars_sees_it(values: list[str | None]) -> None:
+    # The validity test reads "any character other than whitespace" with a regex; it must
+    # agree with "non-empty once stripped", the definition it replaced, on every string.
+    col = pl.Series("answer", values, dtype=pl.String)
+    stripped = (col.str.strip_chars().str.len_chars() > 0).to_list()
+    assert col.str.contains(frames.NOT_BLANK).to_list() == stripped
+    listed = pl.DataFrame(
+        {frames.ANSWER: [values], frames.PRED: ["p"]},
+        schema={frames.ANSWER: pl.List(pl.String), frames.PRED: pl.String},
+    )
+    got = listed.select(frames.valid_expr(pl.List(pl.String))).item()
+    assert got == any(ok is True for ok in stripped)  # a list: any accepted reference

@@ -150,6 +150,44 @@ def test_repeated_pairs_and_hash_collisions_score_their_own_pair(
     assert kernel(pairs) == expected
 
 
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    st.lists(st.tuples(st.none() | texts(16), st.none() | texts(16)), min_size=1, max_size=60),
+    st.integers(0, 3),
+)
+def test_pair_heads_never_count_more_pairs_than_there_are(
+    pairs: list[tuple[str | None, str | None]], cut: int
+) -> None:
+    # Short strings (inside their views, some under the 4-byte prefix), sliced Series, nulls.
+    a = pl.Series(["pad"] * cut + [p[0] for p in pairs], dtype=pl.String).slice(cut)
+    b = pl.Series(["pad"] * cut + [p[1] for p in pairs], dtype=pl.String).slice(cut)
+    heads = scorers.pair_heads(a, b)
+    assert len(heads) == len(pairs)
+    assert len(np.unique(heads)) <= len(set(pairs))
+    for i, p in enumerate(pairs):  # equal pairs, equal heads
+        j = pairs.index(p)
+        assert heads[i] == heads[j]
+
+
+def test_pairs_are_hashed_only_when_their_heads_allow_repeats(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hashed: list[int] = []
+    real = kernels._pair_key
+
+    def spy() -> pl.Expr:
+        hashed.append(1)
+        return real()
+
+    monkeypatch.setattr(kernels, "_pair_key", spy)
+    distinct = [(f"answer {i}", f"{i} prediction") for i in range(1_000)]
+    assert kernel(distinct) == [seed(x, y) for x, y in distinct]
+    assert hashed == []  # every head differs: no hashing
+    repeated = distinct[:100] * 10
+    assert kernel(repeated) == [seed(x, y) for x, y in repeated]
+    assert hashed == [1]
+
+
 def spy_on_pieces(monkeypatch: pytest.MonkeyPatch, path: str, after: Any = None) -> list[int]:
     """Record the size of every piece handed to rapidfuzz on ``path`` (``after`` runs after
     each piece)."""
@@ -224,18 +262,24 @@ def test_a_pending_signal_is_seen_between_pieces(
             sent.append(1)
             os.kill(os.getpid(), signal.SIGUSR1)
 
-    # The signal arrives while a piece runs in C (on a worker thread with two workers).
+    # The signal arrives while a piece runs in C (on a worker thread with two workers). Each
+    # piece takes milliseconds (4,000 distinct pairs of 300 random letters), longer than
+    # Python's switch interval (5 ms by default: what the main thread may wait for the GIL
+    # before its handler runs; with pieces of microseconds, dozens would finish meanwhile).
+    letters = np.random.default_rng(5).integers(97, 105, size=(2, 60_000 * 300), dtype=np.uint8)
+    left, right = (row.tobytes().decode() for row in letters)
+    pairs = [(left[i : i + 300], right[i : i + 300]) for i in range(0, 60_000 * 300, 300)]
     calls = spy_on_pieces(monkeypatch, path, after=signal_once)
-    monkeypatch.setattr(kernels, "PIECE_ROWS", 1_000)
+    monkeypatch.setattr(kernels, "PIECE_ROWS", 4_000)
     previous = signal.signal(signal.SIGUSR1, handler)
     try:
         with pytest.raises(Stop):
-            kernel([(f"a{i}", f"b{i}") for i in range(100_000)], workers=workers)
+            kernel(pairs, workers=workers)
     finally:
         signal.signal(signal.SIGUSR1, previous)
     # The handler ran before the pieces were all scored: the pieces already started on each
-    # thread finish (one or two per thread, by when the signal lands), not the other 100.
-    assert len(calls) <= 2 * workers + 1 < 100
+    # thread finish (one or two per thread, by when the signal lands), not the other 15.
+    assert len(calls) <= 2 * workers + 1 < 15
 
 
 def test_pairs_over_the_cell_cap_are_null_with_a_warning() -> None:

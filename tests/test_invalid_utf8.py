@@ -167,3 +167,16 @@ def test_pandas_string_without_utf8_form_names_column_and_row() -> None:
         xf.score(bad, ["accuracy"])
     assert info.value.column == "prediction" and info.value.row == 2
     assert "'prediction'" in str(info.value) and "row 2" in str(info.value)
+
+
+def test_a_large_table_checked_in_threads_names_its_first_bad_column() -> None:
+    # From 65,536 rows the columns are checked at once, in threads; the error is still the
+    # first bad column's (in column order), at its first bad row.
+    rows = 80_000
+    bad = table(rows - 5, "answer", rows=rows)
+    bad = bad.set_column(0, "prediction", strings([b"ok \xe4\xb8"] * 3 + [b"x"] * (rows - 3)))
+    with pytest.raises(InvalidUTF8Error, match=r"'prediction'.* at row 0 "):
+        utf8.check_table(bad)
+    with pytest.raises(InvalidUTF8Error, match=rf"'answer'.* at row {rows - 5} "):
+        utf8.check_table(table(rows - 5, "answer", rows=rows))
+    assert utf8.check_table(table(0, "answer", rows=rows).slice(1)).num_rows == rows - 1

@@ -2,13 +2,16 @@
  * Arrow strings straight to rapidfuzz's own scorer (optional; the Python twin is
  * xpert_frames.distance.scorers.score_with_cpdist).
  *
- * score(scorer, a_offsets, a_data, a_first, b_offsets, b_data, b_first, rows, out, max_cells)
+ * score(scorer, a_views, a_data, a_first, b_views, b_data, b_first, rows, out, max_cells)
  *
  *   scorer      a rapidfuzz scorer function carrying an `_RF_Scorer` capsule (its C scorer
  *               interface, scorer struct version 3), e.g. Levenshtein.normalized_similarity
- *   *_offsets   the int64 offsets buffer of an Arrow large_string array
- *   *_data      its UTF-8 data buffer
- *   *_first     the array's offset (the first row's index into the offsets buffer)
+ *   *_views     the views buffer of an Arrow string_view array (Utf8View, what Polars holds
+ *               and exports without a copy): 16 bytes a row, an int32 length, then the string
+ *               itself when it is at most 12 bytes, else a 4-byte prefix, the int32 index of
+ *               a data buffer and the int32 offset of the string in it
+ *   *_data      a sequence of its data buffers (any objects with the buffer protocol)
+ *   *_first     the array's offset (the first row's index into the views buffer)
  *   rows        int64 row numbers of the pairs to score (contiguous buffer)
  *   out         writable float64 buffer, as long as rows: out[i] = scorer(a[rows[i]], b[rows[i]])
  *   max_cells   a pair whose code-point lengths multiply to more is not scored: out[i] = NaN
@@ -21,8 +24,9 @@
  * are scored with the GIL released, one call of rapidfuzz's uncached scorer per pair, with the
  * score cutoff and hint rapidfuzz.process.cpdist passes by default (the scorer's worst score).
  * No distance is computed here. Parallelism comes from the caller: Python threads over slices
- * of `rows`, each in its own call (this module keeps no state between calls). Every offset is
- * checked against its buffer before it is read, without arithmetic that could overflow.
+ * of `rows`, each in its own call (this module keeps no state between calls). Every row's
+ * view is checked against its buffers before a byte is read, without arithmetic that could
+ * overflow.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -191,52 +195,103 @@ static bool reserve(scratch *s, Py_ssize_t n) {
     return true;
 }
 
-/* One Arrow large_string array as raw buffers. */
+/* One Arrow string_view array as raw buffers. */
+#define XF_VIEW_BYTES 16
+#define XF_VIEW_INLINE 12
+
 typedef struct {
-    const uint8_t *offsets;
+    const uint8_t *views;
     Py_ssize_t rows; /* rows addressable from `first` */
     Py_ssize_t first;
-    const uint8_t *data;
-    Py_ssize_t data_len;
+    Py_buffer *data; /* n_data buffers held until close_column */
+    Py_ssize_t n_data;
 } column;
 
-/* Checks the buffers once: whole int64 offsets, a `first` inside them. */
-static int open_column(column *col, const Py_buffer *offsets, const Py_buffer *data,
-                       Py_ssize_t first, const char *side) {
-    Py_ssize_t count = offsets->len / (Py_ssize_t)sizeof(int64_t);
-    if (offsets->len % (Py_ssize_t)sizeof(int64_t) != 0) {
-        PyErr_Format(PyExc_ValueError, "%s offsets: expected int64 offsets (a length divisible "
-                     "by 8), got %zd bytes", side, offsets->len);
+static void close_column(column *col) {
+    for (Py_ssize_t i = 0; i < col->n_data; i++) {
+        PyBuffer_Release(&col->data[i]);
+    }
+    PyMem_Free(col->data);
+    col->data = NULL;
+    col->n_data = 0;
+}
+
+/* Checks the views buffer once (whole 16-byte views, a `first` inside them) and holds every
+ * data buffer of `data` (a sequence). On error nothing is held. */
+static int open_column(column *col, const Py_buffer *views, PyObject *data, Py_ssize_t first,
+                       const char *side) {
+    col->data = NULL;
+    col->n_data = 0;
+    Py_ssize_t count = views->len / XF_VIEW_BYTES;
+    if (views->len % XF_VIEW_BYTES != 0) {
+        PyErr_Format(PyExc_ValueError, "%s views: expected 16-byte string views (a length "
+                     "divisible by 16), got %zd bytes", side, views->len);
         return -1;
     }
-    if (first < 0 || count < 1 || first > count - 1) {
-        PyErr_Format(PyExc_IndexError, "%s: array offset %zd outside %zd offsets", side, first,
+    if (first < 0 || first > count) {
+        PyErr_Format(PyExc_IndexError, "%s: array offset %zd outside %zd views", side, first,
                      count);
         return -1;
     }
-    col->offsets = offsets->buf;
+    PyObject *seq = PySequence_Fast(data, "expected a sequence of data buffers");
+    if (seq == NULL) {
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    col->data = PyMem_Calloc(n > 0 ? (size_t)n : 1, sizeof(Py_buffer));
+    if (col->data == NULL) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(seq, i), &col->data[i],
+                               PyBUF_SIMPLE) != 0) {
+            Py_DECREF(seq);
+            close_column(col);
+            return -1;
+        }
+        col->n_data = i + 1;
+    }
+    Py_DECREF(seq);
+    col->views = views->buf;
     col->first = first;
-    col->rows = count - 1 - first;
-    col->data = data->buf;
-    col->data_len = data->len;
+    col->rows = count - first;
     return 0;
 }
 
-/* Bytes of row `row`: 0, or -1 when the row or its offsets are outside the buffers. */
+/* Bytes of row `row`: 0, or -1 when the row is outside the views, or its view's length,
+ * buffer index or offset outside the data buffers. */
 static int row_bytes(const column *col, int64_t row, const uint8_t **start, Py_ssize_t *len) {
     if (row < 0 || row >= (int64_t)col->rows) {
         return -1;
     }
-    int64_t lo;
-    int64_t hi;
-    Py_ssize_t at = col->first + (Py_ssize_t)row; /* < count - 1: no overflow */
-    memcpy(&lo, col->offsets + (size_t)at * sizeof(int64_t), sizeof lo);
-    memcpy(&hi, col->offsets + (size_t)(at + 1) * sizeof(int64_t), sizeof hi);
-    if (lo < 0 || hi < lo || hi > (int64_t)col->data_len) {
+    /* first + row < count = views->len / 16: no overflow. */
+    const uint8_t *view = col->views + (size_t)(col->first + (Py_ssize_t)row) * XF_VIEW_BYTES;
+    int32_t length;
+    memcpy(&length, view, sizeof length);
+    if (length < 0) {
         return -1;
     }
-    *start = col->data + lo;
-    *len = (Py_ssize_t)(hi - lo);
+    if (length <= XF_VIEW_INLINE) {
+        *start = view + 4;
+        *len = (Py_ssize_t)length;
+        return 0;
+    }
+    int32_t index;
+    int32_t offset;
+    memcpy(&index, view + 8, sizeof index);
+    memcpy(&offset, view + 12, sizeof offset);
+    if (index < 0 || (Py_ssize_t)index >= col->n_data || offset < 0) {
+        return -1;
+    }
+    const Py_buffer *buf = &col->data[index];
+    /* offset + length <= buf->len, written so that nothing can overflow */
+    if ((Py_ssize_t)offset > buf->len || (Py_ssize_t)length > buf->len - (Py_ssize_t)offset) {
+        return -1;
+    }
+    *start = (const uint8_t *)buf->buf + offset;
+    *len = (Py_ssize_t)length;
     return 0;
 }
 
@@ -268,26 +323,26 @@ static bool over_cap(int64_t la, int64_t lb, long long max_cells) {
 
 static PyObject *score(PyObject *module, PyObject *args) {
     (void)module;
-    PyObject *scorer;
-    Py_buffer a_off, a_data, b_off, b_data, rows, out;
+    PyObject *scorer, *a_data, *b_data;
+    Py_buffer a_views, b_views, rows, out;
     Py_ssize_t a_first, b_first;
     long long max_cells;
-    if (!PyArg_ParseTuple(args, "Oy*y*ny*y*ny*w*L:score", &scorer, &a_off, &a_data, &a_first,
-                          &b_off, &b_data, &b_first, &rows, &out, &max_cells)) {
+    if (!PyArg_ParseTuple(args, "Oy*Ony*Ony*w*L:score", &scorer, &a_views, &a_data, &a_first,
+                          &b_views, &b_data, &b_first, &rows, &out, &max_cells)) {
         return NULL;
     }
     PyObject *result = NULL;
     xf_rf_kwargs kwargs = {NULL, NULL};
     bool kwargs_made = false;
-    column a, b;
+    column a = {NULL, 0, 0, NULL, 0}, b = {NULL, 0, 0, NULL, 0};
     xf_rf_scorer *rf = NULL;
     if (max_cells < 1) {
         PyErr_Format(PyExc_ValueError, "max_cells must be positive, got %lld", max_cells);
         goto finally;
     }
     rf = scorer_of(scorer);
-    if (rf == NULL || open_column(&a, &a_off, &a_data, a_first, "a") != 0 ||
-        open_column(&b, &b_off, &b_data, b_first, "b") != 0) {
+    if (rf == NULL || open_column(&a, &a_views, a_data, a_first, "a") != 0 ||
+        open_column(&b, &b_views, b_data, b_first, "b") != 0) {
         goto finally;
     }
     if (rows.len % (Py_ssize_t)sizeof(int64_t) != 0 ||
@@ -362,7 +417,7 @@ static PyObject *score(PyObject *module, PyObject *args) {
     PyMem_RawFree(sb.data);
     if (status == BAD_ROW) {
         PyErr_Format(PyExc_IndexError, "rows[%zd] = %lld: outside the arrays (%zd and %zd rows) "
-                     "or its offsets outside the data buffer", failed_at, (long long)bad_row,
+                     "or its view outside the data buffers", failed_at, (long long)bad_row,
                      a.rows, b.rows);
     } else if (status == NO_MEMORY) {
         PyErr_NoMemory();
@@ -378,10 +433,10 @@ finally:
     if (kwargs_made && kwargs.dtor != NULL) {
         kwargs.dtor(&kwargs);
     }
-    PyBuffer_Release(&a_off);
-    PyBuffer_Release(&a_data);
-    PyBuffer_Release(&b_off);
-    PyBuffer_Release(&b_data);
+    close_column(&a);
+    close_column(&b);
+    PyBuffer_Release(&a_views);
+    PyBuffer_Release(&b_views);
     PyBuffer_Release(&rows);
     PyBuffer_Release(&out);
     return result;
@@ -398,9 +453,9 @@ static PyObject *check(PyObject *module, PyObject *scorer) {
 
 static PyMethodDef methods[] = {
     {"score", score, METH_VARARGS,
-     "score(scorer, a_offsets, a_data, a_first, b_offsets, b_data, b_first, rows, out, "
+     "score(scorer, a_views, a_data, a_first, b_views, b_data, b_first, rows, out, "
      "max_cells) -> int\n"
-     "Score the pairs rows[i] of two Arrow large_string arrays with a rapidfuzz scorer "
+     "Score the pairs rows[i] of two Arrow string_view arrays with a rapidfuzz scorer "
      "(GIL released), into out[i]; NaN for a pair over max_cells, returns how many."},
     {"check", check, METH_O,
      "check(scorer) -> int\nThe scorer's C interface version, if this module can use it."},

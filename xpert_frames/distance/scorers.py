@@ -1,8 +1,9 @@
 """How pairs of strings reach rapidfuzz's scorer: two interchangeable paths, chosen at import.
 
 * **native** (the optional C extension ``xpert_frames.distance._arrow_scorer``, built by
-  ``pip install`` when a C compiler is there): the Arrow ``large_string`` buffers of both
-  columns go straight to rapidfuzz's own scorer through its C scorer interface (the
+  ``pip install`` when a C compiler is there): the Arrow ``string_view`` buffers of both
+  columns (what Polars holds, exported without a copy) go straight to rapidfuzz's own scorer
+  through its C scorer interface (the
   ``_RF_Scorer`` capsule, struct version 3, checked at import), one uncached call per pair, an
   ASCII string as its bytes and any other decoded from UTF-8 to code points; no Python string
   is made. Python threads (:func:`kernel_threads`) score slices of the rows, the GIL released
@@ -142,12 +143,12 @@ def score_native(
     if _NATIVE is None:
         raise RuntimeError("the C extension xpert_frames.distance._arrow_scorer is not loaded")
     native, scorer = _NATIVE, Levenshtein.normalized_similarity
-    (a_off, a_data, a_first), (b_off, b_data, b_first) = _large_strings(a), _large_strings(b)
+    left, right = string_views(a), string_views(b)
     rows = np.flatnonzero(~(a.is_null() | b.is_null()).to_numpy())
     out = np.full(len(a), np.nan)
     if len(rows) == 0:
         return out, 0
-    cells = _byte_lengths(a_off, a_first, rows) * _byte_lengths(b_off, b_first, rows)
+    cells = _byte_lengths(left, rows).astype(np.float64) * _byte_lengths(right, rows)
     scores = np.empty(len(rows), dtype=np.float64)
     skipped: list[int] = []  # one count per piece (list.append is atomic under the GIL)
 
@@ -155,7 +156,6 @@ def score_native(
         begin, end = piece
         # Each piece writes its own slice of ``scores``; the GIL is released while it runs.
         piece_rows, piece_out = rows[begin:end], scores[begin:end]
-        left, right = (a_off, a_data, a_first), (b_off, b_data, b_first)
         skipped.append(native.score(scorer, *left, *right, piece_rows, piece_out, max_cells))
 
     _run_pieces(run, pieces(cells, threads), threads)
@@ -163,10 +163,48 @@ def score_native(
     return out, sum(skipped)
 
 
-def _byte_lengths(offsets: object, first: int, rows: np.ndarray) -> np.ndarray:
-    """Byte lengths of the given rows (float64) from a large_string offsets buffer."""
-    bounds = np.frombuffer(offsets, dtype=np.int64)  # type: ignore[call-overload]
-    return (bounds[first + rows + 1] - bounds[first + rows]).astype(np.float64)
+#: One Arrow ``string_view`` array: its views buffer, its data buffers, its offset.
+Views = tuple[pa.Buffer, tuple[pa.Buffer, ...], int]
+
+
+def string_views(s: pl.Series) -> Views:
+    """``s`` as one Arrow ``string_view`` array's buffers, as Polars holds them (no copy for a
+    Series of one chunk): 16 bytes a row, an int32 byte length first."""
+    arr = s.to_arrow(compat_level=pl.CompatLevel.newest())
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if arr.type != pa.string_view():
+        arr = arr.cast(pa.string_view())
+    _validity, views, *data = arr.buffers()
+    return views if views is not None else pa.py_buffer(b""), tuple(data), arr.offset
+
+
+def _byte_lengths(views: Views, rows: np.ndarray) -> np.ndarray:
+    """Byte lengths of the given rows: the int32 that opens each 16-byte view."""
+    buffer, _data, first = views
+    lengths = np.frombuffer(buffer, dtype="<i4")[::4]
+    return lengths[first + rows]
+
+
+def pair_heads(a: pl.Series, b: pl.Series) -> np.ndarray:
+    """One uint64 per row from the first 8 bytes of both strings' views (each string's byte
+    length and its first four bytes; the bytes past a shorter string's end masked out); 0
+    where either is null. Equal pairs have equal heads, so the number of distinct heads is a
+    lower bound on the number of distinct pairs. No string is read."""
+    heads = []
+    for s in (a, b):
+        buffer, _data, first = string_views(s)
+        head = np.frombuffer(buffer, dtype="<u8")[2 * first : 2 * (first + len(s)) : 2]
+        length = head & np.uint64(0xFFFF_FFFF)
+        short = length < 4
+        if short.any():  # Arrow pads them with zeros; not trusted here
+            head = head.copy()
+            bits = np.uint64(32) + length[short] * np.uint64(8)
+            head[short] &= (np.uint64(1) << bits) - np.uint64(1)
+        heads.append(head)
+    mixed = heads[0] * np.uint64(0x9E37_79B9_7F4A_7C15) ^ heads[1]  # wraps: collisions only merge
+    mixed[(a.is_null() | b.is_null()).to_numpy()] = 0
+    return mixed
 
 
 def _run_pieces(run: Callable[[tuple[int, int]], None], pieces: Pieces, threads: int) -> None:
@@ -183,16 +221,3 @@ def _run_pieces(run: Callable[[tuple[int, int]], None], pieces: Pieces, threads:
             future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _large_strings(s: pl.Series) -> tuple[object, object, int]:
-    """The offsets buffer, data buffer and offset of ``s`` as one Arrow large_string array."""
-    arr = s.to_arrow()
-    if isinstance(arr, pa.ChunkedArray):
-        arr = arr.combine_chunks()
-    if arr.type != pa.large_string():
-        arr = arr.cast(pa.large_string())
-    _validity, offsets, data = arr.buffers()
-    if data is None:  # every row null or empty: no data buffer
-        data = pa.py_buffer(b"")
-    return offsets, data, arr.offset
