@@ -64,30 +64,32 @@ def on_path(native: bool, fn: Callable[[], Any]) -> Callable[[], Any]:
     return run
 
 
-def xpert_rows(bench: str, df: pl.DataFrame, pds_row: Row | None) -> tuple[list[Row], Any]:
-    """xpert_frames end to end on both paths from an Arrow table (each with its ratios to
-    polars-ds), and on the default path from the Polars frame polars-ds is given (the same
-    input: no Arrow import or UTF-8 check)."""
+def xpert_rows(bench: str, df: pl.DataFrame, pds: dict[str, Row]) -> tuple[list[Row], Any]:
+    """xpert_frames end to end on the default path from the Polars frame polars-ds is given,
+    then on both paths from an Arrow table (Arrow import and UTF-8 check included), each with
+    its ratios to polars-ds given the same input (``pds``: its rows by input, when installed)."""
     ev = xf.get_evaluator("fuzzy")
     table, n = df.to_arrow(), len(df)
     rows: list[Row] = []
     outs = []
 
-    def ratios(wall: float, cpu: float) -> str:
-        if pds_row is None:
+    def ratios(wall: float, cpu: float, given: str) -> str:
+        if given not in pds:
             return ""
+        base = pds[given]
         return (
-            f"; {pds_row.seconds / wall:.2f}x polars-ds wall, {pds_row.extra['cpu'] / cpu:.2f}x CPU"
+            f"; {base.seconds / wall:.2f}x polars-ds ({given} in) wall, "
+            f"{base.extra['cpu'] / cpu:.2f}x CPU"
         )
 
     wall, cpu, _ = timed_cpu(lambda: xf.score(df, ev), repeat=3)
-    name = f"xpert_frames, {scorers.backend()} path (Polars frame in, as polars-ds)"
-    rows.append(row(bench, name, n, wall, cpu, "end to end" + ratios(wall, cpu)))
+    name = f"xpert_frames, {scorers.backend()} path (Polars frame in, scores out)"
+    rows.append(row(bench, name, n, wall, cpu, "end to end" + ratios(wall, cpu, "frame")))
     paths = [True, False] if scorers.backend() == "native" else [False]
     for native in paths:
         wall, cpu, out = timed_cpu(on_path(native, lambda: xf.score(table, ev)), repeat=3)
         name = "C extension" if native else "cpdist twin"
-        note = "end to end" + ratios(wall, cpu)
+        note = "end to end" + ratios(wall, cpu, "Arrow") + ratios(wall, cpu, "frame")
         rows.append(row(bench, f"xpert_frames, {name} (Arrow in, scores out)", n, wall, cpu, note))
         outs.append(out.column("fuzzy_score").to_numpy())
     if len(outs) == 2:
@@ -96,16 +98,23 @@ def xpert_rows(bench: str, df: pl.DataFrame, pds_row: Row | None) -> tuple[list[
     return rows, outs[0]
 
 
-def polars_ds_row(bench: str, df: pl.DataFrame, note: str) -> tuple[Row | None, Any]:
+def polars_ds_rows(bench: str, df: pl.DataFrame, note: str) -> tuple[dict[str, Row], Any]:
+    """polars-ds' ``str_leven`` given the Polars frame, and given the same frame as an Arrow
+    table (``pl.from_arrow`` timed: the input xpert_frames' Arrow rows get); none when
+    polars-ds is not installed."""
     try:
         import polars_ds as pds
     except ImportError:
-        return None, None
-    wall, cpu, out = timed_cpu(
-        lambda: df.select(pds.str_leven("answer", "prediction", return_sim=True, parallel=True)),
-        repeat=3,
-    )
-    return row(bench, "polars-ds str_leven (parallel)", len(df), wall, cpu, note), out
+        return {}, None
+    table = df.to_arrow()
+    leven = pds.str_leven("answer", "prediction", return_sim=True, parallel=True)
+    wall, cpu, out = timed_cpu(lambda: df.select(leven), repeat=3)
+    rows = {"frame": row(bench, "polars-ds str_leven (parallel)", len(df), wall, cpu, note)}
+    frame = lambda: pl.from_arrow(table).select(leven)  # noqa: E731
+    wall, cpu, _ = timed_cpu(frame, repeat=3)
+    name = "polars-ds str_leven (parallel), Arrow in"
+    rows["Arrow"] = row(bench, name, len(df), wall, cpu, "pl.from_arrow timed")
+    return rows, out
 
 
 def run(quick: bool) -> list[Row]:
@@ -137,12 +146,11 @@ def run(quick: bool) -> list[Row]:
         rows.append(row(BENCH, name, n, wall, cpu, "kernel only"))
 
     # 3. The polars-ds native plugin (Rust, no conversion), when installed.
-    pds_row, _ = polars_ds_row(BENCH, df, "native plugin")
-    if pds_row is not None:
-        rows.append(pds_row)
+    pds, _ = polars_ds_rows(BENCH, df, "native plugin")
+    rows += pds.values()
 
     # 4. xpert_frames end to end, both paths: Arrow table in, score column out.
-    mine, scores = xpert_rows(BENCH, df, pds_row)
+    mine, scores = xpert_rows(BENCH, df, pds)
     differ = int(np.count_nonzero(scores != rapidfuzz_scores))
     mine[1].note += f"; scores differing from rapidfuzz: {differ:,} of {n:,}"
     rows += mine
@@ -169,9 +177,8 @@ def sentences(quick: bool) -> list[Row]:
         f"{df.select(pl.struct('answer', 'prediction').n_unique()).item():,} distinct pairs"
     )
     rows: list[Row] = []
-    pds_row, expected = polars_ds_row(bench, df, shape)
-    if pds_row is not None:
-        rows.append(pds_row)
+    pds, expected = polars_ds_rows(bench, df, shape)
+    rows += pds.values()
     a, b = df["answer"], df["prediction"]
     wall, cpu, _ = timed_cpu(
         lambda: process.cpdist(
@@ -180,7 +187,7 @@ def sentences(quick: bool) -> list[Row]:
         repeat=3,
     )
     rows.append(row(bench, "rapidfuzz cpdist, list conversion timed", len(df), wall, cpu, "w=-1"))
-    mine, scores = xpert_rows(bench, df, pds_row)
+    mine, scores = xpert_rows(bench, df, pds)
     if expected is not None:
         differ = int(np.count_nonzero(scores != expected.to_series().to_numpy()))
         mine[1].note += f"; scores differing from polars-ds: {differ:,}"
