@@ -63,7 +63,7 @@ from xpert_frames.evaluators.math_answer import pair_forms, set_forms, times, wo
 from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.evaluators.math_answer.parts import in_parts
 from xpert_frames.reading.boxes import box_tail
-from xpert_frames.reading.markup import clean_prediction
+from xpert_frames.reading.markup import clean_prediction, clean_predictions
 from xpert_frames.reading.numeric import exact
 from xpert_frames.reading.numeric.grammar import grammar
 from xpert_frames.reading.numeric.parse import (
@@ -281,7 +281,10 @@ class MathEvaluator(BaseEvaluator):
 
         def read(part: pl.DataFrame) -> pl.DataFrame:
             # One chunk: an elementwise batch function runs once per chunk of its input.
-            return cleaned_read(part.rechunk().lazy()).select(added).collect(engine="in-memory")
+            part = part.rechunk()
+            part = part.with_columns(clean_predictions(part[frames.PRED]))
+            lf = self._read(part.lazy()).with_columns(pl.col(frames.PRED).alias(cleaned))
+            return lf.select(added).collect(engine="in-memory")
 
         def batch(column: pl.Series) -> pl.Series:
             out = in_parts(read, column.struct.unnest())
