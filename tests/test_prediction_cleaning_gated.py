@@ -42,7 +42,7 @@ def test_no_trigger_no_change_in_texts() -> None:
 
 
 _ALPHABET = st.sampled_from(
-    list("ab 1\n:：?？<>[]【】\"“") + ["Q", "A", "答案是", "例如", "e.g.", "for example", "answer is "]
+    [*'ab 1\n:：?？<>[]【】"“', "Q", "A", "答案是", "例如", "e.g.", "for example", "answer is "]
 )
 
 
