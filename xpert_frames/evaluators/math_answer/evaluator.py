@@ -63,7 +63,7 @@ from xpert_frames.evaluators.math_answer import pair_forms, set_forms, times, wo
 from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.evaluators.math_answer.parts import in_parts
 from xpert_frames.reading.boxes import box_tail
-from xpert_frames.reading.markup import clean_prediction
+from xpert_frames.reading.markup import clean_prediction, clean_predictions
 from xpert_frames.reading.numeric import exact
 from xpert_frames.reading.numeric.grammar import grammar
 from xpert_frames.reading.numeric.parse import (
@@ -267,23 +267,30 @@ class MathEvaluator(BaseEvaluator):
         t = self.temp
         schema = lf.collect_schema()
         inputs = {c: schema[c] for c in (frames.PRED, frames.ANSWER, frames.VALID)}
-        empty = self._read(pl.LazyFrame(schema=inputs)).collect_schema()
+        cleaned = t("cleaned_prediction")
+
+        def cleaned_read(part: pl.LazyFrame) -> pl.LazyFrame:
+            # Every reader reads the prediction without markup and invented continuations
+            # (cleaned here: inside the parts read side by side).
+            part = part.with_columns(clean_prediction(frames.PRED))
+            return self._read(part).with_columns(pl.col(frames.PRED).alias(cleaned))
+
+        empty = cleaned_read(pl.LazyFrame(schema=inputs)).collect_schema()
         added = [c for c in empty.names() if c not in inputs]
         dtype = pl.Struct({c: empty[c] for c in added})
 
         def read(part: pl.DataFrame) -> pl.DataFrame:
             # One chunk: an elementwise batch function runs once per chunk of its input.
-            return self._read(part.rechunk().lazy()).select(added).collect(engine="in-memory")
+            part = part.rechunk()
+            part = part.with_columns(clean_predictions(part[frames.PRED]))
+            lf = self._read(part.lazy()).with_columns(pl.col(frames.PRED).alias(cleaned))
+            return lf.select(added).collect(engine="in-memory")
 
         def batch(column: pl.Series) -> pl.Series:
             out = in_parts(read, column.struct.unnest())
             return out.select(pl.struct(added).alias(column.name)).to_series()
 
-        # Every reader reads the prediction without markup and invented continuations.
-        lf = lf.with_columns(clean_prediction(frames.PRED).alias(t("cleaned_prediction")))
-        packed = pl.struct(
-            *(pl.col(t("cleaned_prediction") if c == frames.PRED else c).alias(c) for c in inputs)
-        )
+        packed = pl.struct(*(pl.col(c) for c in inputs))
         lf = lf.with_columns(packed.map_batches(batch, return_dtype=dtype).alias(t("read")))
         lf = lf.unnest(t("read"))
         # Only symbolic rows are compared: the others are nulls, which every step skips.
