@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
+import pytest
 from polars.testing import assert_frame_equal
 
 import xpert_frames as xf
@@ -38,3 +39,12 @@ def score_all_paths(
     assert eager.columns[: frame.width] == frame.columns
     assert_frame_equal(eager.select(frame.columns), frame)
     return eager
+
+
+def labelled_params(cases: Sequence[dict[str, Any]], misses: set[str]) -> list[Any]:
+    """One ``pytest.param`` per labelled case (its ``id``); a case listed in ``misses`` is a
+    strict xfail (misread today: it fails the suite once it is read right and not delisted)."""
+    strict_miss = [pytest.mark.xfail(strict=True, reason="misread today")]
+    return [
+        pytest.param(c, id=c["id"], marks=strict_miss if c["id"] in misses else []) for c in cases
+    ]

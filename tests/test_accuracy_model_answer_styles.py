@@ -22,6 +22,7 @@ import polars as pl
 import pytest
 
 import xpert_frames as xf
+from tests.helpers import labelled_params
 from tests.oracles import accuracy as oracle
 from xpert_frames.core.frames import CHOICE_DTYPE
 
@@ -75,19 +76,7 @@ def test_the_set_is_well_formed() -> None:
     assert any(chinese) and not all(chinese)
 
 
-@pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(
-            c,
-            id=c["id"],
-            marks=[pytest.mark.xfail(strict=True, reason="misread today")]
-            if c["id"] in MISSES
-            else [],
-        )
-        for c in CASES
-    ],
-)
+@pytest.mark.parametrize("case", labelled_params(CASES, MISSES))
 def test_case(case: dict[str, Any], scored: dict[str, tuple[Any, Any, Any]]) -> None:
     score, extracted, rule = scored[case["id"]]
     got = 1 if score == 1.0 else 0
