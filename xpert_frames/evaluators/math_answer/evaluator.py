@@ -259,32 +259,37 @@ class MathEvaluator(BaseEvaluator):
 
     def prepare(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         """Read both numbers (and canonical units) once into temporary columns, find the
-        symbolic rows and verify them (once per distinct pair); :meth:`outputs` compares with
-        pure expressions over the temporary columns.
+        symbolic rows and verify them (once per distinct pair); :meth:`outputs` combines the
+        temporary columns.
 
-        The reading (:meth:`_read`) runs as one batch over the whole column, in one part per
-        core read side by side (:func:`~xpert_frames.evaluators.math_answer.parts.in_parts`)."""
+        The reading (:meth:`_read`) and every comparison but the symbolic step
+        (:meth:`_compare`) run as one batch over the whole column, in one part per core side by
+        side (:func:`~xpert_frames.evaluators.math_answer.parts.in_parts`); the symbolic step
+        runs once over the whole column (its budget is per call)."""
         t = self.temp
         schema = lf.collect_schema()
         inputs = {c: schema[c] for c in (frames.PRED, frames.ANSWER, frames.VALID)}
-        cleaned = t("cleaned_prediction")
+        given = t("given_prediction")
 
-        def cleaned_read(part: pl.LazyFrame) -> pl.LazyFrame:
-            # Every reader reads the prediction without markup and invented continuations
-            # (cleaned here: inside the parts read side by side).
-            part = part.with_columns(clean_prediction(frames.PRED))
-            return self._read(part).with_columns(pl.col(frames.PRED).alias(cleaned))
+        def plan(part: pl.LazyFrame) -> pl.LazyFrame:
+            # ``part``: the prediction without markup and invented continuations (every reader
+            # reads that), and as given (``given``).
+            part = self._read(part).with_columns(pl.col(frames.PRED).alias(t("cleaned_prediction")))
+            return self._compare(part, pl.col(given))
 
-        empty = cleaned_read(pl.LazyFrame(schema=inputs)).collect_schema()
-        added = [c for c in empty.names() if c not in inputs]
+        shape = pl.LazyFrame(schema=inputs).with_columns(
+            pl.col(frames.PRED).alias(given), clean_prediction(frames.PRED)
+        )
+        empty = plan(shape).collect_schema()
+        added = [c for c in empty.names() if c not in inputs and c != given]
         dtype = pl.Struct({c: empty[c] for c in added})
 
         def read(part: pl.DataFrame) -> pl.DataFrame:
             # One chunk: an elementwise batch function runs once per chunk of its input.
             part = part.rechunk()
+            part = part.with_columns(part[frames.PRED].alias(given))
             part = part.with_columns(clean_predictions(part[frames.PRED]))
-            lf = self._read(part.lazy()).with_columns(pl.col(frames.PRED).alias(cleaned))
-            return lf.select(added).collect(engine="in-memory")
+            return plan(part.lazy()).select(added).collect(engine="in-memory")
 
         def batch(column: pl.Series) -> pl.Series:
             out = in_parts(read, column.struct.unnest())
@@ -293,6 +298,38 @@ class MathEvaluator(BaseEvaluator):
         packed = pl.struct(*(pl.col(c) for c in inputs))
         lf = lf.with_columns(packed.map_batches(batch, return_dtype=dtype).alias(t("read")))
         lf = lf.unnest(t("read"))
+        verify = pl.col(t("verify"))
+        outcome = sym.symbolic_outcome(
+            pl.when(verify).then(pl.col(t("compared"))),
+            pl.when(verify).then(pl.col(t("compared_reference"))),
+            verify,
+            mode=self.symbolic,
+            timeout=self.symbolic_timeout,
+            budget=None if math.isinf(self.symbolic_budget) else self.symbolic_budget,
+        )
+        return lf.with_columns(pl.coalesce(pl.col(t("decided")), outcome).alias(t("outcome")))
+
+    def _compare(self, lf: pl.LazyFrame, given: pl.Expr) -> pl.LazyFrame:
+        """Everything :meth:`outputs` needs but the symbolic step's outcome, over the columns
+        :meth:`_read` adds (``given``: the prediction as given): the numbers compared, the
+        exact keys of integers, the spans fitted to one form, and the rows to verify."""
+        t = self.temp
+        pred, ref = pl.col(t("pred")), pl.col(t("ref"))
+        numeric = self._correct(
+            pred.struct.field("value"),
+            pred.struct.field("unit"),
+            ref.struct.field("value"),
+            ref.struct.field("unit"),
+            pl.col(t("prediction_exact_key")),
+            pl.col(t("reference_exact_key")),
+        )
+        approx, rv = pred.struct.field("approx"), ref.struct.field("value")
+        decimal = pl.when(approx.is_not_null()).then(ref.struct.field("text"))
+        decimal = decimal.str.contains(r"[0-9]\.[0-9]")
+        by_approx = decimal & (rv.round(0) != rv) & values_close(approx, rv, self.tolerance)
+        lf = lf.with_columns(
+            (numeric.fill_null(False) | by_approx.fill_null(False)).alias(t("numeric"))
+        )
         # Only symbolic rows are compared: the others are nulls, which every step skips.
         on = pl.col(t("symbolic"))
         span = pl.when(on).then(pl.col(t("pspan")))
@@ -305,7 +342,7 @@ class MathEvaluator(BaseEvaluator):
         huge = (
             on
             & pl.col(t("pspan")).is_null()
-            & exact.beyond_float(pl.col(t("pred")).struct.field("value"))
+            & exact.beyond_float(pred.struct.field("value"))
             & pl.col(t("prediction_exact_key")).is_not_null()
         )
         lf = lf.with_columns(
@@ -326,25 +363,25 @@ class MathEvaluator(BaseEvaluator):
         fitted = pair_forms.fit_pair(
             pl.when(verify).then(pl.col(t("pspan"))), pl.when(verify).then(pl.col(t("rspan")))
         )
-        lf = lf.with_columns(fitted.alias(t("fit")))
+        lf = lf.with_columns(fitted.alias(t("fit")), keyed.alias(t("keyed")))
+        keyed = pl.col(t("keyed"))
         fit = pl.col(t("fit")).struct
         same_form = fit.field("same").fill_null(False)
         compared = pl.coalesce(pl.lit("$") + fit.field("prediction") + pl.lit("$"), compared)
-        verify = verify & ~same_form
-        outcome = sym.symbolic_outcome(
-            pl.when(verify).then(compared),
-            pl.when(verify).then(pl.coalesce(fit.field("reference"), pl.col(t("rspan")))),
-            verify,
-            mode=self.symbolic,
-            timeout=self.symbolic_timeout,
-            budget=None if math.isinf(self.symbolic_budget) else self.symbolic_budget,
+        same = pl.col(t("prediction_power_key")) == pl.col(t("reference_power_key"))
+        # The outcome decided here (exact keys, one form), else by the symbolic step.
+        decided = (
+            pl.when(keyed)
+            .then(pl.when(same).then(pl.lit("equal")).otherwise(pl.lit("different")))
+            .when(same_form)
+            .then(pl.lit("equal"))
         )
-        outcome = pl.when(same_form).then(pl.lit("equal")).otherwise(outcome)
-        same = pl.when(pl.col(t("prediction_power_key")) == pl.col(t("reference_power_key"))).then(
-            pl.lit("equal")
-        )
-        outcome = pl.when(keyed).then(same.otherwise(pl.lit("different"))).otherwise(outcome)
-        lf = lf.with_columns(outcome.alias(t("outcome")), keyed.alias(t("keyed")))
+        lf = lf.with_columns(
+            (on & ~keyed & ~same_form).alias(t("verify")),
+            compared.alias(t("compared")),
+            pl.coalesce(fit.field("reference"), pl.col(t("rspan"))).alias(t("compared_reference")),
+            decided.alias(t("decided")),
+        ).drop(t("fit"), t("prediction_power_key"), t("reference_power_key"))
         if not (self.normalize and not self.strict_format):
             return lf.with_columns(
                 pl.lit(False).alias(t("identical")),
@@ -354,27 +391,21 @@ class MathEvaluator(BaseEvaluator):
                 pl.lit(None, pl.Boolean).alias(t("list")),
             )
         # An answer written exactly as the reference is right (rule ``identical``).
-        ref = pl.col(t("ref")).struct
-        plain = (ref.field("text") == pl.col(t("rspan"))) & ref.field("value").is_not_null()
+        plain = (ref.struct.field("text") == pl.col(t("rspan"))) & rv.is_not_null()
         as_written = written.identical(p_text, pl.col(t("pspan")), pl.col(t("rspan")), plain=plain)
         # A reference stated in words (``\\text{No}``, ``Converges``) is compared as a text
         # answer, never by a number of the prediction (module worded).
+        answer = pl.col(frames.ANSWER).cast(pl.String)
         lf = lf.with_columns(
             (as_written & pl.col(frames.VALID)).alias(t("identical")),
-            worded.worded_kind(pl.col(frames.ANSWER).cast(pl.String)).alias(t("worded_kind")),
+            worded.worded_kind(answer).alias(t("worded_kind")),
         )
         # A clock time (``1:00`` vs ``12:00``) or a ratio (``12:1``) as such (module times).
         return lf.with_columns(
-            worded.worded_score(pl.col(frames.PRED), pl.col(t("worded_kind"))).alias(
-                t("worded_score")
-            ),
-            times.colon_equal(pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)).alias(
-                t("colon")
-            ),
+            worded.worded_score(given, pl.col(t("worded_kind"))).alias(t("worded_score")),
+            times.colon_equal(given, answer).alias(t("colon")),
             # The same numbers listed in another order (``110, 143, …``).
-            times.same_numbers(pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)).alias(
-                t("list")
-            ),
+            times.same_numbers(given, answer).alias(t("list")),
         )
 
     def _read(self, lf: pl.LazyFrame) -> pl.LazyFrame:
@@ -453,16 +484,10 @@ class MathEvaluator(BaseEvaluator):
         t = self.temp
         pred, ref = pl.col(t("pred")), pl.col(t("ref"))
         pv, pu = pred.struct.field("value"), pred.struct.field("unit")
-        rv, ru = ref.struct.field("value"), ref.struct.field("unit")
+        rv = ref.struct.field("value")
         on, outcome = pl.col(t("symbolic")), pl.col(t("outcome"))
         ref_text = ref.struct.field("text")
-        numeric = self._correct(
-            pv, pu, rv, ru, pl.col(t("prediction_exact_key")), pl.col(t("reference_exact_key"))
-        )
-        approx = pred.struct.field("approx")
-        decimal = pl.when(approx.is_not_null()).then(ref_text).str.contains(r"[0-9]\.[0-9]")
-        by_approx = decimal & (rv.round(0) != rv) & values_close(approx, rv, self.tolerance)
-        numeric = numeric.fill_null(False) | by_approx.fill_null(False)
+        numeric = pl.col(t("numeric"))
         method = sym.method_name(self.symbolic)
         suffix = (
             pl.when(pl.col(t("keyed")))
