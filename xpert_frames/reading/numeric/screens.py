@@ -2,8 +2,8 @@
 
 Reading a number runs many steps, each only on the rows that can match it
 (:func:`xpert_frames.reading.numeric.rules.on_subset`); deciding which rows those are took a
-regex or ``contains_any`` pass over every row per step. :func:`screen` finds, in two
-Aho-Corasick passes (the literals as written, and those matched in either ASCII case; the bits
+regex or ``contains_any`` pass over every row per step. :func:`screen` finds, in one
+Aho-Corasick pass (the literals matched in either ASCII case spelled out in every case; the bits
 of the literals found or-ed per text by numpy), which of a few short patterns occur in each
 text and returns a UInt32 of bits; a gate is then a bit test (:func:`has`), and a gate that is
 a regex runs that regex only on the rows whose bits are set (:func:`matches`).
@@ -92,8 +92,7 @@ def screen(texts: pl.Series) -> pl.Series:
     """The bits (UInt32) of each text; 0 for a null."""
     if len(texts) == 0:
         return pl.Series(texts.name, [], dtype=pl.UInt32)
-    bits = _bits(texts, fold=False) | _bits(texts, fold=True)
-    return pl.Series(texts.name, bits, dtype=pl.UInt32)
+    return pl.Series(texts.name, _bits(texts), dtype=pl.UInt32)
 
 
 def _literals(pattern: str) -> list[str]:
@@ -104,37 +103,46 @@ def _literals(pattern: str) -> list[str]:
     return out
 
 
+def _cased(literal: str) -> list[str]:
+    """``literal`` in every ASCII case (other characters as written): what Polars'
+    ``ascii_case_insensitive`` matches."""
+    out = [""]
+    for ch in literal:
+        cases = dict.fromkeys((ch.lower(), ch.upper()) if ch.isascii() else (ch,))
+        out = [o + c for o in out for c in cases]
+    return out
+
+
 @functools.cache
-def _tables() -> tuple[dict[str, int], dict[str, int]]:
-    """Every literal the patterns stand for, with the bits it sets: the literals matched as
-    written, and the ASCII-case-insensitive ones (keyed in lower case)."""
-    exact: dict[str, int] = {}
-    folded: dict[str, int] = {}
+def _table() -> dict[str, int]:
+    """Every literal the patterns stand for, with the bits it sets; a pattern matched in either
+    ASCII case stands for its literals in every case (``so``, ``So``, ``sO``, ``SO``)."""
+    table: dict[str, int] = {}
     for bit, pattern, fold in _PATTERNS:
         for literal in _literals(pattern):
-            table, key = (folded, literal.lower()) if fold else (exact, literal)
-            table[key] = table.get(key, 0) | bit
-    return exact, folded
+            for written in _cased(literal) if fold else [literal]:
+                table[written] = table.get(written, 0) | bit
+    return table
 
 
-def _bits(texts: pl.Series, fold: bool) -> np.ndarray:
-    """The bits of the literals of one table (:func:`_lookup`) found in ``texts``: one
-    overlapping Aho-Corasick pass (``extract_many``) finds every occurrence of every literal;
-    the bits of the literals found are or-ed per text (0 for none or a null). One pass per
-    table instead of a ``contains`` or ``contains_any`` per bit: 0.28 -> 0.13 CPU-s for 400,000
-    texts, math 1.15x end to end. The occurrences of all texts are read as one flat column
-    (each literal cast to its index, its bits looked up by index) and or-ed per text by
-    ``np.bitwise_or.reduceat``: a ``list.eval`` per text cost as much as the search (0.55 ->
-    0.42 CPU-s for 880,000 texts)."""
-    literals, enum, bits = _lookup(fold)
-    found = texts.str.extract_many(literals, ascii_case_insensitive=fold, overlapping=True)
+def _bits(texts: pl.Series) -> np.ndarray:
+    """The bits of the literals (:func:`_lookup`) found in ``texts``: one overlapping
+    Aho-Corasick pass (``extract_many``) finds every occurrence of every literal; the bits of
+    the literals found are or-ed per text (0 for none or a null). One pass instead of a
+    ``contains`` or ``contains_any`` per bit: 0.28 -> 0.13 CPU-s for 400,000 texts, math 1.15x
+    end to end; the literals matched in either ASCII case are spelled out in every case, so
+    that one pass finds them too (a second, case-insensitive pass cost more: 0.21 -> 0.16
+    CPU-s for 500,000 benchmark predictions). The occurrences of all texts are read as one
+    flat column (each literal cast to its index, its bits looked up by index) and or-ed per
+    text by ``np.bitwise_or.reduceat``: a ``list.eval`` per text cost as much as the search
+    (0.55 -> 0.42 CPU-s for 880,000 texts)."""
+    literals, enum, bits = _lookup()
+    found = texts.str.extract_many(literals, overlapping=True)
     counts = found.list.len().fill_null(0).cast(pl.Int64).to_numpy()
     out = np.zeros(len(texts), dtype=np.uint32)
     flat = found.explode(empty_as_null=False, keep_nulls=False)
     if len(flat) == 0:
         return out
-    if fold:
-        flat = flat.str.to_lowercase()
     values = bits[flat.cast(enum).to_physical().to_numpy()]
     some = counts > 0
     out[some] = np.bitwise_or.reduceat(values, (np.cumsum(counts) - counts)[some])
@@ -142,10 +150,9 @@ def _bits(texts: pl.Series, fold: bool) -> np.ndarray:
 
 
 @functools.cache
-def _lookup(fold: bool) -> tuple[list[str], pl.Enum, np.ndarray]:
-    """The literals of the table matched as written (``fold``: in either ASCII case, keyed in
-    lower case), the Enum of them, and their bits by index."""
-    table = _tables()[1 if fold else 0]
+def _lookup() -> tuple[list[str], pl.Enum, np.ndarray]:
+    """The literals (:func:`_table`), the Enum of them, and their bits by index."""
+    table = _table()
     literals = list(table)
     return literals, pl.Enum(literals), np.fromiter(table.values(), np.uint32, len(table))
 
