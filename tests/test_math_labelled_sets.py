@@ -25,7 +25,7 @@ from tests.oracles.math_seed import SeedMathEvaluator
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 
 
-def test_labelled_set_accuracy(capsys: pytest.CaptureFixture[str]) -> None:
+def test_labelled_set_accuracy() -> None:
     df = labelled()
     assert df.height >= 120
     assert (df["lang"] == "zh").sum() >= df.height / 2
@@ -36,13 +36,8 @@ def test_labelled_set_accuracy(capsys: pytest.CaptureFixture[str]) -> None:
         (seed._evaluate_math_answer(p, a) == 1.0) == c
         for p, a, c in df.select("prediction", "answer", "correct").iter_rows()
     )
-    with capsys.disabled():
-        print(
-            f"\nmath labelled set: xpert_frames {ours}/{df.height} "
-            f"({ours / df.height:.1%}), seed {seed_right}/{df.height} "
-            f"({seed_right / df.height:.1%})"
-        )
-    assert ours / df.height >= 0.98
+    count = f"xpert_frames {ours}/{df.height}, seed {seed_right}/{df.height}"
+    assert ours / df.height >= 0.98, count
 
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=str)
@@ -91,19 +86,18 @@ def test_answers_set_shape() -> None:
 
 
 @pytest.mark.parametrize("mode", MODES_SLOW)
-def test_answers_set(mode: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_answers_set(mode: str) -> None:
     df = answers_set()
     out = score_all_paths(df, [MathEvaluator(symbolic=mode)])
     right = out.with_columns(ok=pl.col("math_score") == pl.col("correct").cast(pl.Float64))
     by_class = right.group_by("class").agg(pl.col("ok").sum()).sort("class").rows()
-    with capsys.disabled():
-        print(f"\nmath answers set ({mode}): {right['ok'].sum()}/{df.height} {by_class}")
+    count = f"math answers set ({mode}): {right['ok'].sum()}/{df.height} {by_class}"
     false_credit = right.filter((pl.col("math_score") == 1.0) & ~pl.col("correct"))
-    assert false_credit.height == 0, false_credit
+    assert false_credit.height == 0, (count, false_credit)
     numeric = right.filter(pl.col("kind") == "numeric")
-    assert numeric["ok"].all(), numeric.filter(~pl.col("ok"))
+    assert numeric["ok"].all(), (count, numeric.filter(~pl.col("ok")))
     if mode == "math_verify":
-        assert right["ok"].all(), right.filter(~pl.col("ok"))
+        assert right["ok"].all(), (count, right.filter(~pl.col("ok")))
 
 
 @pytest.mark.parametrize("options", OPTION_SETS_SLOW, ids=str)
@@ -127,22 +121,18 @@ def _agreement(out: pl.DataFrame) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_forms_set(mode: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_forms_set(mode: str) -> None:
     df = forms_set()
     out = score_all_paths(df, [MathEvaluator(symbolic=mode)])
     right, false_credit = _agreement(out)
     hold = out.filter(pl.col("split") == "holdout")
     hold_right, _ = _agreement(hold)
-    with capsys.disabled():
-        print(
-            f"\nmath forms set ({mode}): {right}/{df.height}, held out {hold_right}/"
-            f"{hold.height}, false credits on symbolic golds {false_credit}"
-        )
-    assert false_credit == 0
+    count = f"math forms set ({mode}): {right}/{df.height}, held out {hold_right}/{hold.height}"
+    assert false_credit == 0, count
     numeric = out.filter(pl.col("kind") == "numeric")
-    assert (numeric["math_score"] == numeric["correct"].cast(pl.Float64)).all()
+    assert (numeric["math_score"] == numeric["correct"].cast(pl.Float64)).all(), count
     if mode == "math_verify":
-        assert right == df.height
+        assert right == df.height, count
 
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=str)
