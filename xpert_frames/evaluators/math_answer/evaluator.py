@@ -58,72 +58,18 @@ from xpert_frames.core.aliases import MathExtract
 from xpert_frames.core.options import check_bool, check_choice, check_float
 from xpert_frames.core.text import to_expr
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.evaluators.math_answer import as_written as written
-from xpert_frames.evaluators.math_answer import pair_forms, set_forms, times, worded
 from xpert_frames.evaluators.math_answer import symbolic as sym
+from xpert_frames.evaluators.math_answer.answer_columns import read_columns
+from xpert_frames.evaluators.math_answer.comparisons import compare
 from xpert_frames.evaluators.math_answer.parts import in_parts
-from xpert_frames.reading.boxes import box_tail
 from xpert_frames.reading.markup import clean_prediction, clean_predictions
-from xpert_frames.reading.numeric import exact
-from xpert_frames.reading.numeric.grammar import grammar
 from xpert_frames.reading.numeric.parse import (
     DECIMAL_COMMAS,
     EXTRACT_MODES,
     DecimalComma,
     extract_number_detail,
-    extract_number_pair,
     parse_number_with_unit,
 )
-from xpert_frames.reading.numeric.units import unit_info
-from xpert_frames.reading.vocabulary import CLAUSE_CONCLUSION
-
-
-def concluded(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
-    """Whether the statement rule read a conclusion after the last box that has no answer
-    statement after it (:func:`xpert_frames.reading.numeric.rules.candidates`)."""
-    statement = pl.when(rule == "statement").then(prediction)  # the others are not read
-    boxed = statement.str.contains_any(["\\boxed", "\\fbox"])
-    after = box_tail(pl.when(boxed).then(prediction))
-    late = after.str.contains(CLAUSE_CONCLUSION) & ~after.str.contains(grammar(True).marker)
-    return (boxed & late).fill_null(False)
-
-
-_WHOLE_BELOW = exact.WHOLE_BELOW
-
-
-def values_close(
-    pred: pl.Expr,
-    ref: pl.Expr,
-    tolerance: float,
-    pred_key: pl.Expr | None = None,
-    ref_key: pl.Expr | None = None,
-) -> pl.Expr:
-    """The seed's rule: ``|p - r| <= tol`` when ``|r| < tol``, else ``|p - r| / |r| <= tol``
-    (Boolean; null when either side is null). The relative test is written ``|p - r| <= tol·|r|``
-    so that ``tolerance=0`` with a zero reference is exact equality (the seed divided by zero
-    there and scored 0). Two whole numbers below 2**53 must be equal; where both ``pred_key``
-    and ``ref_key`` are given (:func:`~xpert_frames.reading.numeric.exact.exact_keys`: integers at
-    or
-    above 2**53 or beyond Float64) their keys must be equal, and a number beyond Float64 with
-    a key equals nothing without one (an infinity, a finite number)."""
-    diff = (pred - ref).abs()
-    close = (
-        pl.when(ref.abs() < tolerance)
-        .then(diff <= tolerance)
-        .otherwise(diff <= tolerance * ref.abs())
-    )
-    whole = (pred.round(0) == pred) & (ref.round(0) == ref) & (ref.abs() < _WHOLE_BELOW)
-    # Infinities are equal or not (inf <= tol·inf would pass any number).
-    exact_ = (whole & (pred.abs() < _WHOLE_BELOW)) | ref.is_infinite() | pred.is_infinite()
-    out = pl.when(exact_).then(pred == ref).otherwise(close)
-    if pred_key is None or ref_key is None:
-        return out
-    both = pred_key.is_not_null() & ref_key.is_not_null()
-    one = pred_key.is_not_null() | ref_key.is_not_null()
-    beyond = pl.when(pred_key.is_not_null()).then(exact.beyond_float(pred)).otherwise(
-        pl.lit(False)
-    ) | pl.when(ref_key.is_not_null()).then(exact.beyond_float(ref)).otherwise(pl.lit(False))
-    return pl.when(both).then(pred_key == ref_key).when(one & beyond).then(False).otherwise(out)
 
 
 class MathEvaluator(BaseEvaluator):
@@ -262,10 +208,12 @@ class MathEvaluator(BaseEvaluator):
         symbolic rows and verify them (once per distinct pair); :meth:`outputs` combines the
         temporary columns.
 
-        The reading (:meth:`_read`) and every comparison but the symbolic step
-        (:meth:`_compare`) run as one batch over the whole column, in one part per core side by
-        side (:func:`~xpert_frames.evaluators.math_answer.parts.in_parts`); the symbolic step
-        runs once over the whole column (its budget is per call)."""
+        The reading (:func:`~xpert_frames.evaluators.math_answer.answer_columns.read_columns`)
+        and every comparison but the symbolic step
+        (:func:`~xpert_frames.evaluators.math_answer.comparisons.compare`) run as one batch over
+        the whole column, in one part per core side by side
+        (:func:`~xpert_frames.evaluators.math_answer.parts.in_parts`); the symbolic step runs
+        once over the whole column (its budget is per call)."""
         t = self.temp
         schema = lf.collect_schema()
         inputs = {c: schema[c] for c in (frames.PRED, frames.ANSWER, frames.VALID)}
@@ -274,8 +222,10 @@ class MathEvaluator(BaseEvaluator):
         def plan(part: pl.LazyFrame) -> pl.LazyFrame:
             # ``part``: the prediction without markup and invented continuations (every reader
             # reads that), and as given (``given``).
-            part = self._read(part).with_columns(pl.col(frames.PRED).alias(t("cleaned_prediction")))
-            return self._compare(part, pl.col(given))
+            part = read_columns(self, part).with_columns(
+                pl.col(frames.PRED).alias(t("cleaned_prediction"))
+            )
+            return compare(self, part, pl.col(given))
 
         shape = pl.LazyFrame(schema=inputs).with_columns(
             pl.col(frames.PRED).alias(given), clean_prediction(frames.PRED)
@@ -308,176 +258,6 @@ class MathEvaluator(BaseEvaluator):
             budget=None if math.isinf(self.symbolic_budget) else self.symbolic_budget,
         )
         return lf.with_columns(pl.coalesce(pl.col(t("decided")), outcome).alias(t("outcome")))
-
-    def _compare(self, lf: pl.LazyFrame, given: pl.Expr) -> pl.LazyFrame:
-        """Everything :meth:`outputs` needs but the symbolic step's outcome, over the columns
-        :meth:`_read` adds (``given``: the prediction as given): the numbers compared, the
-        exact keys of integers, the spans fitted to one form, and the rows to verify."""
-        t = self.temp
-        pred, ref = pl.col(t("pred")), pl.col(t("ref"))
-        numeric = self._correct(
-            pred.struct.field("value"),
-            pred.struct.field("unit"),
-            ref.struct.field("value"),
-            ref.struct.field("unit"),
-            pl.col(t("prediction_exact_key")),
-            pl.col(t("reference_exact_key")),
-        )
-        approx, rv = pred.struct.field("approx"), ref.struct.field("value")
-        decimal = pl.when(approx.is_not_null()).then(ref.struct.field("text"))
-        decimal = decimal.str.contains(r"[0-9]\.[0-9]")
-        by_approx = decimal & (rv.round(0) != rv) & values_close(approx, rv, self.tolerance)
-        lf = lf.with_columns(
-            (numeric.fill_null(False) | by_approx.fill_null(False)).alias(t("numeric"))
-        )
-        # Only symbolic rows are compared: the others are nulls, which every step skips.
-        on = pl.col(t("symbolic"))
-        span = pl.when(on).then(pl.col(t("pspan")))
-        p_text = pl.col(t("cleaned_prediction"))
-        compared = pl.coalesce(pl.lit("$") + span + pl.lit("$"), pl.when(on).then(p_text))
-        # Two integers (as written or powers of ten: 10^{5000}) compare by their exact keys,
-        # at any size, without the symbolic step.
-        # An integer beyond Float64 that the number reader read from a sentence with no math
-        # span ("The answer is 99…9.") keeps the reader's exact key (its value is infinite).
-        huge = (
-            on
-            & pl.col(t("pspan")).is_null()
-            & exact.beyond_float(pred.struct.field("value"))
-            & pl.col(t("prediction_exact_key")).is_not_null()
-        )
-        lf = lf.with_columns(
-            pl.coalesce(
-                exact.power_key(compared), pl.when(huge).then(pl.col(t("prediction_exact_key")))
-            ).alias(t("prediction_power_key")),
-            pl.coalesce(
-                exact.power_key(pl.when(on).then(pl.col(t("rspan")))),
-                pl.when(huge).then(pl.col(t("reference_exact_key"))),
-            ).alias(t("reference_power_key")),
-        )
-        keyed = (
-            pl.col(t("prediction_power_key")).is_not_null()
-            & pl.col(t("reference_power_key")).is_not_null()
-        )
-        verify = on & ~keyed
-        # Both spans in comparable forms (pair_forms); written identically they are equal.
-        fitted = pair_forms.fit_pair(
-            pl.when(verify).then(pl.col(t("pspan"))), pl.when(verify).then(pl.col(t("rspan")))
-        )
-        lf = lf.with_columns(fitted.alias(t("fit")), keyed.alias(t("keyed")))
-        keyed = pl.col(t("keyed"))
-        fit = pl.col(t("fit")).struct
-        same_form = fit.field("same").fill_null(False)
-        compared = pl.coalesce(pl.lit("$") + fit.field("prediction") + pl.lit("$"), compared)
-        same = pl.col(t("prediction_power_key")) == pl.col(t("reference_power_key"))
-        # The outcome decided here (exact keys, one form), else by the symbolic step.
-        decided = (
-            pl.when(keyed)
-            .then(pl.when(same).then(pl.lit("equal")).otherwise(pl.lit("different")))
-            .when(same_form)
-            .then(pl.lit("equal"))
-        )
-        lf = lf.with_columns(
-            (on & ~keyed & ~same_form).alias(t("verify")),
-            compared.alias(t("compared")),
-            pl.coalesce(fit.field("reference"), pl.col(t("rspan"))).alias(t("compared_reference")),
-            decided.alias(t("decided")),
-        ).drop(t("fit"), t("prediction_power_key"), t("reference_power_key"))
-        if not (self.normalize and not self.strict_format):
-            return lf.with_columns(
-                pl.lit(False).alias(t("identical")),
-                pl.lit(None, pl.String).alias(t("worded_kind")),
-                pl.lit(None, pl.Boolean).alias(t("worded_score")),
-                pl.lit(None, pl.Boolean).alias(t("colon")),
-                pl.lit(None, pl.Boolean).alias(t("list")),
-            )
-        # An answer written exactly as the reference is right (rule ``identical``).
-        plain = (ref.struct.field("text") == pl.col(t("rspan"))) & rv.is_not_null()
-        as_written = written.identical(p_text, pl.col(t("pspan")), pl.col(t("rspan")), plain=plain)
-        # A reference stated in words (``\\text{No}``, ``Converges``) is compared as a text
-        # answer, never by a number of the prediction (module worded).
-        answer = pl.col(frames.ANSWER).cast(pl.String)
-        lf = lf.with_columns(
-            (as_written & pl.col(frames.VALID)).alias(t("identical")),
-            worded.worded_kind(answer).alias(t("worded_kind")),
-        )
-        # A clock time (``1:00`` vs ``12:00``) or a ratio (``12:1``) as such (module times).
-        return lf.with_columns(
-            worded.worded_score(given, pl.col(t("worded_kind"))).alias(t("worded_score")),
-            times.colon_equal(given, answer).alias(t("colon")),
-            # The same numbers listed in another order (``110, 143, …``).
-            times.same_numbers(given, answer).alias(t("list")),
-        )
-
-    def _read(self, lf: pl.LazyFrame) -> pl.LazyFrame:
-        """Both numbers, the answer spans, which rows are symbolic and (``normalize``) the
-        canonical units, as temporary columns."""
-        t = self.temp
-        pred, ref = t("pred"), t("ref")
-        if self.strict_format:
-            lf = lf.with_columns(
-                self.prediction_number().alias(pred), self.reference_number().alias(ref)
-            )
-        else:  # both read in one batch call
-            both = extract_number_pair(
-                frames.PRED,
-                frames.ANSWER,
-                mode=self.extract,  # type: ignore[arg-type]
-                normalize=self.normalize,
-                decimal_comma=self.decimal_comma,  # type: ignore[arg-type]
-            )
-            lf = lf.with_columns(both.alias(t("both"))).with_columns(
-                pl.col(t("both")).struct.field("first").alias(pred),
-                pl.col(t("both")).struct.field("second").alias(ref),
-            )
-        pv, rv = pl.col(pred).struct.field("value"), pl.col(ref).struct.field("value")
-        p_number, r_number = pl.col(pred).struct.field("text"), pl.col(ref).struct.field("text")
-        lf = lf.with_columns(
-            exact.exact_keys(pv, rv, p_number, r_number).alias(t("prediction_exact_key")),
-            exact.exact_keys(rv, pv, r_number, p_number).alias(t("reference_exact_key")),
-        )
-        p_text, r_text = pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)
-        rule = pl.col(pred).struct.field("rule")
-        classify = self.normalize and not self.strict_format
-        pspan, rspan = sym.answer_spans(p_text, r_text, rule, pl.col(ref))
-        lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
-        # A conclusion after the last box (``\\boxed{12} … So she baked 60 cookies``) is a
-        # statement without a marker: against a plain-number reference it has no span (its
-        # number is the answer); against a symbolic one the span is the conclusion's maths.
-        # Read only where there is a span (elsewhere the outcome is no span either way).
-        has_span = pl.col(t("pspan")).is_not_null()
-        ref_number = pl.col(ref).struct
-        stripped = pl.when(has_span).then(r_text).str.strip_chars(" \t\n\r$")
-        ref_plain = (ref_number.field("text") == stripped) & ref_number.field("value").is_not_null()
-        spanned = pl.when(has_span).then(p_text)
-        pspan = pl.when(~(concluded(spanned, rule) & ref_plain.fill_null(False))).then(
-            pl.col(t("pspan"))
-        )
-        # A last number that is part of the expression ending the prediction (``2x``) is
-        # not the answer: that expression is, decided symbolically.
-        if classify:
-            glued = sym.glued_span(p_text, rule, pl.col(pred).struct.field("text"))
-            lf = lf.with_columns(glued.alias(t("glued")))
-            pspan = pl.coalesce(pspan, pl.col(t("glued")))
-        lf = lf.with_columns(pspan.alias(t("pspan")))
-        ref_known = pl.col(ref).struct.field("text") == pl.col(t("rspan"))
-        ref_known = ref_known & pl.col(ref).struct.field("value").is_not_null()
-        lf = set_forms.fit_sets(lf, p_text, t("pspan"), t("rspan"), ref_known)
-        if classify:
-            known = [
-                (c.struct.field("text") == pl.col(span)) & c.struct.field("value").is_not_null()
-                for c, span in ((pl.col(pred), t("pspan")), (pl.col(ref), t("rspan")))
-            ]
-            symbolic = sym.symbolic_rows(pl.col(t("pspan")), pl.col(t("rspan")), rule, *known)
-            symbolic = symbolic | pl.col(t("glued")).is_not_null()
-        else:
-            symbolic = pl.lit(False)
-        lf = lf.with_columns((symbolic & pl.col(frames.VALID)).alias(t("symbolic")))
-        if self.normalize:  # canonical units, looked up here: inside the parts read side by side
-            lf = lf.with_columns(
-                unit_info(pl.col(pred).struct.field("unit")).alias(t("prediction_unit_info")),
-                unit_info(pl.col(ref).struct.field("unit")).alias(t("reference_unit_info")),
-            )
-        return lf
 
     def outputs(self) -> dict[str, pl.Expr]:
         """Expressions over the temporary columns that :meth:`prepare` adds."""
@@ -539,32 +319,3 @@ class MathEvaluator(BaseEvaluator):
             "extracted": pl.coalesce(*symbolic_side, pred.struct.field("text")),
             "expected": pl.coalesce(pl.when(on).then(pl.col(t("rspan"))), ref_text),
         }
-
-    def _correct(
-        self, pv: pl.Expr, pu: pl.Expr, rv: pl.Expr, ru: pl.Expr, pt: pl.Expr, rt: pl.Expr
-    ) -> pl.Expr:
-        tol = self.tolerance
-        if not self.normalize:
-            ok = values_close(pv, rv, tol, pt, rt)
-            return (ok & pu.eq_missing(ru)) if self.require_units else ok
-        # Canonical unit, dimension and factor of each side, looked up once (prepare).
-        p_info, r_info = (
-            pl.col(self.temp("prediction_unit_info")).struct,
-            pl.col(self.temp("reference_unit_info")).struct,
-        )
-        pc, rc = p_info.field("canonical"), r_info.field("canonical")
-        pf, rf = p_info.field("factor"), r_info.field("factor")
-        same = pc.eq_missing(rc)
-        dimensions = p_info.field("dimension").eq(r_info.field("dimension"))
-        convertible = (~same & dimensions & pf.is_not_null() & rf.is_not_null()).fill_null(False)
-        converted = convertible & values_close(pv * pf, rv * rf, tol)
-        if self.require_units:
-            return (same & values_close(pv, rv, tol, pt, rt)) | converted
-        # A percentage against a bare number written as the same figure (50% and 50).
-        p_pct, r_pct = pu.eq_missing(pl.lit("%")), ru.eq_missing(pl.lit("%"))
-        alt_p = pl.when(p_pct & ~r_pct).then(pv * 100.0).otherwise(pv)
-        alt_r = pl.when(r_pct & ~p_pct).then(rv * 100.0).otherwise(rv)
-        plain = values_close(pv, rv, tol, pt, rt).fill_null(False) | values_close(
-            alt_p, alt_r, tol, pt, rt
-        )
-        return pl.when(convertible).then(converted).otherwise(plain)

@@ -4,16 +4,16 @@ A number taken from a symbolic answer proves nothing (``2^{2025}`` against ``3^{
 interval against ``1``, ``(1+\\sqrt5)/2`` against ``2``), so such rows are decided
 symbolically or not at all:
 
-* the *answer span* of the reference is its last ``\\boxed{}`` content, else the whole
-  reference; of the prediction, the maths of the sentence after the last answer statement
-  when that gave the number (rule ``statement``; :func:`statement_math`: an aside after the
-  answer cut off, then its last group of joined ``$…$``/``\\(…\\)`` segments, else its last
-  chunk between words, never the words around it), else the last box's content, else the
-  whole prediction when it is one short bare expression (no segments, box or prose:
-  ``\\sqrt{2}/2``), else the maths of the last sentence when it has segments or joined values,
-  else the expression ending the prediction when the last number is part of it
-  (:func:`glued_span`; such a row is always symbolic), else none (the whole prediction is
-  handed to Math-Verify); the span is then put in the reference's form
+* the *answer span* (:mod:`~xpert_frames.evaluators.math_answer.answer_spans`) of the reference
+  is its last ``\\boxed{}`` content, else the whole reference; of the prediction, the maths of
+  the sentence after the last answer statement when that gave the number (rule ``statement``;
+  :func:`statement_math`: an aside after the answer cut off, then its last group of joined
+  ``$…$``/``\\(…\\)`` segments, else its last chunk between words, never the words around it),
+  else the last box's content, else the whole prediction when it is one short bare expression
+  (no segments, box or prose: ``\\sqrt{2}/2``), else the maths of the last sentence when it has
+  segments or joined values, else the expression ending the prediction when the last number is
+  part of it (:func:`glued_span`; such a row is always symbolic), else none (the whole
+  prediction is handed to Math-Verify); the span is then put in the reference's form
   (:func:`answer_forms.fit_to_reference`);
 * a span is *symbolic* when it is not one plain number (with an optional unit) and it holds a
   LaTeX command other than ``\\frac``, a power, root, π, ∞, set operator, an interval or tuple
@@ -42,16 +42,13 @@ from xpert_frames.evaluators.math_answer import verify_pool as math_verify_pool
 from xpert_frames.evaluators.math_answer.answer_forms import (
     latex_form,
     sqrt_latex,
-    strip_delimiters,
 )
 from xpert_frames.evaluators.math_answer.as_written import plain_math
-from xpert_frames.reading.boxes import after_box, last_box
 from xpert_frames.reading.numeric.grammar import STATEMENT_MARKERS, fold_text, rewrite_text
 from xpert_frames.reading.numeric.parse import parse_number
 from xpert_frames.reading.numeric.units import unit_table
-from xpert_frames.reading.spans import SENTENCE_END, last_sentence
+from xpert_frames.reading.spans import SENTENCE_END
 from xpert_frames.reading.subsets import on_subset
-from xpert_frames.reading.vocabulary import SENTENCE_CONCLUSION
 
 SYMBOLIC_MODES: tuple[str, ...] = ("auto", "math_verify", "latex")
 _MARKERS = "|".join(
@@ -298,148 +295,6 @@ def _classify_batch(batch: pl.Series) -> pl.Series:
         f("reference_symbolic").fill_null(False) | f("prediction_symbolic").fill_null(False)
     ).to_series()
     return out.scatter(rows["row"], sym)
-
-
-#: A character that folds into one of the strong markers (full-width forms included).
-_STRONG_CHAR = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
-#: A letter beside a digit or an operator: the statement may hold a variable term.
-#: Values listed (``5, 7``, ``5 or 7``, ``5 和 7``; not ``1,000``): the statement may be a list
-#: (:data:`_LIST`).
-_LIST_HINT = r"[0-9)}]\s*,\s+[-+0-9(]|[0-9)}]\s+(?:or|and)\s+[-+0-9(]|[0-9)}]\s*[或和]\s*[-+0-9(]"
-_TERM_HINT = (
-    _STRONG_CHAR
-    + r"|[<>=≤≥]|[0-9][a-zA-Z]|[a-zA-Z]\s*[-+*/×−－＋]|[-+*/×−－＋]\s*[a-zA-Z]|"
-    + _LIST_HINT
-    + r"|[0-9]\s*\(?(?:repeating|recurring)"  # a decimal said to repeat (:data:`_PLAIN_MATH`)
-)
-
-
-#: The characters that a strong marker (:data:`_STRONG`) needs, in a span or in what folds
-#: into one (full-width forms and letters, ℃/℉), or values listed (:data:`_LIST_HINT`): a
-#: sentence without any of them gives no strongly symbolic span, however it is cut or rewritten.
-_CAN_BE_STRONG = _STRONG_CHAR[:-1] + "a-zA-Zａ-ｚＡ-Ｚ℃℉]|" + _LIST_HINT
-
-
-def answer_spans(
-    prediction: pl.Expr, reference: pl.Expr, rule: pl.Expr, reference_number: pl.Expr
-) -> tuple[pl.Expr, pl.Expr]:
-    """The answer spans of prediction and reference (module docs).
-
-    A reference that is exactly the number the parser read (``reference_number``: struct with
-    ``text`` and ``value``) is its own span. A statement sentence is cut only when the
-    prediction has a character that can make it symbolic; without one there is no span (the
-    whole prediction is compared if the reference is symbolic). Each span is a batch function
-    whose regexes read only the rows they concern (a regex over ``when(...).then(text)``
-    reads the rows masked to null too)."""
-    number = reference_number.struct
-    rspan = pl.struct(
-        reference.alias("reference"), number.field("text").alias("text"), number.field("value")
-    ).map_batches(_reference_span, return_dtype=pl.String, is_elementwise=True)
-    plain = (number.field("text") == reference.str.strip_chars(_SPACE)) & number.field(
-        "value"
-    ).is_not_null()
-    pspan = pl.struct(
-        prediction.alias("prediction"),
-        (rule == "statement").fill_null(False).alias("statement"),
-        plain.fill_null(False).alias("plain"),
-    ).map_batches(_prediction_span, return_dtype=pl.String, is_elementwise=True)
-    pair = pl.struct(pspan.alias("span"), rspan.alias("reference_span"))
-    return pair.map_batches(
-        answer_forms.fit_batch, return_dtype=pl.String, is_elementwise=True
-    ), rspan
-
-
-#: A prediction this short, without ``$``/``\\(``/``\\[`` segments, a box, CJK text or an
-#: English word (two letters or more, not a LaTeX command's name nor braced), with a maths
-#: character or a variable (not the ``e`` of ``1e400``: a number alone is the number reader's),
-#: is one bare expression: its whole text is its answer span.
-_BARE_BYTES = 200
-#: Roots of one unknown given together (``$x=2$ and $x=3$``, ``x = 1, x = 4``; the same letter
-#: twice): the last sentence's maths is the answer (a list), not its last number.
-_ROOTS_HINT = r"=\s*[-+]?[0-9.]+\$?\s*(?:,|\band\b|\bor\b|或|和)\s*\$?\s*[a-zA-Z]\s*="
-_ROOTS_JOINED = "|".join(
-    rf"(?:^|[^a-zA-Z\\]){v}\s*=\s*[-+]?[0-9.]+\$?\s*(?:,|\band\b|\bor\b|或|和)\s*\$?\s*{v}\s*="
-    for v in string.ascii_letters
-)
-_BARE_PROSE = r"[\x{3400}-\x{9fff}]|(?:^|[^a-zA-Z\\{])[a-zA-Z]{2,}"
-_BARE_MATH = _STRONG_CHAR + "|[a-df-zA-DF-Z]"
-
-
-def _prediction_span(batch: pl.Series) -> pl.Series:
-    """The batch behind the prediction span of :func:`answer_spans`."""
-    f = pl.col
-    df = batch.struct.unnest().with_row_index("row")
-    # Each mask and subset once (eager frames share no sub-expressions).
-    df = df.with_columns(f("prediction").str.contains_any(["\\boxed", "\\fbox"]).alias("__box"))
-    boxed = f("__box")
-    # A conclusion stated after the last box (the box held a step, ``\boxed{r = 3}``) wins,
-    # also where the statement rule read that conclusion.
-    after = after_box(df.filter(boxed), "prediction")
-    after = after.filter(f("prediction").str.contains(SENTENCE_CONCLUSION) & _SEG)
-    cut = df.filter(f("statement")).filter(
-        f("prediction").str.contains(_TERM_HINT).fill_null(False)
-    )
-    # Against a plain-number reference a span only decides whether the row is symbolic; a
-    # statement's span is so only by a strong marker, which its sentence cannot give without
-    # one of _CAN_BE_STRONG: those rows have no span (the same outcome, without the reading).
-    # The sentence is a part of the prediction: a prediction without one has none either.
-    can_be_strong = ~f("plain") | f("prediction").str.contains(_CAN_BE_STRONG)
-    cut = cut.filter(can_be_strong).join(after, on="row", how="anti")
-    cut = cut.with_columns(_sentence(f("prediction")).alias("sentence"))
-    cut = cut.filter(~f("plain") | f("sentence").str.contains(_CAN_BE_STRONG))
-    other = df.filter(~f("statement"))
-    box = other.filter(boxed)
-    end = last_sentence(f("prediction"))
-    hint = f("prediction").str.contains(_STRONG_CHAR[:-1] + "<>]")  # or < >
-    last = other.filter(~boxed & (hint | f("prediction").str.contains(_ROOTS_HINT)))
-    maths = _SEG | f("prediction").str.contains(answer_forms.JOINED)
-    maths = maths | f("prediction").str.contains(_ROOTS_JOINED)
-    strong = (
-        f("prediction").str.contains(_STRONG_CHAR)
-        | f("prediction").str.contains(answer_forms.OR_INEQ)
-        | f("prediction").str.contains(_ROOTS_JOINED)
-    )
-    # A prediction that is one bare expression (``\\sqrt{2}/2``, ``\\{1,2\\}``): its whole text.
-    short = other.filter(~boxed & (f("prediction").str.len_bytes() <= _BARE_BYTES))
-    bare = short.filter(
-        ~_SEG
-        & f("prediction").str.contains(_BARE_MATH)
-        & ~f("prediction").str.contains(_BARE_PROSE)
-    )
-    last = last.join(bare, on="row", how="anti").with_columns(end).filter(strong & maths)
-    spans = pl.concat(
-        [
-            cut.select("row", statement_math(f("sentence")).alias("span")),
-            after.select("row", statement_math(f("prediction")).alias("span")).drop_nulls(),
-            last_box(box.join(after, on="row", how="anti"), "prediction", "span").select(
-                "row", "span"
-            ),
-            last.select("row", statement_math(f("prediction")).alias("span")),
-            bare.select("row", f("prediction").alias("span")),
-        ]
-    )
-    spans = spans.drop_nulls("span").with_columns(strip_delimiters(f("span")))
-    return answer_forms.scatter_spans(batch.name, len(batch), spans)
-
-
-def _reference_span(batch: pl.Series) -> pl.Series:
-    """The batch behind the reference span of :func:`answer_spans`."""
-    f = pl.col
-    df = batch.struct.unnest().with_row_index("row").filter(f("reference").is_not_null())
-    df = df.with_columns(f("reference").str.strip_chars(_SPACE).alias("stripped"))
-    plain = ((f("text") == f("stripped")) & f("value").is_not_null()).fill_null(False)
-    df = df.with_columns(plain.alias("plain"))
-    other = df.filter(~f("plain")).select("row", "reference")
-    box = other.filter(f("reference").str.contains_any(["\\boxed", "\\fbox"]))
-    other = other.join(
-        last_box(box, "reference", "span").select("row", "span"), on="row", how="left"
-    )
-    other = other.select("row", pl.coalesce("span", "reference").alias("span"))
-    fence = f("span").str.contains(r"^[\s$\\]|[$)\]。.\s]$")
-    other = on_subset(other, fence, lambda d: d.with_columns(strip_delimiters(f("span"))))
-    other = answer_forms.roots_reference(other)  # listed roots (``x=2或x=3``): their values
-    spans = pl.concat([df.filter(f("plain")).select("row", f("stripped").alias("span")), other])
-    return answer_forms.scatter_spans(batch.name, len(batch), spans)
 
 
 def symbolic_rows(
