@@ -59,7 +59,7 @@ from xpert_frames.core.options import check_bool, check_choice, check_float
 from xpert_frames.core.text import to_expr
 from xpert_frames.evaluators.base import BaseEvaluator
 from xpert_frames.evaluators.math_answer import as_written as written
-from xpert_frames.evaluators.math_answer import pair_forms, set_forms, times, worded
+from xpert_frames.evaluators.math_answer import pair_forms, set_forms, several_boxes, times, worded
 from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.evaluators.math_answer.parts import in_parts
 from xpert_frames.reading.boxes import box_tail
@@ -382,6 +382,9 @@ class MathEvaluator(BaseEvaluator):
         canonical units, as temporary columns."""
         t = self.temp
         pred, ref = t("pred"), t("ref")
+        # Several boxes that end a text state one answer together (module several_boxes).
+        joined = [several_boxes.joined_boxes(pl.col(c)) for c in (frames.PRED, frames.ANSWER)]
+        lf = lf.with_columns(joined)
         if self.strict_format:
             lf = lf.with_columns(
                 self.prediction_number().alias(pred), self.reference_number().alias(ref)
