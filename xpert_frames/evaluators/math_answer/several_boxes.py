@@ -79,7 +79,10 @@ def joined_boxes(text: pl.Expr) -> pl.Expr:
 def _join_batch(texts: pl.Series) -> pl.Series:
     if texts.dtype != pl.String:
         return texts
-    several = (texts.str.count_matches(r"\\(?:boxed|fbox)") >= 2).fill_null(False)
+    boxed = texts.str.contains_any(["\\boxed", "\\fbox"]).fill_null(False)
+    if not boxed.any():  # the screen: most texts have no box
+        return texts
+    several = boxed & (texts.str.count_matches(r"\\(?:boxed|fbox)") >= 2).fill_null(False)
     if not several.any():
         return texts
     at = several.arg_true()
