@@ -12,7 +12,8 @@ The cases today's reader gets wrong are listed in ``tests/data/math_peer_suites_
 run as ``xfail(strict=True)``. Beside them, the readings these cases brought in: several boxes
 that end a text with only connectors between them are one answer (module ``several_boxes``), the
 constants e and i written upright (``\\mathrm{e}``) are read as such, an answer in a text wrapper
-(``\\mathrm{E}``) is written as its reference, and ``0,111`` has a decimal comma."""
+(``\\mathrm{E}``) is written as its reference, ``0,111`` has a decimal comma, and a capitalized
+"Therefore" inside a run-on text (its line breaks lost) starts a conclusion."""
 
 from __future__ import annotations
 
@@ -135,6 +136,21 @@ def test_several_boxes_ending_a_text_are_one_answer(text: str, joined: str) -> N
         ("0.111", "0,111", 1.0),
         ("0,111", "0.112", 0.0),
         ("1,000", "1", 0.0),  # one thousand
+        # A run-on text (line breaks lost): its last capitalized conclusion word counts.
+        (
+            "The first flip wins with chance 1/2. So, we can write the equation as: p = 1/2 + "
+            "(1/4) p Now, we solve for p: (3/4) p = 1/2 p = 2/3 Therefore, the probability that "
+            "Alice wins the game is 2/3.",
+            "2/3",
+            1.0,
+        ),
+        (
+            "The first flip wins with chance 1/2. So, we can write the equation as: p = 1/2 + "
+            "(1/4) p Now, we solve for p: (3/4) p = 1/2 p = 2/3 Therefore, the probability that "
+            "Alice wins the game is 3/4.",
+            "2/3",
+            0.0,
+        ),
     ],
 )
 def test_forms_from_peer_suites(prediction: str, answer: str, score: float) -> None:
