@@ -21,6 +21,7 @@ from tests.oracles import math_sets as ms
 from tests.oracles import math_words as mw
 from tests.oracles.math_rules import DIG, cn_integer
 from xpert_frames.evaluators.math_answer import times as mw_times
+from xpert_frames.evaluators.math_answer.several_boxes import join_boxes
 
 UNITS_CSV = Path(__file__).resolve().parents[2] / "xpert_frames" / "data" / "units.csv"
 with UNITS_CSV.open(encoding="utf-8") as fh:
@@ -346,7 +347,7 @@ def score(
         options.get("decimal_comma", "auto"),
     )
     plain = r["value"] is not None and r["text"] == spans[1]  # read as that number anyway
-    if out["score"] != 1.0 and not plain and identical(prediction, *spans):
+    if out["score"] != 1.0 and not plain and identical(join_boxes(prediction), *spans):
         return {**out, "score": 1.0, "rule": "identical"}
     return out
 
@@ -376,9 +377,15 @@ def _said(
 
 def identical(prediction: str, pspan: str | None, rspan: str | None) -> bool:
     """The answer span, or the whole prediction when it is short, written as the reference
-    span but for whitespace, ``$``, LaTeX spacing and a final period."""
+    span but for whitespace, ``$``, LaTeX spacing, a final period and a text wrapper around
+    letters."""
 
     def bare(s: str) -> str:
+        s = re.sub(
+            r"\\(?:text|textbf|textrm|textnormal|mathrm|mbox)\s*\{\s*([A-Za-z][A-Za-z ]*?)\s*\}",
+            r"\1",
+            s,
+        )
         return re.sub(r"\s+|\$|\\[,;:! ]|[.。]\Z", "", s)
 
     if rspan is None or not bare(rspan):
@@ -404,6 +411,8 @@ def score_read(
     invalid row."""
     if prediction is None or answer is None or not answer.strip():
         return None
+    # Several boxes ending a text with only connectors between them: one answer.
+    prediction, answer = join_boxes(prediction), join_boxes(answer)
     if strict_format:
         pv, pu = parse_whole(prediction, normalize, decimal_comma)
         rule = "strict" if pv is not None else "none"

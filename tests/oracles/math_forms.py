@@ -44,6 +44,7 @@ def forms(s: str, decimal_comma: str = "auto") -> str:
         s = re.sub(r"([0-9]) ([0-9]{3})([^0-9]|\Z)", r"\1,\2\3", s)
     if decimal_comma == "auto":
         s = re.sub(r"(^|[^0-9,.(\[])([0-9]+),([0-9]{2})([^0-9,)\]]|\Z)", r"\1\2.\3\4", s)
+        s = re.sub(r"(^|[^0-9,.(\[])0,([0-9]{3})([^0-9,)\]]|\Z)", r"\g<1>0.\2\3", s)
     elif decimal_comma == "always":
         for _ in range(2):
             s = re.sub(r"([0-9]),([0-9])", r"\1.\2", s)

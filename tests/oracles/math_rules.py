@@ -17,7 +17,10 @@ CHECK = re.compile(
     r"|\b(?:check|checking|verify|verification)\s*[:：])"
     r"|验证|检验|验算|检查"
 )
-CONCLUSION = r"(?:[.!?。:\n]\s*|,\s*)(?:[Ss]o|[Tt]herefore|[Tt]hus|[Hh]ence)\b"
+CONCLUSION = (
+    r"(?:[.!?。:\n]\s*|,\s*)(?:[Ss]o|[Tt]herefore|[Tt]hus|[Hh]ence)\b"
+    r"|\s(?:Therefore|Thus|Hence)\b"  # a run-on text whose line breaks were lost
+)
 
 
 ONWARD = re.compile(

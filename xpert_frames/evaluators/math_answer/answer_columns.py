@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from xpert_frames.core import frames
-from xpert_frames.evaluators.math_answer import set_forms
+from xpert_frames.evaluators.math_answer import set_forms, several_boxes
 from xpert_frames.evaluators.math_answer import symbolic as sym
 from xpert_frames.evaluators.math_answer.answer_spans import answer_spans
 from xpert_frames.reading.boxes import box_tail
@@ -38,6 +38,9 @@ def read_columns(ev: MathEvaluator, lf: pl.LazyFrame) -> pl.LazyFrame:
     canonical units, as temporary columns."""
     t = ev.temp
     pred, ref = t("pred"), t("ref")
+    # Several boxes that end a text state one answer together (module several_boxes).
+    joined = [several_boxes.joined_boxes(pl.col(c)) for c in (frames.PRED, frames.ANSWER)]
+    lf = lf.with_columns(joined)
     if ev.strict_format:
         lf = lf.with_columns(ev.prediction_number().alias(pred), ev.reference_number().alias(ref))
     else:  # both read in one batch call

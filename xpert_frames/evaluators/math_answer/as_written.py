@@ -6,7 +6,8 @@ whether a prediction's answer is written exactly as the reference's.
   :mod:`~xpert_frames.evaluators.math_answer.pair_forms`), so that the words around the maths
   do not cut it (``the larger root is -1 + sqrt(3)``);
 * :func:`identical`: the answer span, or a short prediction whole, equal to the reference span
-  but for whitespace, ``$``, LaTeX spacing and a final period (rule ``identical``).
+  but for whitespace, ``$``, LaTeX spacing, a final period and a text wrapper around letters
+  (``E`` and ``\\mathrm{E}``; rule ``identical``).
 
 Both are batch functions that read only the rows they can concern.
 """
@@ -44,8 +45,10 @@ def plain_math(df: pl.DataFrame, column: str) -> pl.DataFrame:
 
 
 #: What two answers written identically may differ in: whitespace, ``$``, LaTeX spacing
-#: commands, a final period.
+#: commands, a final period; and a text or upright wrapper around letters (``\\mathrm{E}``,
+#: ``\\text{odd}``: opened by :data:`_WRAPPER` first).
 _LAYOUT = r"\s+|\$|\\[,;:! ]|[.。]$"
+_WRAPPER = r"\\(?:text|textbf|textrm|textnormal|mathrm|mbox)\s*\{\s*([A-Za-z][A-Za-z ]*?)\s*\}"
 #: A prediction longer than twice the reference span and this many bytes is not compared whole
 #: (it holds more than the answer; its answer span is compared).
 _WHOLE_SLACK = 16
@@ -76,8 +79,9 @@ def _identical_batch(batch: pl.Series) -> pl.Series:
     if not cand.any():
         return out
     rows = df.filter(cand).with_columns(short.alias("short"))
-    ref = f("r").str.replace_all(_LAYOUT, "")
-    whole = pl.when(f("short")).then(f("p")).str.replace_all(_LAYOUT, "")
-    span = f("s").str.replace_all(_LAYOUT, "")
+    ref = f("r").str.replace_all(_WRAPPER, "${1}").str.replace_all(_LAYOUT, "")
+    whole = pl.when(f("short")).then(f("p")).str.replace_all(_WRAPPER, "${1}")
+    whole = whole.str.replace_all(_LAYOUT, "")
+    span = f("s").str.replace_all(_WRAPPER, "${1}").str.replace_all(_LAYOUT, "")
     same = (((span == ref) | (whole == ref)) & (ref != "")).fill_null(False)
     return out.scatter(cand.arg_true(), rows.select(same).to_series())

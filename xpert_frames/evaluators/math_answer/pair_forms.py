@@ -4,6 +4,9 @@ Python on the rows that reach the symbolic step, never per row of a frame).
 :func:`fit_pair_of` rewrites both answer spans the same way, then says whether they are now
 written identically (then they are equal, without Math-Verify):
 
+* the constants e and i written upright (``\\mathrm{e}``, ``\\mathrm i``) as ``e`` and ``i``
+  (Math-Verify reads no ``\\mathrm{e}``: ``1 - \\frac{1}{\\mathrm{e}}`` came out as ``1``;
+  other upright letters may be units, ``15\\mathrm{m}``, and are left);
 * spacing and delimiters: ``$``, ``\\left``/``\\right``, ``\\,`` ``\\;`` ``\\!``
   ``\\quad``, ``\\dfrac`` and ``\\tfrac`` as ``\\frac``, spaces, braces that group the whole
   span (``{f(n)=n}``, not around a comma list);
@@ -40,6 +43,8 @@ import polars as pl
 _SPACING = re.compile(
     r"\\left(?![a-zA-Z])|\\right(?![a-zA-Z])|(?<!\\)\\[,;:! ]|\\q?quad(?![a-zA-Z])"
 )
+#: The constants e and i written upright (``\\mathrm{e}``, ``\\mathrm i``, ``\\rm{e}``).
+_UPRIGHT = re.compile(r"\\(?:mathrm|rm)\s*(?:\{\s*([ei])\s*\}|\s([ei])(?![A-Za-z]))")
 _LEADING = re.compile(r"^\s*\\text\s*\{\s*[A-Za-z][A-Za-z ,']*(?:is|are|be|:)\s*\}\s*:?\s*")
 #: A multiple-choice label before the value (``\\text{(C)}\\ \\frac{5}{2}``, ``(B) 12``).
 _CHOICE = re.compile(r"^\s*(?:\\text(?:bf)?\s*\{\s*\(([A-E])\)\s*\}|\(([A-E])\))\s*(?=\S)")
@@ -74,6 +79,8 @@ def _ungroup(span: str) -> str:
 def _clean(span: str) -> str:
     span = span.strip().strip("$").strip()
     span = span.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+    if "\\m" in span or "\\r" in span:
+        span = _UPRIGHT.sub(lambda m: m.group(1) or m.group(2), span)
     span = _SPACING.sub(" ", span)
     return _ungroup(re.sub(r"\s+", " ", span).strip())
 

@@ -8,7 +8,8 @@ captured and written back):
 * thousands written with single spaces (``1 000``, ``11 111 100``; LaTeX ``\\!``, ``\\,`` and
   ``{,}`` are folded earlier) → commas;
 * decimal commas (:data:`DECIMAL_COMMAS`): ``auto`` reads ``2,74`` and ``1000,99`` (two digits
-  after a lone comma) as decimals and keeps ``1,000`` one thousand; ``always`` reads every
+  after a lone comma) and ``0,111`` (a lone zero before it: no thousands group starts with 0)
+  as decimals and keeps ``1,000`` one thousand; ``always`` reads every
   comma between digits as a decimal point; ``never`` only as thousands;
 * repeating decimals (:data:`REPEATING_DECIMALS`): ``0.\\overline{3}``, ``0.\\dot{3}``,
   ``0.(3)``, ``0.333...`` → the period repeated (the value of 1/3);
@@ -50,6 +51,7 @@ _FRAC = [
 ]
 _SPACE_THOUSANDS = (r"([0-9]) ([0-9]{3})([^0-9]|$)", "${1},${2}${3}")
 _DECIMAL_AUTO = (r"(^|[^0-9,.(\[])([0-9]+),([0-9]{2})([^0-9,)\]]|$)", "${1}${2}.${3}${4}")
+_DECIMAL_ZERO = (r"(^|[^0-9,.(\[])0,([0-9]{3})([^0-9,)\]]|$)", "${1}0.${2}${3}")
 _DECIMAL_ALWAYS = (r"([0-9]),([0-9])", "${1}.${2}")
 _PERCENT = (r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|$)", "${1}%${2}")
 #: An approximation in words right after an exact value (``1/3 (approximately 0.33)``,
@@ -123,7 +125,9 @@ def form_stages(decimal_comma: str = "auto") -> list[tuple[str, list[tuple[str, 
     """The rewrites of :func:`rewrite_forms` in order, in stages ``(trigger, rules)``: a text
     that does not match a stage's trigger (a regex) is left as it is by that stage's rules,
     so a frame can run each stage on the rows that match its trigger only."""
-    decimal = {"auto": [_DECIMAL_AUTO], "always": [_DECIMAL_ALWAYS] * 2}.get(decimal_comma, [])
+    decimal = {"auto": [_DECIMAL_AUTO, _DECIMAL_ZERO], "always": [_DECIMAL_ALWAYS] * 2}.get(
+        decimal_comma, []
+    )
     # Each pass of the thousands rule joins every other group: 2 passes reach 10^12.
     stages = [
         (r"\\frac", _FRAC),

@@ -145,16 +145,19 @@ _ONWARD = (
     r"[=≈]|[0-9)]\s*[-+×*/÷−]\s*[0-9(]|(?i:\b(?:so|therefore|thus|hence|then|next|now|finally"
     r"|total|totals|altogether|in all|overall|answer|result|gives|makes|means)\b)"
 )
+#: A capitalized conclusion word inside a run-on text whose line breaks were lost (``… P(A) =
+#: 2/3 Therefore, the probability is 2/3.``): a conclusion too.
+RUN_ON_CONCLUSION = r"\s(?:Therefore|Thus|Hence)\b"
 #: A letter or power beside a digit: the conclusion's number may be part of an expression.
 _EXPRESSION = r"[0-9][a-zA-Z(\\^]|[a-zA-Z)}]\s*[\^_]|[a-zA-Z]\s*[-+*/×−]\s*[0-9]"
 
 
 def _conclusion(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
     """Add ``conclusion``: the number of the last conclusion sentence (So/Therefore/Thus/Hence
-    ...) when only sentences that carry nothing on follow it (context: ``So John was 34. This
-    happened in 1998.``), else null."""
+    ..., or :data:`RUN_ON_CONCLUSION`) when only sentences that carry nothing on follow it
+    (context: ``So John was 34. This happened in 1998.``), else null."""
     f = pl.col
-    through = f"(?s)^.*(?:{CLAUSE_CONCLUSION})"
+    through = f"(?s)^.*(?:{CLAUSE_CONCLUSION}|{RUN_ON_CONCLUSION})"
     out = _statement(g, df, through=through, target="conclusion")
     tail = f("normalized_text").str.replace(through, "")
     sentence = tail.str.replace(g.sentence_end, "")
