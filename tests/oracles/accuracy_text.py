@@ -142,6 +142,7 @@ CITATIONS = [
     (r"[ \t]*(?:\[\^?\d{1,2}\^?\]|\[doc\d{1,2}\]|【\d{1,2}】)+", ""),
     (r"([A-Za-z]{3,})\^\d{1,2}([\s.,;:!?。，；]|\Z)", r"\1\2"),
     (r"([a-z])number ?(\d+)([a-z])", r"\1 \2 \3"),
+    (r"\b([a-z]{2,})(\d{1,4})([a-z]{2,})\b", r"\1 \2 \3"),
     (r"([A-Za-z][a-z]{2,}|\d{4}s)\d{1,2}([.,;:!?。，；]|\s*\Z)", r"\1\2"),
     (r"([A-Z][a-z]+)(?: \d){2,}[ \t]*([.。]|\Z)", r"\1\2"),
 ]
@@ -445,8 +446,10 @@ def text_row(
         if exact_match and candidate is not None and candidate == tref:
             return 1.0, candidate, str(rule)
     plain = re.sub(r"\*\*|__", "", erased)
-    if exact_match and core.core_match(
-        core.answer_clause(plain, rule, said.get("raw"), strip_marks), prepare(ref), cs
+    clause = core.answer_clause(plain, rule, said.get("raw"), strip_marks)
+    subject = core.answer_subject(plain, rule, said.get("raw"))
+    if exact_match and (
+        core.core_match(clause, prepare(ref), cs) or core.subject_match(subject, prepare(ref), cs)
     ):
         return 1.0, shown_value, f"core:{rule or 'sentence'}"
     if allow_partial and value is not None and (tref in value or value in tref):
