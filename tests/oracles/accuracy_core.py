@@ -143,6 +143,11 @@ def answer_clause(
 
 def fold(v: str, cs: bool) -> str:
     v = re.sub(r"([\u3400-\u9fff])\s*[,，]", r"\1。", v)
+    v = re.sub(
+        r"\b([^\W\d_]|Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt)\.(\s)",
+        lambda m: m.group(1) + m.group(2) if m.group(1)[0].isupper() else m.group(0),
+        v,
+    )
     v = re.sub(r"[。!?！？;；\n]|\.[\"”’']*(?:\s|\Z)", " ¶ ", v)
     v = re.sub(SEPARATOR, " | ", v).replace("&", " and ")
     v = "".join(c if c.isalnum() or c in "¶|" else " " for c in v)

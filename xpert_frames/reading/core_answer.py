@@ -89,6 +89,8 @@ LIST_ITEM = r"\n+[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]*"
 #: Folding: sentence ends, separators, then everything but letters and digits.
 #: Sentence ends (a semicolon too: ``Churchill was prime minister; before him …``).
 SENTENCE_END = r"[。!?！？;；\n]|\.[\"”’']*(?:\s|$)"
+#: The period of an initial or a title ends no sentence (``Michael J. Fox``, ``Dr. Who``).
+INITIAL = r"\b(\p{Lu}|Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt)\.(\s)"
 SEPARATOR = r"\s[-–—]\s|[,，:：()（）\[\]【】|✗、]"
 NOT_WORD = r"[^\p{L}\p{N}¶|]+"
 END_MARK, SEP_MARK = "¶", "|"
@@ -120,9 +122,10 @@ DESCRIBING = (
 
 
 def fold(value: pl.Expr, *, case_sensitive: bool) -> pl.Expr:
-    """Text as space-separated words, ``¶`` for a sentence end, ``|`` for a separator;
-    abbreviations and decade phrases read as words; lower-cased unless ``case_sensitive``."""
-    out = value.str.replace_all(CHINESE_COMMA, "${1}。")
+    """Text as space-separated words, ``¶`` for a sentence end (not after an initial), ``|``
+    for a separator; abbreviations and decade phrases read as words; lower-cased unless
+    ``case_sensitive``."""
+    out = value.str.replace_all(CHINESE_COMMA, "${1}。").str.replace_all(INITIAL, "${1}${2}")
     out = out.str.replace_all(SENTENCE_END, f" {END_MARK} ")
     out = out.str.replace_all(SEPARATOR, f" {SEP_MARK} ").str.replace_all("&", " and ")
     out = out.str.replace_all(NOT_WORD, " ")

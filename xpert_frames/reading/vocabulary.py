@@ -285,6 +285,10 @@ POPULAR_VERB_ZH: tuple[str, ...] = ("误以为", "认为", "以为", "觉得")
 TURN_ZH: tuple[str, ...] = ("但是", "但", "然而", "其实", "实际上")
 TURN_EN: tuple[str, ...] = ("however", "but", "actually", r"in\s+fact")
 #: A name "often mistaken for" the answer (``Sydney is often mistaken for the capital``).
+#: A claim called a misconception is rejected (``It is a common misconception that X …``,
+#: ``一个常见的误解是X``).
+MISCONCEPTION_EN: tuple[str, ...] = ("misconception", "myth", "misbelief")
+MISCONCEPTION_ZH: tuple[str, ...] = ("误解", "误区")
 MISTAKEN_EN: tuple[str, ...] = (
     "mistaken", "confused", "thought", "believed", "assumed", "credited",
 )  # fmt: skip
