@@ -90,6 +90,9 @@ HEADS = {
         "avenue",
     ],
     *["road", "park", "and", "or", "ad", "bc", "bce", "ce"],
+    *["racecourse", "stadium", "station", "castle", "cathedral", "palace", "bridge", "square"],
+    *["tower", "peninsula", "canal", "gulf", "strait", "estuary", "desert", "forest", "museum"],
+    *["abbey", "harbour", "harbor"],
 }
 FUNCTION = set(
     ["the", "a", "an", "of", "in", "at", "on", "to", "and", "between", "by", "for", "from"]
@@ -140,6 +143,11 @@ def answer_clause(
 
 def fold(v: str, cs: bool) -> str:
     v = re.sub(r"([\u3400-\u9fff])\s*[,，]", r"\1。", v)
+    v = re.sub(
+        r"\b([^\W\d_]|Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt)\.(\s)",
+        lambda m: m.group(1) + m.group(2) if m.group(1)[0].isupper() else m.group(0),
+        v,
+    )
     v = re.sub(r"[。!?！？;；\n]|\.[\"”’']*(?:\s|\Z)", " ¶ ", v)
     v = re.sub(SEPARATOR, " | ", v).replace("&", " and ")
     v = "".join(c if c.isalnum() or c in "¶|" else " " for c in v)
@@ -167,6 +175,14 @@ def reference_forms(reference: str) -> list[str]:
     lead = re.match(r"^(?:\.\.\.|…)\s*([^.!?]+)", ref)
     if lead:
         out.append(lead.group(1).strip())
+    month = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+    flat = " ".join(ref.split())
+    dmy = re.match(rf"^(?:on\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+({month}),?\s+(\d{{4}})$", flat)
+    mdy = re.match(rf"^(?:on\s+)?({month})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})$", flat)
+    if dmy:
+        out.append(f"{dmy.group(2)} {dmy.group(1)}, {dmy.group(3)}")
+    elif mdy:
+        out.append(f"{mdy.group(2)} {mdy.group(1)} {mdy.group(3)}")
     for form in list(out):
         if re.match(r"^[A-Z][a-z]+(?: [A-Z][a-z]+){1,2}$", form):
             words = form.split()
@@ -229,4 +245,33 @@ def core_match(clause: str, ref: str, cs: bool) -> bool:
     if span:
         low, high = int(span.group(1)), int(span.group(2))
         return any(low <= int(y) <= high for y in re.findall(r"\b\d{3,4}\b", sentence))
+    return False
+
+
+def answer_subject(plain: str, rule: str | None, raw: str | None) -> str | None:
+    """The first sentence's subject when its copula's predicate describes it."""
+    headed = re.sub(HEADER, r"\1", plain[:600], count=1)
+    m = re.match(r"^\s*((?:[^.。!?！？\n]|\.\S){1,80}?)\s(?i:is|are|was|were)\s", headed)
+    describes = re.match(
+        r"^\s*(?i:the|a|an|one\s+of)\s|^\s*(?i:[a-z]+(?:ed|en|wn)|born|made|built|held|led"
+        r"|won|sung|sold)\s",
+        raw or "",
+    )
+    if rule != "copula" or m is None or not describes or not re.search(COPULA_LEAD, headed):
+        return None
+    return m.group(1)
+
+
+def subject_match(subject: str | None, ref: str, cs: bool) -> bool:
+    """A form of the reference ends the subject, not as the tail of a longer name."""
+    if subject is None:
+        return False
+    cased = fold(subject, True).strip(" |¶")
+    norm = cased if cs else cased.lower()
+    for form in (fold(f, cs) for f in reference_forms(ref)):
+        if form and f" {norm}".endswith(f" {form}"):
+            b1 = re.search(r"(\S+)\s*\Z", cased[: len(norm) - len(form)])
+            word = b1.group(1) if b1 else None
+            if not (_upper(word) and word.lower() not in TITLES):  # type: ignore[union-attr]
+                return True
     return False

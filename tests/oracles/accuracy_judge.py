@@ -23,8 +23,10 @@ from tests.oracles.accuracy_text import (
 HEDGE = re.compile(
     r"(?i:whether|cannot\s+(?:be\s+)?determine|can't\s+(?:be\s+)?determine|unclear"
     r"|not\s+sure|uncertain|depend|maybe|might|could\s+be|perhaps|possibly|partially|partly"
-    r"|not\s+(?:entirely|completely|fully|quite|necessarily))"
-    r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许|不完全|不全|一定道理"
+    r"|not\s+(?:entirely|completely|fully|quite|necessarily)"
+    r"|(?:is|are|remains?)\s+(?:currently\s+)?(?:not\s+(?:known|clear|certain)|unknown)"
+    r"|no\s+(?:definitive|clear|definite)\s+answer|(?:difficult|hard|impossible)\s+to\s+say)"
+    r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许|不完全|不全|一定道理|很难说|难以判断"
 )
 NO_EVIDENCE = (
     r"(?:没有|并无|尚无|缺乏|无)(?:任何)?(?:科学)?(?:依据|证据|根据)(?:证明|表明|显示|说明|支持)?"

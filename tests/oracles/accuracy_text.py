@@ -78,6 +78,9 @@ CONCESSION = (
     r"\s[^.;!?\n]*?(?:,\s*(?i:but)\s+|[.;]\s*(?i:however|but|actually|in\s+fact)[,\s]\s*)"
     r"|[^.;!?\n]*\s(?i:is|are|was|were)\s+(?i:often|commonly|frequently|sometimes|widely)\s+"
     r"(?i:mistaken|confused|thought|believed|assumed|credited)[^.;!?\n]*"
+    r"|(?i:it\s+is|it's|it’s|it\s+was)\s+(?i:a)\s+(?:(?i:common|popular|widespread)\s+)?"
+    r"(?i:misconception|myth|misbelief)\s+(?i:that)\s[^.;!?\n]*"
+    r"|(?:常见|普遍)?的?(?:误解|误区)(?:是|认为)[^。；;！!？?\n]*"
     r"|(?:虽然|尽管|虽)[^。；;！!？?\n]*?[，,]\s*但(?:是)?"
     r"|(?:(?:很多|许多|不少|有些|一些|有)人|人们)(?:常|通常|往往|一般|都)?(?:误以为|认为|以为|觉得)"
     r"[^。；;！!？?\n]*?[，,。]\s*(?:但是|但|然而|其实|实际上)"
@@ -134,7 +137,10 @@ NEGATIONS: list[tuple[re.Pattern[str], Any]] = [
         lambda m: m.group("q") if m.group("q") is not None else m.group("pre") + GONE,
     ),
     (
-        re.compile(rf"(?P<q>{QUOTED_TITLE})|(?i:n't)\s+[^,.;:!?\n()—–]*"),
+        re.compile(
+            rf"(?P<q>{QUOTED_TITLE}|\b[A-Z][a-z]*n't(?:\s+[A-Z][A-Za-z']*){{2,}})"
+            r"|(?i:n't)\s+[^,.;:!?\n()—–]*"
+        ),
         lambda m: m.group("q") if m.group("q") is not None else GONE,
     ),
 ]
@@ -142,6 +148,9 @@ CITATIONS = [
     (r"[ \t]*(?:\[\^?\d{1,2}\^?\]|\[doc\d{1,2}\]|【\d{1,2}】)+", ""),
     (r"([A-Za-z]{3,})\^\d{1,2}([\s.,;:!?。，；]|\Z)", r"\1\2"),
     (r"([a-z])number ?(\d+)([a-z])", r"\1 \2 \3"),
+    (r"\b(on|in)((?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*)", r"\1 \2"),
+    (r"([A-Z][a-z]{2,8}\.? \d{1,2}, (?:1[0-9]|20)\d\d)\d{1,2}([.,;:!?。，；]|\s*\Z)", r"\1\2"),
+    (r"\b([a-z]{2,})(\d{1,4})([a-z]{2,})\b", r"\1 \2 \3"),
     (r"([A-Za-z][a-z]{2,}|\d{4}s)\d{1,2}([.,;:!?。，；]|\s*\Z)", r"\1\2"),
     (r"([A-Z][a-z]+)(?: \d){2,}[ \t]*([.。]|\Z)", r"\1\2"),
 ]
@@ -445,8 +454,10 @@ def text_row(
         if exact_match and candidate is not None and candidate == tref:
             return 1.0, candidate, str(rule)
     plain = re.sub(r"\*\*|__", "", erased)
-    if exact_match and core.core_match(
-        core.answer_clause(plain, rule, said.get("raw"), strip_marks), prepare(ref), cs
+    clause = core.answer_clause(plain, rule, said.get("raw"), strip_marks)
+    subject = core.answer_subject(plain, rule, said.get("raw"))
+    if exact_match and (
+        core.core_match(clause, prepare(ref), cs) or core.subject_match(subject, prepare(ref), cs)
     ):
         return 1.0, shown_value, f"core:{rule or 'sentence'}"
     if allow_partial and value is not None and (tref in value or value in tref):

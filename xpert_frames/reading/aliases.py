@@ -2,7 +2,8 @@
 the reference with its parenthetical remark dropped and kept (``(Group Captain) Peter
 Townsend``), a quoted nickname in place of the first name (``James "Jamie" Dornan``), a place
 before ``, in`` / ``, at`` (``Tandi, in Lahaul``), the first sentence of a reference that opens
-with ``...``, and person-name variants (middle names optional, ``Johnny`` for ``John``: the
+with ``...``, a full date in the other English order (``10 May 1940``, ``May 10, 1940``), and
+person-name variants (middle names optional, ``Johnny`` for ``John``: the
 table :data:`~xpert_frames.reading.vocabulary.DIMINUTIVES`)."""
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ _NICK = re.compile(r"^(\S+)\s+[\"“'‘]([^\"”'’\s]+)[\"”'’]\s+(.+)$")
 _PLACE = re.compile(r"^(?:(?:at|in)\s+)?([^,]+),\s+(?:in|at)\s+\S")
 _ELLIPSIS = re.compile(r"^(?:\.\.\.|…)\s*([^.!?]+)")
 _PERSON = re.compile(r"^[A-Z][a-z]+(?: [A-Z][a-z]+){1,2}$")
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+_DAY_MONTH_YEAR = re.compile(rf"^(?:on\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH}),?\s+(\d{{4}})$")
+_MONTH_DAY_YEAR = re.compile(rf"^(?:on\s+)?({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})$")
 
 
 def reference_forms(reference: str) -> list[str]:
@@ -35,9 +39,21 @@ def reference_forms(reference: str) -> list[str]:
     lead = _ELLIPSIS.match(ref)
     if lead:
         out.append(lead.group(1).strip())
+    out += _date_orders(" ".join(ref.split()))
     for form in list(out):
         out += _name_variants(form)
     return [f for f in dict.fromkeys(out) if f]
+
+
+def _date_orders(ref: str) -> list[str]:
+    """``10 May 1940`` -> ``May 10, 1940`` and back (the two English orders of a full date)."""
+    dmy = _DAY_MONTH_YEAR.match(ref)
+    if dmy:
+        return [f"{dmy.group(2)} {dmy.group(1)}, {dmy.group(3)}"]
+    mdy = _MONTH_DAY_YEAR.match(ref)
+    if mdy:
+        return [f"{mdy.group(2)} {mdy.group(1)} {mdy.group(3)}"]
+    return []
 
 
 def _name_variants(name: str) -> list[str]:

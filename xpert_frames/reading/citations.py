@@ -1,7 +1,7 @@
 """Citation markers that web-search chat models glue to an answer (``…voiced by Tom Hanks1.``,
-``Kilimanjaro [1][2]``, ``Ottawa^2``, ``[^1^]``, ``[doc1]``, ``ranksnumber 5in``): not part of
-the answer, removed before a text answer is read (never when the reference itself holds such a
-form, so ``Route 66`` and ``Windows 10`` keep their digits).
+``Kilimanjaro [1][2]``, ``Ottawa^2``, ``[^1^]``, ``[doc1]``, ``ranksnumber 5in``,
+``in2013after``): not part of the answer, removed before a text answer is read (never when
+the reference itself holds such a form, so ``Route 66`` and ``Windows 10`` keep their digits).
 
 Patterns for the Rust ``regex`` engine (ASCII words, so the per-row oracle reads them the same).
 """
@@ -21,6 +21,12 @@ CITATIONS: tuple[tuple[str, str], ...] = (
     (r"([A-Za-z]{3,})\^\d{1,2}([\s.,;:!?。，；]|$)", "${1}${2}"),
     # ranksnumber 5in -> ranks 5 in
     (r"([a-z])number ?(\d+)([a-z])", "${1} ${2} ${3}"),
+    # onFebruary 27, 199612 -> on February 27, 1996 (a linked date that lost its space, and
+    # the citation digits glued to its year)
+    (r"\b(on|in)((?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*)", "${1} ${2}"),
+    (r"([A-Z][a-z]{2,8}\.? \d{1,2}, (?:1[0-9]|20)\d\d)\d{1,2}([.,;:!?。，；]|\s*$)", "${1}${2}"),
+    # in2013after -> in 2013 after (a linked number that lost its spaces)
+    (r"\b([a-z]{2,})(\d{1,4})([a-z]{2,})\b", "${1} ${2} ${3}"),
     # Man1. / population1 / Arizona12. / 1970s1. at a clause or sentence end
     (r"([A-Za-z][a-z]{2,}|\d{4}s)\d{1,2}([.,;:!?。，；]|\s*$)", "${1}${2}"),
     # Eiffel 1 2. (two or more spaced single digits after a capitalised word)

@@ -24,6 +24,10 @@ born in Portsmouth, England.`` for ``Portsmouth``).
   item of an "and" list counts. A reference of several content words joined by function words
   (``between 1881 and 1885``, ``David & Victoria Beckham``) counts when every content word is in
   the clause; a year range (``786–802``) when a year inside it is.
+* **A describing predicate.** A first sentence whose copula is followed by a description (``X
+  is the …``, ``X is a …``, ``X was expelled …``) states its subject: a reference that ends the
+  subject counts (``ADP (Adenosine diphosphate) is the breakdown product …``, ``The artist and
+  poet Salvador Dalí was expelled …``), unless it is the tail of a longer capitalised name.
 * **Which reference.** Every form of the reference (:mod:`xpert_frames.reading.aliases`),
   generated once per distinct reference.
 
@@ -85,6 +89,8 @@ LIST_ITEM = r"\n+[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]*"
 #: Folding: sentence ends, separators, then everything but letters and digits.
 #: Sentence ends (a semicolon too: ``Churchill was prime minister; before him …``).
 SENTENCE_END = r"[。!?！？;；\n]|\.[\"”’']*(?:\s|$)"
+#: The period of an initial or a title ends no sentence (``Michael J. Fox``, ``Dr. Who``).
+INITIAL = r"\b(\p{Lu}|Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt)\.(\s)"
 SEPARATOR = r"\s[-–—]\s|[,，:：()（）\[\]【】|✗、]"
 NOT_WORD = r"[^\p{L}\p{N}¶|]+"
 END_MARK, SEP_MARK = "¶", "|"
@@ -106,12 +112,20 @@ _OR_AFTER = r"^(?:\S+ ){0,3}(?:or|either)(?: |$)|^\S{0,6}(?:或者|或|还是)"
 _OR_BEFORE = r"(?:^| )(?:or|either)(?: \S+){0,3} ?$|(?:或者|或|还是)\S{0,6} ?$"
 #: The first sentence of a clause (what follows it is cut).
 _AFTER_FIRST_SENTENCE = r"(?s)(?:[。!?！？\n]|\.(?:\s|$)).*$"
+#: The subject of the first sentence, before its first English copula.
+_FIRST_SUBJECT = r"^\s*((?:[^.。!?！？\n]|\.\S){1,80}?)\s(?i:is|are|was|were)\s"
+#: A predicate that describes its subject: an article, or a participle (passive voice).
+DESCRIBING = (
+    r"^\s*(?i:the|a|an|one\s+of)\s"
+    r"|^\s*(?i:[a-z]+(?:ed|en|wn)|born|made|built|held|led|won|sung|sold)\s"
+)
 
 
 def fold(value: pl.Expr, *, case_sensitive: bool) -> pl.Expr:
-    """Text as space-separated words, ``¶`` for a sentence end, ``|`` for a separator;
-    abbreviations and decade phrases read as words; lower-cased unless ``case_sensitive``."""
-    out = value.str.replace_all(CHINESE_COMMA, "${1}。")
+    """Text as space-separated words, ``¶`` for a sentence end (not after an initial), ``|``
+    for a separator; abbreviations and decade phrases read as words; lower-cased unless
+    ``case_sensitive``."""
+    out = value.str.replace_all(CHINESE_COMMA, "${1}。").str.replace_all(INITIAL, "${1}${2}")
     out = out.str.replace_all(SENTENCE_END, f" {END_MARK} ")
     out = out.str.replace_all(SEPARATOR, f" {SEP_MARK} ").str.replace_all("&", " and ")
     out = out.str.replace_all(NOT_WORD, " ")
@@ -146,6 +160,38 @@ def answer_clause(plain: pl.Expr, rule: pl.Expr, raw: pl.Expr) -> pl.Expr:
     clause = clause.str.replace(SUBORDINATE, "").str.replace(ERASED_LEAD, "")
     listed = clause.str.contains(LIST_OPEN)
     return pl.when(listed).then(clause.str.replace_all(LIST_ITEM, ", ")).otherwise(clause)
+
+
+def answer_subject(plain: pl.Expr, rule: pl.Expr, raw: pl.Expr) -> pl.Expr:
+    """The subject of the first sentence when the copula rule read that sentence and its
+    predicate describes the subject (see module); null otherwise."""
+    headed = plain.str.head(CLAUSE_CHARS).str.replace(HEADER, "${1}")
+    subject = headed.str.extract(_FIRST_SUBJECT, 1)
+    describes = (rule == "copula") & raw.str.contains(DESCRIBING) & headed.str.contains(COPULA_LEAD)
+    return pl.when(describes).then(subject)
+
+
+def subject_matches(subject: pl.Series, reference: pl.Series, *, case_sensitive: bool) -> pl.Series:
+    """Whether a form of ``reference`` ends ``subject`` (strings that :func:`answer_subject`
+    returned; null: false), not as the tail of a longer capitalised name."""
+    rows = pl.DataFrame({"cased": subject, "ref": reference}).with_row_index("row")
+    marks = f" {SEP_MARK}{END_MARK}"
+    rows = rows.with_columns(fold(pl.col("cased"), case_sensitive=True).str.strip_chars(marks))
+    norm = pl.col("cased") if case_sensitive else pl.col("cased").str.to_lowercase()
+    pairs = rows.with_columns(norm.alias("norm")).join(
+        _forms_frame(reference, case_sensitive=case_sensitive), on="ref", how="inner"
+    )
+    hay, key = pl.lit(" ") + pl.col("norm"), pl.lit(" ") + pl.col("form")
+    before = (
+        pl.col("cased").str.head(pl.col("norm").str.len_chars() - pl.col("form").str.len_chars())
+    ).str.extract(r"(\S+)\s*$")
+    longer_name = before.str.contains(r"^\p{Lu}") & ~before.str.to_lowercase().is_in(
+        list(NAME_TITLES)
+    )
+    hit = hay.str.ends_with(key) & ~longer_name.fill_null(False)
+    hits = pairs.group_by("row").agg(hit.fill_null(False).any().alias("hit"))
+    out = rows.select("row").join(hits, on="row", how="left").sort("row")
+    return out["hit"].fill_null(False).alias("core")
 
 
 def _forms_frame(references: pl.Series, *, case_sensitive: bool) -> pl.DataFrame:

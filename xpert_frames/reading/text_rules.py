@@ -24,6 +24,8 @@ from xpert_frames.reading.vocabulary import (
     GUESSED_ZH,
     JUDGE_VERDICT_EN,
     JUDGE_VERDICT_ZH,
+    MISCONCEPTION_EN,
+    MISCONCEPTION_ZH,
     MISTAKEN_EN,
     NO_DOUBT,
     NO_EVIDENCE,
@@ -190,22 +192,32 @@ TITLE_OPENERS = r"[\"“《「『]"
 #: What a quoted title is masked to before the hedge checks.
 TITLE_MASK = "“…”"
 #: What many people think, set aside by the ``but`` after it (``Many people credit Edison,
-#: but …``, ``虽然很多人以为是悉尼，但…``).
+#: but …``, ``虽然很多人以为是悉尼，但…``), and a claim called a misconception (``It is a common
+#: misconception that X …``).
 CONCESSION = (
     rf"(?i:{either(CONCESSIVE_EN)})\s+(?:(?i:{either(CONCESSIVE_WHO_EN)})\s+)?"
     rf"(?i:{either(CONCESSIVE_VERB_EN)})\s[^.;!?\n]*?(?:,\s*(?i:but)\s+"
     rf"|[.;]\s*(?i:{either(TURN_EN)})[,\s]\s*)"
     r"|[^.;!?\n]*\s(?i:is|are|was|were)\s+(?i:often|commonly|frequently|sometimes|widely)\s+"
     rf"(?i:{either(MISTAKEN_EN)})[^.;!?\n]*"
+    r"|(?i:it\s+is|it's|it’s|it\s+was)\s+(?i:a)\s+(?:(?i:common|popular|widespread)\s+)?"
+    rf"(?i:{either(MISCONCEPTION_EN)})\s+(?i:that)\s[^.;!?\n]*"
+    rf"|(?:常见|普遍)?的?(?:{either(MISCONCEPTION_ZH)})(?:是|认为)[^。；;！!？?\n]*"
     rf"|(?:{either(CONCESSIVE_ZH)})[^。；;！!？?\n]*?[，,]\s*但(?:是)?"
     rf"|(?:(?:{either(POPULAR_WHO_ZH)})人|人们)(?:常|通常|往往|一般|都)?(?:{either(POPULAR_VERB_ZH)})"
     rf"[^。；;！!？?\n]*?[，,。]\s*(?:{either(TURN_ZH)})"
 )
 #: Rows that can hold :data:`CONCESSION`.
-CONCESSION_TRIGGER = rf"(?i:but|{either(TURN_EN)}|{either(MISTAKEN_EN)})|但|{either(TURN_ZH)}"
+CONCESSION_TRIGGER = (
+    rf"(?i:but|{either(TURN_EN)}|{either(MISTAKEN_EN)}|{either(MISCONCEPTION_EN)})|但"
+    rf"|{either(TURN_ZH)}|{either(MISCONCEPTION_ZH)}"
+)
 # Negations in English skip quoted titles (``"Can't Hold a Candle"`` is no negation): a title
 # is matched first and kept, a negated span is marked ``\x02…\x03``, then the marks are resolved.
 _KEEP_TITLE = rf"(?P<q>{QUOTED_TITLE})|"
+#: An unquoted title in title case holding a contraction (``Ain't Living Long Like This``,
+#: ``Don't Stop Believin'``) is kept like a quoted one.
+_KEEP_CASED_TITLE = rf"(?P<q>{QUOTED_TITLE}|\b[A-Z][a-z]*n't(?:\s+[A-Z][A-Za-z']*){{2,}})|"
 _RESOLVE = (("\x02\x03", "", "\x02"), ("\x02[^\x03]*\x03", GONE, "\x02"))
 #: (pattern, replacement, trigger): negated spans of text and label answers, erased.
 TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
@@ -226,7 +238,7 @@ TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
         r"(?i)not|no\s|neither|rather|instead|other",
     ),
     *_RESOLVE,
-    (_KEEP_TITLE + r"(?P<neg>(?i:n't)\s+[^,.;:!?\n()—–]*)", "${q}\x02${neg}\x03", r"(?i)n't"),
+    (_KEEP_CASED_TITLE + r"(?P<neg>(?i:n't)\s+[^,.;:!?\n()—–]*)", "${q}\x02${neg}\x03", r"(?i)n't"),
     *_RESOLVE,
 )
 
@@ -286,12 +298,14 @@ TEXT_ALTERNATIVE = (
 )
 
 # --------------------------------------------------------------------------- judge
-#: Hedges: a judgement that states doubt is no judgement.
+#: Hedges: a judgement that states doubt is no judgement (``the answer is not known``, ``很难说``).
 HEDGE = (
     r"(?i:whether|cannot\s+(?:be\s+)?determine|can't\s+(?:be\s+)?determine|unclear"
     r"|not\s+sure|uncertain|depend|maybe|might|could\s+be|perhaps|possibly|partially|partly"
-    r"|not\s+(?:entirely|completely|fully|quite|necessarily))"
-    r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许|不完全|不全|一定道理"
+    r"|not\s+(?:entirely|completely|fully|quite|necessarily)"
+    r"|(?:is|are|remains?)\s+(?:currently\s+)?(?:not\s+(?:known|clear|certain)|unknown)"
+    r"|no\s+(?:definitive|clear|definite)\s+answer|(?:difficult|hard|impossible)\s+to\s+say)"
+    r"|无法判断|无法确定|不确定|不一定|取决于|可能|或许|也许|不完全|不全|一定道理|很难说|难以判断"
 )
 #: The rest of a clause (the claim after "no evidence that").
 _CLAIM = r"[^,，.;!?。；！？\n]*"

@@ -242,13 +242,16 @@ NAME_TITLES: tuple[str, ...] = (
     "queen", "prince", "princess", "saint", "st", "president", "captain", "general", "professor",
     "prof", "pope", "emperor", "empress", "senator", "governor", "judge", "and", "or", "by",
 )  # fmt: skip
-#: Generic heads that may follow a name without making it a longer name (``Kit Kat Club``), and
+#: Generic heads that may follow a name without making it a longer name (``Kit Kat Club``,
+#: ``Aintree Racecourse``), and
 #: era words after a year (``793 AD``).
 NAME_HEADS: tuple[str, ...] = (
     "city", "state", "island", "islands", "river", "mountain", "mountains", "club", "lake",
     "county", "airport", "province", "bay", "sea", "ocean", "valley", "university", "college",
-    "district", "region", "street", "avenue", "road", "park", "and", "or", "ad", "bc", "bce",
-    "ce",
+    "district", "region", "street", "avenue", "road", "park", "racecourse", "stadium",
+    "station", "castle", "cathedral", "palace", "bridge", "square", "tower", "peninsula",
+    "canal", "gulf", "strait", "estuary", "desert", "forest", "museum", "abbey", "harbour",
+    "harbor", "and", "or", "ad", "bc", "bce", "ce",
 )  # fmt: skip
 #: Month names (and their short forms): before a number they make a date, not a longer name
 #: (``2 September 1945`` states ``1945``).
@@ -282,6 +285,10 @@ POPULAR_VERB_ZH: tuple[str, ...] = ("误以为", "认为", "以为", "觉得")
 TURN_ZH: tuple[str, ...] = ("但是", "但", "然而", "其实", "实际上")
 TURN_EN: tuple[str, ...] = ("however", "but", "actually", r"in\s+fact")
 #: A name "often mistaken for" the answer (``Sydney is often mistaken for the capital``).
+#: A claim called a misconception is rejected (``It is a common misconception that X …``,
+#: ``一个常见的误解是X``).
+MISCONCEPTION_EN: tuple[str, ...] = ("misconception", "myth", "misbelief")
+MISCONCEPTION_ZH: tuple[str, ...] = ("误解", "误区")
 MISTAKEN_EN: tuple[str, ...] = (
     "mistaken", "confused", "thought", "believed", "assumed", "credited",
 )  # fmt: skip

@@ -49,7 +49,7 @@ from xpert_frames.reading.choice import (
 )
 from xpert_frames.reading.commitment import committed
 from xpert_frames.reading.dates import conflicting_years, stated_dates
-from xpert_frames.reading.markup import clean_prediction
+from xpert_frames.reading.markup import clean_predictions
 from xpert_frames.reading.numeric import exact
 from xpert_frames.reading.numeric import parse as numbers
 from xpert_frames.reading.numeric.grammar import small_powers
@@ -256,7 +256,10 @@ class AccuracyEvaluator(BaseEvaluator):
         expressions, the text and judge stages in batches)."""
         lf = lf.with_columns(
             self._kind().alias(self.temp("kind")),
-            clean_prediction(frames.PRED).alias(self.temp("cleaned_prediction")),
+            # Cleaned in batches, only the texts that can change (gated by ``CLEAN_TRIGGER``).
+            pl.col(frames.PRED)
+            .map_batches(clean_predictions, return_dtype=pl.String, is_elementwise=True)
+            .alias(self.temp("cleaned_prediction")),
         )
         lf = self._stage_choice(lf)
         lf = self._stage_answers(lf)

@@ -166,19 +166,28 @@ def core_column(df: pl.DataFrame, *, case_sensitive: bool) -> pl.DataFrame:
     index = df.select(pl.arg_where(open_rows.fill_null(False))).to_series()
     core = pl.Series("core", [False] * df.height)
     if index.len():
+        said = (
+            pl.col("erased").str.replace_all(r"\*\*|__", ""),
+            pl.col("span_rule"),
+            pl.col("raw_span"),
+        )
         sub = df[index].select(
-            ca.answer_clause(
-                pl.col("erased").str.replace_all(r"\*\*|__", ""),
-                pl.col("span_rule"),
-                pl.col("raw_span"),
-            ).alias("clause"),
+            ca.answer_clause(*said).alias("clause"),
+            ca.answer_subject(*said).alias("subject"),
             ae.prepare("reference").alias("ref"),
         )
-        # Once per distinct (clause, reference), gathered back to the rows.
+        # Once per distinct (clause, subject, reference), gathered back to the rows.
         distinct = sub.unique(maintain_order=True)
-        found = ca.core_matches(distinct["clause"], distinct["ref"], case_sensitive=case_sensitive)
+        cs = case_sensitive
+        found = ca.core_matches(distinct["clause"], distinct["ref"], case_sensitive=cs) | (
+            ca.subject_matches(distinct["subject"], distinct["ref"], case_sensitive=cs)
+        )
         looked_up = sub.join(
-            distinct.with_columns(found), on=["clause", "ref"], how="left", maintain_order="left"
+            distinct.with_columns(found),
+            on=["clause", "subject", "ref"],
+            how="left",
+            maintain_order="left",
+            nulls_equal=True,
         )
         core = core.scatter(index, looked_up["core"].fill_null(False))
     return df.with_columns(core)
