@@ -180,3 +180,32 @@ def test_a_large_table_checked_in_threads_names_its_first_bad_column() -> None:
     with pytest.raises(InvalidUTF8Error, match=rf"'answer'.* at row {rows - 5} "):
         utf8.check_table(table(rows - 5, "answer", rows=rows))
     assert utf8.check_table(table(0, "answer", rows=rows).slice(1)).num_rows == rows - 1
+
+
+@pytest.mark.parametrize("rows", [8, 80_000])  # checked in one thread, and in threads
+def test_checked_plain_string_columns_reach_polars_as_views_with_equal_values(rows: int) -> None:
+    import polars as pl
+
+    texts = [f"答案 {i}" if i % 3 else None for i in range(rows)]
+    given = pa.table(
+        {
+            "plain": pa.array(texts, pa.string()).slice(1),
+            "large": pa.chunked_array(
+                [
+                    pa.array(texts[: rows // 2], pa.large_string()),
+                    pa.array(texts[rows // 2 + 1 :], pa.large_string()),
+                ]
+            ),
+            "view": pa.array(texts[1:], pa.string_view()),
+            "listed": pa.array([[t] for t in texts[1:]], pa.list_(pa.string())),
+            "n": pa.array(range(rows - 1)),
+        }
+    )
+    checked = utf8.check_for_polars(given)
+    kinds = [f.type for f in checked.schema]
+    assert kinds == [pa.string_view()] * 3 + [pa.list_(pa.string()), pa.int64()]
+    assert checked.to_pylist() == given.to_pylist()
+    assert pl.from_arrow(checked).equals(pl.from_arrow(given))
+    bad = given.set_column(1, "large", strings([b"ok"] * (rows - 2) + [b"\xff"], pa.large_string()))
+    with pytest.raises(InvalidUTF8Error, match=rf"'large'.* at row {rows - 2} "):
+        utf8.check_for_polars(bad)

@@ -66,7 +66,7 @@ def to_lazy(frame: Frame) -> pl.LazyFrame:
     """Any supported table as a LazyFrame: Polars as is; pyarrow tables wrapped without copying;
     pandas DataFrames (index dropped) and any object with ``__arrow_c_stream__`` converted.
     Arrow string columns are checked to be UTF-8 first
-    (:func:`~xpert_frames.core.utf8.check_table`), and a pandas string with no UTF-8 form (a
+    (:func:`~xpert_frames.core.utf8.check_for_polars`), and a pandas string with no UTF-8 form (a
     lone surrogate) is found when the conversion fails
     (:func:`~xpert_frames.core.utf8.locate_in_pandas`): either is an
     :class:`~xpert_frames.core.exceptions.InvalidUTF8Error` naming the column and row."""
@@ -81,7 +81,7 @@ def to_lazy(frame: Frame) -> pl.LazyFrame:
             raise utf8.locate_in_pandas(frame) or exc from None
     if is_arrow_table(frame) or hasattr(frame, "__arrow_c_stream__"):
         # Polars trusts Arrow strings to be UTF-8: check them before it reads them.
-        table = utf8.check_table(to_arrow_table(frame))
+        table = utf8.check_for_polars(to_arrow_table(frame))
         return pl.from_arrow(table, rechunk=False).lazy()  # type: ignore[union-attr]
     raise FrameTypeError(
         "expected a table: a polars DataFrame or LazyFrame, a pandas DataFrame, or any object "
