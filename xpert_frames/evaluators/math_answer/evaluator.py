@@ -297,7 +297,14 @@ class MathEvaluator(BaseEvaluator):
         on = pl.col(t("symbolic"))
         span = pl.when(on).then(pl.col(t("pspan")))
         p_text = pl.col(t("cleaned_prediction"))
-        compared = pl.coalesce(pl.lit("$") + span + pl.lit("$"), pl.when(on).then(p_text))
+        # A prediction that is a bare list of numbers is maths too (set_forms.BARE_LIST).
+        listed = pl.when(on & span.is_null()).then(p_text)
+        listed = pl.when(listed.str.contains(set_forms.BARE_LIST)).then(listed)
+        compared = pl.coalesce(
+            pl.lit("$") + span + pl.lit("$"),
+            pl.lit("$") + listed + pl.lit("$"),
+            pl.when(on).then(p_text),
+        )
         # Two integers (as written or powers of ten: 10^{5000}) compare by their exact keys,
         # at any size, without the symbolic step.
         # An integer beyond Float64 that the number reader read from a sentence with no math
