@@ -438,6 +438,10 @@ def score_read(
     if sym:
         use_mv = symbolic == "math_verify" or (symbolic == "auto" and mv_available())
         compared = mf.sqrt_latex(prediction if pspan is None else f"${pspan}$")
+        if pspan is None and re.match(
+            r"\s*[-+]?[0-9]*\.?[0-9]+(?:\s*,\s*[-+]?[0-9]*\.?[0-9]+)+\s*\.?\s*\Z", prediction
+        ):
+            compared = f"${prediction}$"  # a bare list of numbers is maths too
         pk = power_key(prediction if pspan is None else pspan)
         rk = power_key(rspan)
         if pk is not None and rk is not None:  # integers and powers of ten: exactly

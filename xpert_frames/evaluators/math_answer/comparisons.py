@@ -11,7 +11,7 @@ import polars as pl
 
 from xpert_frames.core import frames
 from xpert_frames.evaluators.math_answer import as_written as written
-from xpert_frames.evaluators.math_answer import pair_forms, times, worded
+from xpert_frames.evaluators.math_answer import pair_forms, set_forms, times, worded
 from xpert_frames.reading.numeric import exact
 
 if TYPE_CHECKING:
@@ -115,7 +115,14 @@ def compare(ev: MathEvaluator, lf: pl.LazyFrame, given: pl.Expr) -> pl.LazyFrame
     on = pl.col(t("symbolic"))
     span = pl.when(on).then(pl.col(t("pspan")))
     p_text = pl.col(t("cleaned_prediction"))
-    compared = pl.coalesce(pl.lit("$") + span + pl.lit("$"), pl.when(on).then(p_text))
+    # A prediction that is a bare list of numbers is maths too (set_forms.BARE_LIST).
+    listed = pl.when(on & span.is_null()).then(p_text)
+    listed = pl.when(listed.str.contains(set_forms.BARE_LIST)).then(listed)
+    compared = pl.coalesce(
+        pl.lit("$") + span + pl.lit("$"),
+        pl.lit("$") + listed + pl.lit("$"),
+        pl.when(on).then(p_text),
+    )
     # Two integers (as written or powers of ten: 10^{5000}) compare by their exact keys,
     # at any size, without the symbolic step.
     # An integer beyond Float64 that the number reader read from a sentence with no math

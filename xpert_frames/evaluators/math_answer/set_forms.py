@@ -41,6 +41,9 @@ _EXCEPT = (
 _SCREEN = ["emptyset", "varnothing", "∅", "{", "solution", "无", "不存在", "空集"]
 #: A set-builder reference.
 _BUILDER = r"^\s*\\\{\s*[a-zA-Z]\s*(?:\\mid|\\vert|\||:)"
+#: A prediction that is nothing but a list of numbers (``4, 10, -2``): compared as maths
+#: (Math-Verify reads a list outside ``$`` as its last number only).
+BARE_LIST = r"^\s*[-+]?[0-9]*\.?[0-9]+(?:\s*,\s*[-+]?[0-9]*\.?[0-9]+)+\s*\.?\s*$"
 EMPTY_SPAN = "\\emptyset"
 
 
