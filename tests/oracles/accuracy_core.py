@@ -62,6 +62,13 @@ TITLES = {
     ],
     *["judge", "and", "or", "by"],
 }
+# fmt: off
+OPENERS = {
+    "The", "This", "That", "These", "Those", "It", "He", "She", "They", "We", "I", "In", "On",
+    "At", "A", "An", "His", "Her", "Its", "Their", "There", "However", "As", "For", "Some", "But",
+    "And", "So", "If", "When", "After", "Before", "Although", "While",
+}
+# fmt: on
 HEADS = {
     *[
         "city",
@@ -144,8 +151,10 @@ def answer_clause(
 def fold(v: str, cs: bool) -> str:
     v = re.sub(r"([\u3400-\u9fff])\s*[,，]", r"\1。", v)
     v = re.sub(
-        r"\b([^\W\d_]|Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt)\.(\s)",
-        lambda m: m.group(1) + m.group(2) if m.group(1)[0].isupper() else m.group(0),
+        r"\b([A-HJ-UWYZ]|Mr|Mrs|Ms|Dr|St|Mt)\.(?=(\s+)(\w+))",
+        lambda m: (
+            m.group(0) if not m.group(3)[0].isupper() or m.group(3) in OPENERS else m.group(1)
+        ),
         v,
     )
     v = re.sub(r"[。!?！？;；\n]|\.[\"”’']*(?:\s|\Z)", " ¶ ", v)

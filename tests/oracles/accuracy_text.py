@@ -125,6 +125,8 @@ NEGATIONS: list[tuple[re.Pattern[str], Any]] = [
             r"\s+(?:find|determine|identify|name)|the\s+task\s+is\s+to)[^,;.!?\n]*"
             r"|(?:你|您)问的是[^，,;；。！？!?\n]*"
             r"|(?i:you\s+(?:asked|are\s+asking|'re\s+asking)|your\s+question\s+(?:is|asks))[^.!?\n]*"
+            r"|(?i:if\s+(?:you|we)(?:'re|\s+are)?\s+(?:referring\s+to|mean|meant|talking\s+about"
+            r"|asking\s+about))\s[^,;.!?\n]*|(?:如果|假如)(?:你|您)(?:指的是|说的是|问的是)[^，,;；。！？!?\n]*"
         ),
         GONE,
     ),

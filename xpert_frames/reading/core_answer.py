@@ -89,8 +89,17 @@ LIST_ITEM = r"\n+[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]*"
 #: Folding: sentence ends, separators, then everything but letters and digits.
 #: Sentence ends (a semicolon too: ``Churchill was prime minister; before him …``).
 SENTENCE_END = r"[。!?！？;；\n]|\.[\"”’']*(?:\s|$)"
-#: The period of an initial or a title ends no sentence (``Michael J. Fox``, ``Dr. Who``).
-INITIAL = r"\b(\p{Lu}|Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt)\.(\s)"
+#: The period of an initial or a title before a capitalised word ends no sentence (``Michael
+#: J. Fox``, ``G. Sankara Kurup``, ``Dr. Who``); before a word that opens sentences (``the note
+#: E. This …``), after a Roman numeral (``King James I. He …``) or ``Jr.`` it does.
+INITIAL = r"\b([A-HJ-UWYZ]|Mr|Mrs|Ms|Dr|St|Mt)\.(\s+\p{Lu})"
+_KEPT = "\x01"
+SENTENCE_OPENERS: tuple[str, ...] = (
+    "The", "This", "That", "These", "Those", "It", "He", "She", "They", "We", "I", "In", "On",
+    "At", "A", "An", "His", "Her", "Its", "Their", "There", "However", "As", "For", "Some", "But",
+    "And", "So", "If", "When", "After", "Before", "Although", "While",
+)  # fmt: skip
+_OPENS_SENTENCE = rf"{_KEPT}(\s+(?:{'|'.join(SENTENCE_OPENERS)})\b)"
 SEPARATOR = r"\s[-–—]\s|[,，:：()（）\[\]【】|✗、]"
 NOT_WORD = r"[^\p{L}\p{N}¶|]+"
 END_MARK, SEP_MARK = "¶", "|"
@@ -125,7 +134,10 @@ def fold(value: pl.Expr, *, case_sensitive: bool) -> pl.Expr:
     """Text as space-separated words, ``¶`` for a sentence end (not after an initial), ``|``
     for a separator; abbreviations and decade phrases read as words; lower-cased unless
     ``case_sensitive``."""
-    out = value.str.replace_all(CHINESE_COMMA, "${1}。").str.replace_all(INITIAL, "${1}${2}")
+    out = value.str.replace_all(CHINESE_COMMA, "${1}。")
+    for _ in range(2):  # twice: a match takes the next initial's letter (``R. H. Thomson``)
+        out = out.str.replace_all(INITIAL, f"${{1}}{_KEPT}${{2}}")
+    out = out.str.replace_all(_OPENS_SENTENCE, ".${1}").str.replace_all(_KEPT, "", literal=True)
     out = out.str.replace_all(SENTENCE_END, f" {END_MARK} ")
     out = out.str.replace_all(SEPARATOR, f" {SEP_MARK} ").str.replace_all("&", " and ")
     out = out.str.replace_all(NOT_WORD, " ")
