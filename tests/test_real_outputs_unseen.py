@@ -128,6 +128,22 @@ CLASSES = [
     ("The Derby is run at Epsom Downs Racecourse every June.", "Epsom Downs", "text", 1),
     ("The team moved to the league in1998after a vote12.", "1998", "text", 1),
     ("The game was released in Japan onMarch 5, 199812.", "1998", "text", 1),
+    ("The lead role in the film was played byGene Hackman1.", "Gene Hackman", "text", 1),
+    # A relative clause between the subject and its copula is not the answer clause.
+    (
+        "The quiz show hosted by Bob Holness, where contestants answered letter questions, was "
+        'called "Blockbusters."',
+        "Blockbusters",
+        "text",
+        1,
+    ),
+    (
+        "The show hosted by Bob Holness, where contestants beat Catchphrase, was called "
+        '"Blockbusters."',
+        "Catchphrase",
+        "text",
+        0,
+    ),
     # An initial's period ends no sentence.
     ('Sarah J. Maas wrote the novel "Throne of Glass" in 2012.', "Throne of Glass", "text", 1),
     # A title-case title holding a contraction is no negation.

@@ -71,6 +71,9 @@ RELATIVE = (
     rf"[,，]\s*(?i:{either(RELATIVE_EN)})\s[^.。!?！？\n]*"
     rf"|，(?:{either(RELATIVE_ZH)})[^。！？\n]*"
 )
+#: A relative clause between the subject and its copula (``The show presented by X, where
+#: contestants were set challenges, is called Fort Boyard``): removed, the copula kept.
+MID_RELATIVE = rf"[,，]\s*(?i:{either(RELATIVE_EN)})\s[^,.。!?！？\n]*,(\s+(?i:is|are|was|were)\s)"
 #: The first sentence up to and including its first copula (removed: the rest is the clause).
 COPULA_LEAD = rf"^\s*{SENTENCE_CHAR}*?{COPULA_WORDS}"
 #: A subordinate clause of reason or concession and all after it (removed: names in it are not
@@ -164,7 +167,7 @@ def answer_clause(plain: pl.Expr, rule: pl.Expr, raw: pl.Expr) -> pl.Expr:
     # The copula rule read a later sentence when the first one has none (``Let me think
     # about this. The first … were held in Chamonix``): its span is the clause.
     first_copula = headed.str.contains(COPULA_LEAD)
-    own = headed.str.replace_all(RELATIVE, "")
+    own = headed.str.replace_all(MID_RELATIVE, "${1}").str.replace_all(RELATIVE, "")
     own = strip_marks(own.str.replace(COPULA_LEAD, ""))
     read = strip_marks(raw.str.replace_all(RELATIVE, ""))
     own_rule = rule.is_null() | ((rule == "copula") & first_copula)
@@ -179,7 +182,13 @@ def answer_subject(plain: pl.Expr, rule: pl.Expr, raw: pl.Expr) -> pl.Expr:
     predicate describes the subject (see module); null otherwise."""
     headed = plain.str.head(CLAUSE_CHARS).str.replace(HEADER, "${1}")
     subject = headed.str.extract(_FIRST_SUBJECT, 1)
-    describes = (rule == "copula") & raw.str.contains(DESCRIBING) & headed.str.contains(COPULA_LEAD)
+    # A subject holding a clause (``The show hosted by X, where …``) is no name.
+    describes = (
+        (rule == "copula")
+        & raw.str.contains(DESCRIBING)
+        & headed.str.contains(COPULA_LEAD)
+        & ~subject.str.contains(rf"[,，]\s*(?i:{either(RELATIVE_EN)})\s")
+    )
     return pl.when(describes).then(subject)
 
 
