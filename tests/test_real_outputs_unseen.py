@@ -128,6 +128,22 @@ CLASSES = [
     ("The Derby is run at Epsom Downs Racecourse every June.", "Epsom Downs", "text", 1),
     ("The team moved to the league in1998after a vote12.", "1998", "text", 1),
     ("The game was released in Japan onMarch 5, 199812.", "1998", "text", 1),
+    ("The lead role in the film was played byGene Hackman1.", "Gene Hackman", "text", 1),
+    # A relative clause between the subject and its copula is not the answer clause.
+    (
+        "The quiz show hosted by Bob Holness, where contestants answered letter questions, was "
+        'called "Blockbusters."',
+        "Blockbusters",
+        "text",
+        1,
+    ),
+    (
+        "The show hosted by Bob Holness, where contestants beat Catchphrase, was called "
+        '"Blockbusters."',
+        "Catchphrase",
+        "text",
+        0,
+    ),
     # An initial's period ends no sentence.
     ('Sarah J. Maas wrote the novel "Throne of Glass" in 2012.', "Throne of Glass", "text", 1),
     # A title-case title holding a contraction is no negation.
@@ -140,6 +156,21 @@ CLASSES = [
         0,
     ),
     ("一个常见的误解是长城在月球上可见。", "长城", "text", 0),
+    # A conditional restatement of the question states no answer.
+    (
+        "The question seems incomplete. However, if you are referring to the Eiffel Tower, it is "
+        "repainted every seven years.",
+        "Eiffel Tower",
+        "text",
+        0,
+    ),
+    ("如果你指的是长城，它在月球上是看不见的。", "长城", "text", 0),
+    ("If you mean the 1996 film, it was directed by Danny Boyle.", "Danny Boyle", "text", 1),
+    # A sentence still ends after a note letter, a Roman numeral or Jr.
+    ("The top string is tuned to the note E. This is the thickest string.", "E", "text", 1),
+    ("In 1616 the ruler of England was King James I. He ruled until 1625.", "James I", "text", 1),
+    # A full date whose year carries citation digits still contradicts the accepted date.
+    ("The novel was published on February 14, 200612.", ["2006", "March 30, 2006"], "text", 0),
     # An undecided true/false conclusion.
     (
         "Let's think step by step. ... Therefore, the answer (Yes or No) is not known.",
@@ -153,8 +184,11 @@ CLASSES = [
 
 
 @pytest.mark.parametrize("case", CLASSES, ids=[c[0][:40] for c in CLASSES])
-def test_each_class_read_right_is_read_right(case: tuple[str, str, str, int]) -> None:
+def test_each_class_read_right_is_read_right(case: tuple[str, Any, str, int]) -> None:
     prediction, answer, kind, expected = case
-    frame = pl.DataFrame({"prediction": [prediction], "answer": [answer], "answer_type": [kind]})
+    answers = pl.Series(
+        [answer if isinstance(answer, list) else [answer]], dtype=pl.List(pl.String)
+    )
+    frame = pl.DataFrame({"prediction": [prediction], "answer": answers, "answer_type": [kind]})
     out = xf.score(frame, ["accuracy"])
     assert int(out["accuracy_score"][0] == 1.0) == expected, out.row(0)

@@ -15,6 +15,9 @@ COP = (
 )
 HEADER = r"^\s*(?:[^\n:：.。?？]|\.\S){2,60}[:：][ \t]*(\S)"
 RELATIVE = r"[,，]\s*(?i:which|who|whom|whose|where)\s[^.。!?！？\n]*|，(?:即)[^。！？\n]*"
+MID_RELATIVE = (
+    r"[,，]\s*(?i:which|who|whom|whose|where)\s[^,.。!?！？\n]*,(\s+(?i:is|are|was|were)\s)"
+)
 COPULA_LEAD = rf"^\s*{SENT}*?{COP}"
 SUBORDINATE = (
     r"(?s)\s(?i:because|although|though|whereas|unlike|beating|defeating|followed\s+by"
@@ -62,6 +65,13 @@ TITLES = {
     ],
     *["judge", "and", "or", "by"],
 }
+# fmt: off
+OPENERS = {
+    "The", "This", "That", "These", "Those", "It", "He", "She", "They", "We", "I", "In", "On",
+    "At", "A", "An", "His", "Her", "Its", "Their", "There", "However", "As", "For", "Some", "But",
+    "And", "So", "If", "When", "After", "Before", "Although", "While",
+}
+# fmt: on
 HEADS = {
     *[
         "city",
@@ -129,7 +139,7 @@ def answer_clause(
     plain: str, rule: str | None, raw: str | None, strip_marks: Callable[[str], str]
 ) -> str:
     headed = re.sub(HEADER, r"\1", plain[:600], count=1)
-    own = re.sub(RELATIVE, "", headed)
+    own = re.sub(RELATIVE, "", re.sub(MID_RELATIVE, r"\1", headed))
     if rule is None or (rule == "copula" and re.search(COPULA_LEAD, headed)):
         clause = strip_marks(re.sub(COPULA_LEAD, "", own, count=1))
     else:
@@ -144,8 +154,10 @@ def answer_clause(
 def fold(v: str, cs: bool) -> str:
     v = re.sub(r"([\u3400-\u9fff])\s*[,，]", r"\1。", v)
     v = re.sub(
-        r"\b([^\W\d_]|Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt)\.(\s)",
-        lambda m: m.group(1) + m.group(2) if m.group(1)[0].isupper() else m.group(0),
+        r"\b([A-HJ-UWYZ]|Mr|Mrs|Ms|Dr|St|Mt)\.(?=(\s+)(\w+))",
+        lambda m: (
+            m.group(0) if not m.group(3)[0].isupper() or m.group(3) in OPENERS else m.group(1)
+        ),
         v,
     )
     v = re.sub(r"[。!?！？;；\n]|\.[\"”’']*(?:\s|\Z)", " ¶ ", v)
@@ -258,6 +270,8 @@ def answer_subject(plain: str, rule: str | None, raw: str | None) -> str | None:
         raw or "",
     )
     if rule != "copula" or m is None or not describes or not re.search(COPULA_LEAD, headed):
+        return None
+    if re.search(r"[,，]\s*(?i:which|who|whom|whose|where)\s", m.group(1)):
         return None
     return m.group(1)
 

@@ -125,6 +125,8 @@ NEGATIONS: list[tuple[re.Pattern[str], Any]] = [
             r"\s+(?:find|determine|identify|name)|the\s+task\s+is\s+to)[^,;.!?\n]*"
             r"|(?:你|您)问的是[^，,;；。！？!?\n]*"
             r"|(?i:you\s+(?:asked|are\s+asking|'re\s+asking)|your\s+question\s+(?:is|asks))[^.!?\n]*"
+            r"|(?i:if\s+(?:you|we)(?:'re|\s+are)?\s+(?:referring\s+to|mean|meant|talking\s+about"
+            r"|asking\s+about))\s[^,;.!?\n]*|(?:如果|假如)(?:你|您)(?:指的是|说的是|问的是)[^，,;；。！？!?\n]*"
         ),
         GONE,
     ),
@@ -148,7 +150,7 @@ CITATIONS = [
     (r"[ \t]*(?:\[\^?\d{1,2}\^?\]|\[doc\d{1,2}\]|【\d{1,2}】)+", ""),
     (r"([A-Za-z]{3,})\^\d{1,2}([\s.,;:!?。，；]|\Z)", r"\1\2"),
     (r"([a-z])number ?(\d+)([a-z])", r"\1 \2 \3"),
-    (r"\b(on|in)((?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*)", r"\1 \2"),
+    (r"\b(on|in|by|at|to|from)([A-Z][a-z]{2,})", r"\1 \2"),
     (r"([A-Z][a-z]{2,8}\.? \d{1,2}, (?:1[0-9]|20)\d\d)\d{1,2}([.,;:!?。，；]|\s*\Z)", r"\1\2"),
     (r"\b([a-z]{2,})(\d{1,4})([a-z]{2,})\b", r"\1 \2 \3"),
     (r"([A-Za-z][a-z]{2,}|\d{4}s)\d{1,2}([.,;:!?。，；]|\s*\Z)", r"\1\2"),

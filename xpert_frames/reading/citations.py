@@ -21,9 +21,9 @@ CITATIONS: tuple[tuple[str, str], ...] = (
     (r"([A-Za-z]{3,})\^\d{1,2}([\s.,;:!?。，；]|$)", "${1}${2}"),
     # ranksnumber 5in -> ranks 5 in
     (r"([a-z])number ?(\d+)([a-z])", "${1} ${2} ${3}"),
-    # onFebruary 27, 199612 -> on February 27, 1996 (a linked date that lost its space, and
-    # the citation digits glued to its year)
-    (r"\b(on|in)((?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*)", "${1} ${2}"),
+    # onFebruary 27, 199612 -> on February 27, 1996, byMickey -> by Mickey (a linked name or
+    # date that lost its space, and the citation digits glued to a date's year)
+    (r"\b(on|in|by|at|to|from)([A-Z][a-z]{2,})", "${1} ${2}"),
     (r"([A-Z][a-z]{2,8}\.? \d{1,2}, (?:1[0-9]|20)\d\d)\d{1,2}([.,;:!?。，；]|\s*$)", "${1}${2}"),
     # in2013after -> in 2013 after (a linked number that lost its spaces)
     (r"\b([a-z]{2,})(\d{1,4})([a-z]{2,})\b", "${1} ${2} ${3}"),

@@ -71,6 +71,9 @@ RELATIVE = (
     rf"[,，]\s*(?i:{either(RELATIVE_EN)})\s[^.。!?！？\n]*"
     rf"|，(?:{either(RELATIVE_ZH)})[^。！？\n]*"
 )
+#: A relative clause between the subject and its copula (``The show presented by X, where
+#: contestants were set challenges, is called Fort Boyard``): removed, the copula kept.
+MID_RELATIVE = rf"[,，]\s*(?i:{either(RELATIVE_EN)})\s[^,.。!?！？\n]*,(\s+(?i:is|are|was|were)\s)"
 #: The first sentence up to and including its first copula (removed: the rest is the clause).
 COPULA_LEAD = rf"^\s*{SENTENCE_CHAR}*?{COPULA_WORDS}"
 #: A subordinate clause of reason or concession and all after it (removed: names in it are not
@@ -89,8 +92,17 @@ LIST_ITEM = r"\n+[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]*"
 #: Folding: sentence ends, separators, then everything but letters and digits.
 #: Sentence ends (a semicolon too: ``Churchill was prime minister; before him …``).
 SENTENCE_END = r"[。!?！？;；\n]|\.[\"”’']*(?:\s|$)"
-#: The period of an initial or a title ends no sentence (``Michael J. Fox``, ``Dr. Who``).
-INITIAL = r"\b(\p{Lu}|Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt)\.(\s)"
+#: The period of an initial or a title before a capitalised word ends no sentence (``Michael
+#: J. Fox``, ``G. Sankara Kurup``, ``Dr. Who``); before a word that opens sentences (``the note
+#: E. This …``), after a Roman numeral (``King James I. He …``) or ``Jr.`` it does.
+INITIAL = r"\b([A-HJ-UWYZ]|Mr|Mrs|Ms|Dr|St|Mt)\.(\s+\p{Lu})"
+_KEPT = "\x01"
+SENTENCE_OPENERS: tuple[str, ...] = (
+    "The", "This", "That", "These", "Those", "It", "He", "She", "They", "We", "I", "In", "On",
+    "At", "A", "An", "His", "Her", "Its", "Their", "There", "However", "As", "For", "Some", "But",
+    "And", "So", "If", "When", "After", "Before", "Although", "While",
+)  # fmt: skip
+_OPENS_SENTENCE = rf"{_KEPT}(\s+(?:{'|'.join(SENTENCE_OPENERS)})\b)"
 SEPARATOR = r"\s[-–—]\s|[,，:：()（）\[\]【】|✗、]"
 NOT_WORD = r"[^\p{L}\p{N}¶|]+"
 END_MARK, SEP_MARK = "¶", "|"
@@ -125,7 +137,10 @@ def fold(value: pl.Expr, *, case_sensitive: bool) -> pl.Expr:
     """Text as space-separated words, ``¶`` for a sentence end (not after an initial), ``|``
     for a separator; abbreviations and decade phrases read as words; lower-cased unless
     ``case_sensitive``."""
-    out = value.str.replace_all(CHINESE_COMMA, "${1}。").str.replace_all(INITIAL, "${1}${2}")
+    out = value.str.replace_all(CHINESE_COMMA, "${1}。")
+    for _ in range(2):  # twice: a match takes the next initial's letter (``R. H. Thomson``)
+        out = out.str.replace_all(INITIAL, f"${{1}}{_KEPT}${{2}}")
+    out = out.str.replace_all(_OPENS_SENTENCE, ".${1}").str.replace_all(_KEPT, "", literal=True)
     out = out.str.replace_all(SENTENCE_END, f" {END_MARK} ")
     out = out.str.replace_all(SEPARATOR, f" {SEP_MARK} ").str.replace_all("&", " and ")
     out = out.str.replace_all(NOT_WORD, " ")
@@ -152,7 +167,7 @@ def answer_clause(plain: pl.Expr, rule: pl.Expr, raw: pl.Expr) -> pl.Expr:
     # The copula rule read a later sentence when the first one has none (``Let me think
     # about this. The first … were held in Chamonix``): its span is the clause.
     first_copula = headed.str.contains(COPULA_LEAD)
-    own = headed.str.replace_all(RELATIVE, "")
+    own = headed.str.replace_all(MID_RELATIVE, "${1}").str.replace_all(RELATIVE, "")
     own = strip_marks(own.str.replace(COPULA_LEAD, ""))
     read = strip_marks(raw.str.replace_all(RELATIVE, ""))
     own_rule = rule.is_null() | ((rule == "copula") & first_copula)
@@ -167,7 +182,13 @@ def answer_subject(plain: pl.Expr, rule: pl.Expr, raw: pl.Expr) -> pl.Expr:
     predicate describes the subject (see module); null otherwise."""
     headed = plain.str.head(CLAUSE_CHARS).str.replace(HEADER, "${1}")
     subject = headed.str.extract(_FIRST_SUBJECT, 1)
-    describes = (rule == "copula") & raw.str.contains(DESCRIBING) & headed.str.contains(COPULA_LEAD)
+    # A subject holding a clause (``The show hosted by X, where …``) is no name.
+    describes = (
+        (rule == "copula")
+        & raw.str.contains(DESCRIBING)
+        & headed.str.contains(COPULA_LEAD)
+        & ~subject.str.contains(rf"[,，]\s*(?i:{either(RELATIVE_EN)})\s")
+    )
     return pl.when(describes).then(subject)
 
 

@@ -17,12 +17,12 @@ from xpert_frames.reading.vocabulary import MONTHS, either
 
 _MONTH_KEYS = tuple(m[:3] for m in MONTHS[:12])
 _MONTH = f"(?i:{either(_MONTH_KEYS)})"
+#: A year, and the citation digits a web-search model may glue to it (``1945`` of ``194512``).
+_YEAR = r"(\d{4})\d{0,2}\b"
 #: ``2 September 1945``, ``2nd of Sept. 1945``.
-DAY_MONTH_YEAR = (
-    rf"\b0?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})[a-zA-Z]*\.?,?\s+(\d{{4}})\b"
-)
-#: ``September 2, 1945``.
-MONTH_DAY_YEAR = rf"\b({_MONTH})[a-zA-Z]*\.?\s+0?(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b"
+DAY_MONTH_YEAR = rf"\b0?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})[a-zA-Z]*\.?,?\s+{_YEAR}"
+#: ``September 2, 1945`` (``onSeptember 2, 1945``: a linked date that lost its space).
+MONTH_DAY_YEAR = rf"\b(?:on|in)?({_MONTH})[a-zA-Z]*\.?\s+0?(\d{{1,2}})(?:st|nd|rd|th)?,?\s+{_YEAR}"
 #: ``1945年9月2日``.
 CHINESE_DATE = r"(\d{4})\s*年\s*0?(\d{1,2})\s*月\s*0?(\d{1,2})\s*[日号]"
 #: Rows that may hold a full date.

@@ -143,7 +143,10 @@ RESTATEMENT = (
     r"\s+(?:find|determine|identify|name)|the\s+task\s+is\s+to)[^,;.!?\n]*"
     r"|(?:你|您)问的是[^，,;；。！？!?\n]*"
     r"|(?i:you\s+(?:asked|are\s+asking|'re\s+asking)|your\s+question\s+(?:is|asks))[^.!?\n]*"
+    r"|(?i:if\s+(?:you|we)(?:'re|\s+are)?\s+(?:referring\s+to|mean|meant|talking\s+about"
+    r"|asking\s+about))\s[^,;.!?\n]*|(?:如果|假如)(?:你|您)(?:指的是|说的是|问的是)[^，,;；。！？!?\n]*"
 )
+#: (A conditional restatement too: ``if you are referring to X``, ``如果你指的是X``.)
 #: An opening remark about the question, a whole sentence (``That's a great question about
 #: geography.``, ``This is a tricky one.``, ``这是一个很好的问题。``): it states no answer
 #: (erased, so the copula rule reads the next sentence). A clause of a longer sentence is no
@@ -230,7 +233,11 @@ TEXT_NEGATIONS: tuple[tuple[str, str, str], ...] = (
     (r"((?i:not)\s[^,.;:!?\n]*?)\s+((?i:but))\s", "${1}, ${2} ", r"(?i)but"),
     (rf"(?:{either(DENIAL_ZH)})[^，,。；;！!？?\n—–]*", GONE, r"不是|并非|而非"),
     # A restatement of the question is no answer: ``题目问的是…``, ``The question asks for …``.
-    (RESTATEMENT, GONE, r"题目|问题|本题|你问|您问|(?i)question|need|asked|asking|task"),
+    (
+        RESTATEMENT,
+        GONE,
+        r"题目|问题|本题|你问|您问|指的是|说的是|(?i)question|need|asked|asking|task|refer|mean|talking",
+    ),
     (
         _KEEP_TITLE + r"(?P<pre>^|[^A-Za-z])(?P<neg>(?i:not|no|neither|rather\s+than|instead\s+of"
         r"|other\s+than)\s+[^,.;:!?\n()—–]*)",
