@@ -234,3 +234,33 @@ def test_seed_evaluate_shape() -> None:
         "count": 2,
     }
     assert result["fuzzy_match_rate"]["score"] == 0.5
+
+
+@pytest.mark.parametrize("engine", ["auto", "streaming", "in-memory"])
+def test_the_evaluator_scores_a_table_in_one_batch_whichever_engine(
+    engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The streaming engine hands an elementwise function morsels of 100,000 rows; the
+    # evaluator's similarity is one batch over the whole column, so a pair repeated far
+    # apart is still scored once, and the scores are the per-morsel expression's.
+    from xpert_frames.distance import levenshtein
+
+    rows = 250_000
+    df = pl.DataFrame(
+        {"prediction": ["kitten", "sitting", "的人工智能", None] * (rows // 4), "answer": "kitten"}
+    )
+    heights: list[int] = []
+    batch = levenshtein.levenshtein_similarity
+
+    def counted(a: pl.Series, b: pl.Series, **options: int) -> pl.Series:
+        heights.append(len(a))
+        return batch(a, b, **options)
+
+    monkeypatch.setattr(levenshtein, "levenshtein_similarity", counted)
+    out = xf.score(df.lazy(), "fuzzy").collect(engine=engine)  # type: ignore[call-overload]
+    assert heights == [rows]
+    expected = df.select(levenshtein.normalized_similarity("answer", "prediction"))
+    assert out["fuzzy_score"].equals(expected.to_series().alias("fuzzy_score"))
+    assert out["fuzzy_score"].null_count() == rows // 4
+    with pytest.raises(InvalidOptionError, match="whole_column"):
+        levenshtein.normalized_similarity("a", "b", whole_column="yes")  # type: ignore[arg-type]

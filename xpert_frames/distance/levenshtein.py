@@ -34,6 +34,7 @@ rapidfuzz:
 from __future__ import annotations
 
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import polars as pl
@@ -69,21 +70,32 @@ class LongPairWarning(UserWarning):
     """Some pairs were too long to score (their score is null)."""
 
 
-def normalized_similarity(a: IntoExpr, b: IntoExpr) -> pl.Expr:
+def normalized_similarity(a: IntoExpr, b: IntoExpr, *, whole_column: bool = False) -> pl.Expr:
     """Normalized Levenshtein similarity of two string columns, as is (Float64; null if either
     is null or the pair is over :data:`MAX_PAIR_CELLS`): :func:`levenshtein_similarity` on
     each batch.
+
+    ``whole_column=True`` makes it one batch over the whole column, whichever engine collects
+    it: every distinct pair of the column is scored once (the streaming engine otherwise hands
+    over morsels of 100,000 rows, each deduplicated on its own) and the threads start once;
+    the streaming engine then holds the whole column first. Give it a column of its own
+    (``with_columns``): the optimizer does not share such a batch function between two
+    expressions that use it, and would run it twice.
 
     >>> df = pl.DataFrame({"a": ["kitten", "的人", None], "b": ["sitting", "的人", "x"]})
     >>> df.select(normalized_similarity("a", "b").round(4)).to_series().to_list()
     [0.5714, 1.0, None]
     """
+    if not isinstance(whole_column, bool):
+        raise InvalidOptionError(f"whole_column must be True or False, got {whole_column!r}")
     pair = pl.struct(text.to_expr(a).alias("left"), text.to_expr(b).alias("right"))
-    return pair.map_batches(_similarity_batch, return_dtype=pl.Float64, is_elementwise=True)
+    return pair.map_batches(
+        _similarity_batch, return_dtype=pl.Float64, is_elementwise=not whole_column
+    )
 
 
 def _similarity_batch(pair: pl.Series) -> pl.Series:
-    fields = pair.struct.unnest()
+    fields = pair.struct.unnest().rechunk()  # a whole column comes in morsels
     return levenshtein_similarity(fields["left"], fields["right"])
 
 
@@ -119,17 +131,31 @@ def levenshtein_similarity(
     first = keyed.select(pl.col("pair_hash").is_first_distinct()).to_series()
     if first.sum() > DISTINCT_SHARE * frame.height:  # few repeats: not worth gathering back
         return _score_distinct(a, b, threads, max_cells).alias(name)
-    reps = keyed.filter(first)
-    scores = reps.select(
-        "pair_hash", "row", score=_score_distinct(reps["left"], reps["right"], threads, max_cells)
-    )
-    out = keyed.select("pair_hash").join(scores, on="pair_hash", how="left", maintain_order="left")
-    # The pairs behind one hash are equal, except after a collision: check every row.
-    rep = out["row"]
-    same = frame.select(
-        pl.col("left").eq_missing(a.gather(rep)) & pl.col("right").eq_missing(b.gather(rep))
-    ).to_series()
-    result = out["score"]
+    reps = keyed.filter(first).with_columns(rep=pl.int_range(pl.len(), dtype=pl.UInt32))
+
+    def representatives() -> tuple[pl.Series, pl.Series]:
+        """Each row's representative (its index among ``reps``) and whether the row's pair
+        equals its representative's: the pairs behind one hash are equal, except after a
+        collision, so every row is checked."""
+        found = keyed.select("pair_hash").join(
+            reps.select("pair_hash", "rep", "row"),
+            on="pair_hash",
+            how="left",
+            maintain_order="left",
+        )
+        rep = found["row"]
+        same = frame.select(
+            pl.col("left").eq_missing(a.gather(rep)) & pl.col("right").eq_missing(b.gather(rep))
+        ).to_series()
+        return found["rep"], same
+
+    # Polars releases the GIL, and so does the kernel: rows are matched to their
+    # representatives while the representatives are scored.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        matched = pool.submit(representatives)
+        scores = _score_distinct(reps["left"], reps["right"], threads, max_cells)
+        rep, same = matched.result()
+    result = scores.gather(rep)
     if not same.all():
         other = frame.filter(~same)
         own = _score_distinct(other["left"], other["right"], threads, max_cells)

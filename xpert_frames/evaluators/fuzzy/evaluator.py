@@ -54,15 +54,18 @@ def similarity(
     *,
     steps: Sequence[FuzzyNormalization] = (),
     aliases: Mapping[str, str] | None = None,
+    whole_column: bool = False,
 ) -> pl.Expr:
     """Normalized Levenshtein similarity of two string columns (Float64, null if either is, or
     if the pair is over the kernel's length cap: :data:`~xpert_frames.distance.levenshtein.
-    MAX_PAIR_CELLS`)."""
+    MAX_PAIR_CELLS`); ``whole_column``: one batch over the whole column (see
+    :func:`~xpert_frames.distance.levenshtein.normalized_similarity`)."""
     steps = _check_steps(steps)
     aliases = _check_aliases(aliases)
     return normalized_similarity(
         normalize(reference, steps=steps, aliases=aliases),
         normalize(prediction, steps=steps, aliases=aliases),
+        whole_column=whole_column,
     )
 
 
@@ -142,8 +145,20 @@ class FuzzyEvaluator(BaseEvaluator):
         self.normalize = _check_steps(normalize)
         self.aliases = _check_aliases(aliases)
 
+    def prepare(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """The similarity as a temporary column, one batch over the whole column (each
+        distinct pair of the table scored once, whichever engine collects it)."""
+        sim = similarity(
+            frames.ANSWER,
+            frames.PRED,
+            steps=self.normalize,
+            aliases=self.aliases,
+            whole_column=True,
+        )
+        return lf.with_columns(sim.alias(self.temp("similarity")))
+
     def outputs(self) -> dict[str, pl.Expr]:
-        sim = similarity(frames.ANSWER, frames.PRED, steps=self.normalize, aliases=self.aliases)
+        sim = pl.col(self.temp("similarity"))
         return {"score": sim, "match": sim >= self.threshold}
 
     def report_metrics(self) -> list[ColumnMetric | CorpusMetric]:
