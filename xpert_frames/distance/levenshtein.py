@@ -34,7 +34,6 @@ rapidfuzz:
 from __future__ import annotations
 
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import polars as pl
@@ -132,29 +131,19 @@ def levenshtein_similarity(
     if first.sum() > DISTINCT_SHARE * frame.height:  # few repeats: not worth gathering back
         return _score_distinct(a, b, threads, max_cells).alias(name)
     reps = keyed.filter(first).with_columns(rep=pl.int_range(pl.len(), dtype=pl.UInt32))
-
-    def representatives() -> tuple[pl.Series, pl.Series]:
-        """Each row's representative (its index among ``reps``) and whether the row's pair
-        equals its representative's: the pairs behind one hash are equal, except after a
-        collision, so every row is checked."""
-        found = keyed.select("pair_hash").join(
-            reps.select("pair_hash", "rep", "row"),
-            on="pair_hash",
-            how="left",
-            maintain_order="left",
-        )
-        rep = found["row"]
-        same = frame.select(
-            pl.col("left").eq_missing(a.gather(rep)) & pl.col("right").eq_missing(b.gather(rep))
-        ).to_series()
-        return found["rep"], same
-
-    # Polars releases the GIL, and so does the kernel: rows are matched to their
-    # representatives while the representatives are scored.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        matched = pool.submit(representatives)
-        scores = _score_distinct(reps["left"], reps["right"], threads, max_cells)
-        rep, same = matched.result()
+    scores = _score_distinct(reps["left"], reps["right"], threads, max_cells)
+    # Each row's representative (its index among ``reps``); the pairs behind one hash are
+    # equal, except after a collision, so every row is checked. (Not on a thread of our own
+    # beside the kernel: called from a Polars thread, as inside a batch function, Polars work
+    # started on another thread waits for the pool this thread holds.)
+    found = keyed.select("pair_hash").join(
+        reps.select("pair_hash", "rep", "row"), on="pair_hash", how="left", maintain_order="left"
+    )
+    rep = found["row"]
+    same = frame.select(
+        pl.col("left").eq_missing(a.gather(rep)) & pl.col("right").eq_missing(b.gather(rep))
+    ).to_series()
+    rep = found["rep"]
     result = scores.gather(rep)
     if not same.all():
         other = frame.filter(~same)
