@@ -1,7 +1,7 @@
 """Real model outputs from public benchmark repositories, each with a verdict decided by reading
 it before any scorer ran (``tests/data/accuracy_real_more.jsonl``: open-domain answers of
 GPT-3.5, ChatGPT, GPT-4 and a web-search chat model on Natural Questions and TriviaQA, zero-shot
-chain-of-thought true/false answers, Chinese legal consultation topics of 20 models;
+chain-of-thought true/false answers, Chinese legal consultation topics of 15 models;
 ``tests/data/tcm_real_more.jsonl``: Qwen answers to TCM licensing-exam questions). Each row keeps
 its ``source`` (repository, path, row, commit); ``ambiguous`` marks rows a careful reader could
 decide either way, ``peers`` the source project's own verdict.

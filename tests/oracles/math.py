@@ -19,9 +19,9 @@ from tests.oracles import math_forms as mf
 from tests.oracles import math_rules as mc
 from tests.oracles import math_sets as ms
 from tests.oracles import math_words as mw
+from tests.oracles.math_boxes import join_boxes
 from tests.oracles.math_rules import DIG, cn_integer
 from xpert_frames.evaluators.math_answer import times as mw_times
-from xpert_frames.evaluators.math_answer.several_boxes import join_boxes
 
 UNITS_CSV = Path(__file__).resolve().parents[2] / "xpert_frames" / "data" / "units.csv"
 with UNITS_CSV.open(encoding="utf-8") as fh:
