@@ -86,22 +86,19 @@ def _only_connectors(gap: str, *, starts_word: bool) -> bool:
 def join_boxes(text: str) -> str:
     """``text`` with its closing chain of boxes as one box (see the module docstring)."""
     boxes = _find_boxes(text)
-    if len(boxes) < 2:
-        return text
-    chain = [boxes[-1]]
-    for box in reversed(boxes[:-1]):
-        nxt = chain[0]
-        if box[2] > nxt[0]:
+    first = len(boxes) - 1  # the chain is boxes[first:]
+    while first > 0:
+        left, right = boxes[first - 1], boxes[first]
+        if left[2] > right[0]:  # nested: the inner box ends inside the next one
             break
-        gap = text[box[2] : nxt[0]]
-        if not _only_connectors(gap, starts_word=box[2] > 0 and text[box[2] - 1].isalnum()):
+        glued = left[2] > 0 and text[left[2] - 1].isalnum()
+        if not _only_connectors(text[left[2] : right[0]], starts_word=glued):
             break
-        chain.insert(0, box)
+        first -= 1
+    chain = boxes[first:]
     if len(chain) < 2:
         return text
-    contents: list[str] = []
-    for _, start, end in chain:
-        content = text[start : end - 1].strip()
-        if content and content not in contents:
-            contents.append(content)
-    return text[: chain[0][0]] + "\\boxed{" + ", ".join(contents) + "}" + text[chain[-1][2] :]
+    inner = (text[start : end - 1].strip() for _, start, end in chain)
+    contents = list(dict.fromkeys(c for c in inner if c))
+    head, tail = text[: chain[0][0]], text[chain[-1][2] :]
+    return f"{head}\\boxed{{{', '.join(contents)}}}{tail}"
