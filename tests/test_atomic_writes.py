@@ -14,6 +14,7 @@ import pytest
 import xpert_frames as xf
 from xpert_frames.cli import files as io
 from xpert_frames.cli import main as cli
+from xpert_frames.cli import score_command
 
 
 def test_write_scored_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,7 +69,7 @@ def test_report_failure_keeps_the_scored_file(
     def broken(*args: object, **kwargs: object) -> pl.DataFrame:
         raise MemoryError("out of memory in the report")
 
-    monkeypatch.setattr(cli, "report_parquet", broken)
+    monkeypatch.setattr(score_command, "report_parquet", broken)
     code = cli.main(
         [
             "score",

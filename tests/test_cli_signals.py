@@ -158,6 +158,7 @@ def test_report_command_stops_at_once_and_writes_nothing(
     import threading
 
     from xpert_frames.cli import main as cli
+    from xpert_frames.cli import report_command
 
     scored = tmp_path / "scored.parquet"
     _score_sample(tmp_path, scored)
@@ -171,7 +172,7 @@ def test_report_command_stops_at_once_and_writes_nothing(
             time.sleep(0.05)
         raise AssertionError("unreachable: the command has already stopped")
 
-    monkeypatch.setattr(cli, "report_parquet", slow_report)
+    monkeypatch.setattr(report_command, "report_parquet", slow_report)
     sender = threading.Timer(0.0, lambda: started.wait(30) and os.kill(os.getpid(), signal.SIGTERM))
     sender.start()
     try:
