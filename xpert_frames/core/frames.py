@@ -6,7 +6,9 @@ validity flag, and every evaluator reads only those. The caller drops them again
 is the input, every row and column in order, plus the evaluators' own columns.
 
 Which tables are accepted and how they become LazyFrames is :mod:`xpert_frames.core.kinds`;
-its functions are importable from here too (``frames.to_lazy``, ...).
+its functions are importable from here too (``frames.to_lazy``, ...). The dtypes each input
+column may have, and how each is brought to its canonical dtype, are
+:mod:`xpert_frames.core.column_dtypes` (``frames.CHOICE_DTYPE`` is importable from here too).
 """
 
 from __future__ import annotations
@@ -18,6 +20,12 @@ from typing import Any, cast
 import polars as pl
 
 from xpert_frames.core.aliases import Frame
+from xpert_frames.core.column_dtypes import (
+    CHOICE_DTYPE,  # re-exported: frames.CHOICE_DTYPE
+    answer_expr,
+    choices_expr,
+    string_expr,
+)
 from xpert_frames.core.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
@@ -45,9 +53,6 @@ VALID = "__xf_valid"  #: Boolean: prediction present and reference value non-emp
 #: Boolean: the row's own validity, kept while ``VALID`` is narrowed to the rows an evaluator fits.
 VALID_ROW = "__xf_valid_row"
 CANONICAL = (PRED, ANSWER, ANSWER_TYPE, CHOICES, TCM_TYPE, VALID, VALID_ROW)
-
-CHOICE_DTYPE = pl.List(pl.Struct({"id": pl.String, "content": pl.String}))
-_NUMERIC_HINT = "Cast it first, e.g. pl.col(name).cast(pl.String)."
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,91 +139,17 @@ def _reference_exprs(schema: pl.Schema, column: str) -> dict[str, pl.Expr]:
     choices = _struct_field(root, dtype, "choices")
     tcm = _struct_field(root, dtype, "meta", "tcm_eval_type")
     return {
-        ANSWER: _answer_expr(value[0], value[1], f"{column}.answer.value")
+        ANSWER: answer_expr(value[0], value[1], f"{column}.answer.value")
         if value
         else pl.lit(None, pl.String),
-        ANSWER_TYPE: _string_expr(*kind, f"{column}.answer.type")
+        ANSWER_TYPE: string_expr(*kind, f"{column}.answer.type")
         if kind
         else pl.lit(None, pl.String),
-        CHOICES: _choices_expr(*choices, f"{column}.choices")
+        CHOICES: choices_expr(*choices, f"{column}.choices")
         if choices
         else pl.lit(None, CHOICE_DTYPE),
-        **({TCM_TYPE: _string_expr(*tcm, f"{column}.meta.tcm_eval_type")} if tcm else {}),
+        **({TCM_TYPE: string_expr(*tcm, f"{column}.meta.tcm_eval_type")} if tcm else {}),
     }
-
-
-# --------------------------------------------------------------------------- dtype rules
-def _string_expr(expr: pl.Expr, dtype: pl.DataType, where: str) -> pl.Expr:
-    if dtype == pl.String or dtype == pl.Null:
-        return expr.cast(pl.String)
-    if isinstance(dtype, pl.Categorical | pl.Enum):
-        return expr.cast(pl.String)
-    raise ColumnTypeError(where, "text", "a string column", dtype, _NUMERIC_HINT)
-
-
-def number_text(expr: pl.Expr, dtype: pl.DataType) -> pl.Expr:
-    """Numbers as users write them: an integer-valued float is ``"3"`` (a pandas integer column
-    with a missing value holds floats), other floats their shortest round-trip text, ±inf
-    ``"inf"``/``"-inf"``; NaN is no value (null: the row is invalid, skipped)."""
-    if not dtype.is_float():
-        return expr.cast(pl.String)
-    x = expr.cast(pl.Float64)
-    integral = x.is_finite() & (x == x.floor()) & (x.abs() < 2.0**53)
-    return (
-        pl.when(x.is_nan())
-        .then(pl.lit(None, pl.String))
-        .when(integral)
-        .then(x.cast(pl.Int64).cast(pl.String))
-        .otherwise(expr.cast(pl.String))  # the column's own precision: Float32 0.1 is "0.1"
-    )
-
-
-def _answer_expr(expr: pl.Expr, dtype: pl.DataType, where: str) -> pl.Expr:
-    """Reference values: strings; numbers are written as strings (:func:`number_text`); lists
-    of strings for several references."""
-    if dtype.is_numeric():
-        return number_text(expr, dtype)
-    if isinstance(dtype, pl.List) and (dtype.inner == pl.String or dtype.inner == pl.Null):
-        return expr.cast(pl.List(pl.String))
-    if isinstance(dtype, pl.List) and dtype.inner.is_numeric():
-        inner = dtype.inner if isinstance(dtype.inner, pl.DataType) else dtype.inner()
-        return expr.list.eval(number_text(pl.element(), inner)).cast(pl.List(pl.String))
-    if isinstance(dtype, pl.List | pl.Array):
-        raise ColumnTypeError(
-            where,
-            "answer",
-            "a string column, or a list of strings (several accepted answers: any one counts)",
-            dtype,
-            'Write each accepted answer as a string, e.g. ["Paris", "City of Paris"].',
-        )
-    return _string_expr(expr, dtype, where)
-
-
-def _choices_expr(expr: pl.Expr, dtype: pl.DataType, where: str) -> pl.Expr:
-    if dtype == pl.Null:
-        return expr.cast(CHOICE_DTYPE)
-    if isinstance(dtype, pl.List) and isinstance(dtype.inner, pl.Struct):
-        names = {f.name for f in dtype.inner.fields}
-        if "id" in names:
-            el = pl.element().struct
-            content = (
-                el.field("content").cast(pl.String)
-                if "content" in names
-                else pl.lit(None, pl.String)
-            )
-            return expr.list.eval(
-                pl.struct(el.field("id").cast(pl.String).alias("id"), content.alias("content"))
-            ).cast(CHOICE_DTYPE)
-    if isinstance(dtype, pl.List) and (dtype.inner == pl.String or dtype.inner == pl.Null):
-        # A plain list of option letters.
-        return expr.list.eval(
-            pl.struct(
-                pl.element().cast(pl.String).alias("id"), pl.lit(None, pl.String).alias("content")
-            )
-        ).cast(CHOICE_DTYPE)
-    raise ColumnTypeError(
-        where, "choices", "a list of {id, content} structs or a list of strings", dtype
-    )
 
 
 # --------------------------------------------------------------------------- prepare
@@ -253,11 +184,11 @@ def resolve(schema: pl.Schema, columns: Columns) -> dict[str, pl.Expr]:
         kind = _struct_field(root, dtype, "type")
         # _is_answer_struct checked that the "value" field is there.
         value_expr, value_dtype = cast(tuple[pl.Expr, pl.DataType], value)
-        out[ANSWER] = _answer_expr(value_expr, value_dtype, f"{columns.answer}.value")
+        out[ANSWER] = answer_expr(value_expr, value_dtype, f"{columns.answer}.value")
         if kind:
-            nested[ANSWER_TYPE] = _string_expr(*kind, f"{columns.answer}.type")
+            nested[ANSWER_TYPE] = string_expr(*kind, f"{columns.answer}.type")
     elif columns.answer in schema:
-        out[ANSWER] = _answer_expr(pl.col(columns.answer), schema[columns.answer], columns.answer)
+        out[ANSWER] = answer_expr(pl.col(columns.answer), schema[columns.answer], columns.answer)
     elif columns.reference in schema:
         nested = _reference_exprs(schema, columns.reference)
         out[ANSWER] = nested[ANSWER]
@@ -266,7 +197,7 @@ def resolve(schema: pl.Schema, columns: Columns) -> dict[str, pl.Expr]:
     if TCM_TYPE not in nested and columns.meta in schema:
         tcm = _struct_field(pl.col(columns.meta), schema[columns.meta], "tcm_eval_type")
         if tcm:
-            nested[TCM_TYPE] = _string_expr(*tcm, f"{columns.meta}.tcm_eval_type")
+            nested[TCM_TYPE] = string_expr(*tcm, f"{columns.meta}.tcm_eval_type")
 
     def optional(role: str, canonical: str, convert: Any, null: pl.Expr) -> None:
         name = getattr(columns, role)
@@ -275,9 +206,9 @@ def resolve(schema: pl.Schema, columns: Columns) -> dict[str, pl.Expr]:
         else:
             out[canonical] = nested.get(canonical, null)
 
-    optional("answer_type", ANSWER_TYPE, _string_expr, pl.lit(None, pl.String))
-    optional("choices", CHOICES, _choices_expr, pl.lit(None, CHOICE_DTYPE))
-    optional("tcm_eval_type", TCM_TYPE, _string_expr, pl.lit(None, pl.String))
+    optional("answer_type", ANSWER_TYPE, string_expr, pl.lit(None, pl.String))
+    optional("choices", CHOICES, choices_expr, pl.lit(None, CHOICE_DTYPE))
+    optional("tcm_eval_type", TCM_TYPE, string_expr, pl.lit(None, pl.String))
     for canonical in (ANSWER_TYPE, TCM_TYPE):
         out[canonical] = subtype_expr(out[canonical])
     return out
