@@ -5,9 +5,12 @@ interval, sub-type metrics such as per answer type, score distributions, a paire
 against a baseline model); the wrong answers per model with the prediction, reference, extracted
 value and rule; the evaluators' options and signatures. Every value taken from the data is
 HTML-escaped; charts are inline SVG, styles inline, fonts the system's. A value from the data
-never makes the page large: labels and headings show :data:`SHOWN` characters, table cells
-:data:`CELL` characters, chart labels what fits (:mod:`~xpert_frames.reporting.svg`); a cut
-value ends with ``…`` and its tooltip holds the value up to :data:`~.svg.TIP_LIMIT` characters.
+never makes the page large (:mod:`~xpert_frames.reporting.html_cells`): labels and headings
+show :data:`SHOWN` characters, table cells :data:`CELL` characters, chart labels what fits
+(:mod:`~xpert_frames.reporting.svg`); a cut value ends with ``…`` and its tooltip holds the
+value up to :data:`~.svg.TIP_LIMIT` characters.
+The sections on models (paired comparison, wrong answers) are
+:mod:`~xpert_frames.reporting.html_model_sections`.
 """
 
 from __future__ import annotations
@@ -21,18 +24,20 @@ from xpert_frames.core import frames
 from xpert_frames.core.aliases import Frame
 from xpert_frames.core.exceptions import InvalidOptionError, did_you_mean
 from xpert_frames.evaluators.base import BaseEvaluator
-from xpert_frames.reporting.compare import compare
+from xpert_frames.reporting.html_cells import (  # noqa: F401 - SHOWN, CELL re-exported
+    CELL,
+    SHOWN,
+    html_table,
+    shown,
+)
+from xpert_frames.reporting.html_model_sections import compare_section, wrong_section
 from xpert_frames.reporting.report import report
-from xpert_frames.reporting.svg import COLORS, dot_chart, esc, histogram, tip
+from xpert_frames.reporting.svg import COLORS, dot_chart, esc, histogram
 
 TITLE = "xpert-frames report"
 BINS = 10
 #: Metric columns per table of the report section: seven fit 1,280 pixels.
 TABLE_METRICS = 7
-#: Characters of a label or heading taken from the data (a group, a model, a column name).
-SHOWN = 80
-#: Characters of a table cell (a prediction, a reference).
-CELL = 400
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;
 max-width:1100px;padding:0 1em;color:#1a202c}
@@ -86,8 +91,8 @@ def html_report(
     rows = lf.select(pl.len()).collect().item()
     body = [
         f"<h1>{esc(title)}</h1>",
-        f'<p class="note">{rows:,} rows; evaluators {_shown(", ".join(e.name for e in evs))}'
-        f"; grouped by {_shown(', '.join(group) or 'nothing (all rows)')}.</p>",
+        f'<p class="note">{rows:,} rows; evaluators {shown(", ".join(e.name for e in evs))}'
+        f"; grouped by {shown(', '.join(group) or 'nothing (all rows)')}.</p>",
         '<nav><a href="#groups">By group</a> · <a href="#table">Report</a> · '
         '<a href="#types">Sub-types</a> · <a href="#dist">Distributions</a> · '
         '<a href="#compare">Comparison</a> · <a href="#wrong">Wrong answers</a> · '
@@ -96,8 +101,8 @@ def html_report(
         _table_section(lf, schema, rep, group, evs),
         _subtype_section(lf, schema, rep, group, evs),
         _distribution_section(lf, schema, evs),
-        _compare_section(lf, schema, evs, model, baseline, on),
-        _wrong_section(lf, schema, evs, model, on, cols, wrong_rows),
+        compare_section(lf, schema, evs, model, baseline, on),
+        wrong_section(lf, schema, evs, model, on, cols, wrong_rows),
         _config_section(evs),
     ]
     return (
@@ -126,31 +131,6 @@ def _check_baseline(lf: pl.LazyFrame, schema: pl.Schema, model: str | None, base
             f"baseline {baseline!r} is not a value of column {model!r}; expected one of "
             f"{names}.{did_you_mean(baseline, names)}"
         )
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, float):
-        return f'<td class="n">{value:.4f}</td>'
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f'<td class="n">{value:,}</td>'
-    return f'<td class="t">{_shown(value, CELL)}</td>'
-
-
-def _shown(value: Any, limit: int = SHOWN) -> str:
-    """``value`` as escaped text of at most ``limit`` characters; a longer value is cut with
-    ``…`` and its tooltip holds it (up to ``svg.TIP_LIMIT`` characters)."""
-    text = "" if value is None else str(value)
-    if len(text) <= limit:
-        return esc(text)
-    return f'<span title="{esc(tip(text))}">{esc(text[: limit - 1])}…</span>'
-
-
-def _html_table(frame: pl.DataFrame) -> str:
-    head = "".join(f"<th>{_shown(c)}</th>" for c in frame.columns)
-    body = "".join(  # a few hundred report or listed rows at most, never the data
-        "<tr>" + "".join(_cell(v) for v in row) + "</tr>" for row in frame.iter_rows()
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _label(row: dict[str, Any], group: list[str]) -> str:
@@ -190,18 +170,18 @@ def _table_section(
         )
     tables = []
     for metrics in _metric_tables(lf, schema, rep, evs):
-        head = f"<th>{_shown(' / '.join(group) or 'rows')}</th>" + "".join(
-            f"<th>{_shown(m)}</th>" for m in metrics
+        head = f"<th>{shown(' / '.join(group) or 'rows')}</th>" + "".join(
+            f"<th>{shown(m)}</th>" for m in metrics
         )
         body = "".join(
-            f'<tr><td class="g">{_shown(label)}</td>'
+            f'<tr><td class="g">{shown(label)}</td>'
             + "".join(row.get(m, "<td></td>") for m in metrics)
             + "</tr>"
             for label, row in cells.items()
         )
         tables.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
     keep = [*group, "metric", "score", "ci_low", "ci_high", "count", "skipped", "not_applicable"]
-    full = _html_table(rep.select(c for c in keep if c in rep.columns))
+    full = html_table(rep.select(c for c in keep if c in rep.columns))
     return (
         '<h2 id="table">Report</h2><p class="note">Score and 95% interval per group and '
         "metric (hover for counts).</p>"
@@ -252,9 +232,7 @@ def _group_section(rep: pl.DataFrame, group: list[str], evs: Sequence[BaseEvalua
         for metric in _overall(ev)
     ]
     where = f"by {', '.join(group)}" if group else "over all rows"
-    return (
-        f'<h2 id="groups">Metrics {_shown(where)}</h2><div class="charts">{"".join(charts)}</div>'
-    )
+    return f'<h2 id="groups">Metrics {shown(where)}</h2><div class="charts">{"".join(charts)}</div>'
 
 
 def _subtype_section(
@@ -308,89 +286,6 @@ def _distribution_section(lf: pl.LazyFrame, schema: pl.Schema, evs: Sequence[Bas
     return f'<h2 id="dist">Score distributions</h2><div class="charts">{"".join(charts)}</div>'
 
 
-def _compare_section(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    evs: Sequence[BaseEvaluator],
-    model: str | None,
-    baseline: str | None,
-    on: str,
-) -> str:
-    head = '<h2 id="compare">Paired comparison</h2>'
-    if model is None or model not in schema or on not in schema:
-        return head + (
-            f'<p class="note">Needs a model column and an item column {_shown(on)} '
-            f"(found model={_shown(model)}).</p>"
-        )
-    charts, tables, used = [], [], baseline
-    for i, ev in enumerate(evs):
-        table = compare(lf, model, ev.score_column, on=on, baseline=baseline)
-        if table.height == 0:
-            continue
-        used = table["baseline"][0]
-        span = ev.score_range[1] - ev.score_range[0]
-        rows = [
-            (r["model"], r["diff"], r["ci_low"], r["ci_high"]) for r in table.iter_rows(named=True)
-        ]
-        charts.append(
-            dot_chart(
-                f"{ev.name}: difference to {used} (95% interval)",
-                rows,
-                domain=(-span, span),
-                zero=0.0,
-                color=COLORS[i % len(COLORS)],
-            )
-        )
-        tables.append(f"<h3>{_shown(ev.name)}</h3>{_html_table(table)}")
-    note = (
-        f'<p class="note">Each model minus the baseline {_shown(used)} on the items '
-        f"({_shown(on)}) "
-        "both answered; paired bootstrap intervals and p-values.</p>"
-    )
-    return head + note + f'<div class="charts">{"".join(charts)}</div>' + "".join(tables)
-
-
-def _wrong_section(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    evs: Sequence[BaseEvaluator],
-    model: str | None,
-    on: str,
-    cols: frames.Columns,
-    limit: int,
-) -> str:
-    parts = ['<h2 id="wrong">Wrong answers</h2>']
-    answer = cols.answer if cols.answer in schema else cols.reference
-    shown = [c for c in (on, cols.prediction, answer) if c in schema]
-    key = model if model is not None and model in schema else None
-    for ev in evs:
-        lo, hi = ev.score_range
-        s = pl.col(ev.score_column)
-        wrong = (s == lo) if ev.binary_score else (s < (lo + hi) / 2)
-        extra = [ev.column(x) for x in ("extracted", "value", "matched", "rule")]
-        extra = [c for c in extra if c in schema]
-        picked = lf.filter(wrong.fill_null(False))
-        rank = pl.int_range(pl.len()).over(key) if key else pl.int_range(pl.len())
-        listed = (
-            picked.filter(rank < limit)
-            .select(*([key] if key else []), *shown, ev.score_column, *extra)
-            .collect()
-        )
-        counts = picked.group_by(key or pl.lit("all rows")).len().collect()
-        label = "below the middle of the score range" if not ev.binary_score else "scored 0"
-        parts.append(f"<h3>{_shown(ev.name)} <span class='note'>({esc(label)})</span></h3>")
-        if counts.height == 0:
-            parts.append('<p class="note">None.</p>')
-        for name, n in counts.sort(counts.columns[0], nulls_last=True).iter_rows():
-            rows = listed.filter(pl.col(key) == name) if key else listed
-            more = f", the first {rows.height} shown" if n > rows.height else ""
-            parts.append(
-                f"<details><summary>{_shown(name)}: {n:,} wrong{esc(more)}</summary>"
-                f"{_html_table(rows.drop(key) if key else rows)}</details>"
-            )
-    return "".join(parts)
-
-
 def _config_section(evs: Sequence[BaseEvaluator]) -> str:
     rows = pl.DataFrame(
         {
@@ -401,4 +296,4 @@ def _config_section(evs: Sequence[BaseEvaluator]) -> str:
         },
         schema={c: pl.String for c in ("name", "class", "options", "signature")},
     )
-    return f'<h2 id="config">Evaluators</h2>{_html_table(rows)}'
+    return f'<h2 id="config">Evaluators</h2>{html_table(rows)}'
