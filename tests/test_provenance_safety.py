@@ -278,7 +278,7 @@ def test_malformed_configurations_are_configuration_errors(tmp_path: Path, case:
 
 def test_the_size_bound_is_stated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = scored_file(tmp_path)
-    monkeypatch.setattr(provenance, "MAX_CHARS", 100)
+    monkeypatch.setattr(provenance.rebuild, "MAX_CHARS", 100)
     with pytest.raises(ConfigurationError, match="more than the 100 a configuration may have"):
         xf.report(path)
 

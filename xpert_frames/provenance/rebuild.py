@@ -1,122 +1,21 @@
-"""The scoring configuration that travels with the scores.
-
-A scored Parquet file (CLI, Ray output, :func:`write_scored`) or Arrow table (``xf.score`` of a
-``pyarrow.Table``) carries, under the key-value metadata key :data:`METADATA_KEY`, a JSON list
-with one entry per evaluator: its ``name``, ``class`` (``module:QualName``), ``registry`` name,
-``options``, the ``package`` and ``version`` that define it, and its ``signature``. Reports
-rebuild the evaluators from it, so a corpus metric is computed with the options the rows were
-scored with: by registry name only (the ``class`` is never imported), with options checked
-against the class before it is built, path-like text options refused, and the signature
-compared (see the decode section below; bounds in :data:`MAX_CHARS` and its neighbours).
-A table without it (a bare DataFrame) gives no configuration: a report then refuses
-metrics that depend on options (see ``BaseEvaluator.report_options``) instead of guessing them.
-"""
+"""Reading the scoring configuration back: the evaluators rebuilt from what a scored file or
+table records under :data:`~xpert_frames.provenance.record.METADATA_KEY`, strictly validated."""
 
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Mapping, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from xpert_frames.core import bounded_json, option_types
-from xpert_frames.core.aliases import Frame
-from xpert_frames.core.atomic import write_atomic
-from xpert_frames.core.exceptions import ConfigurationError, OptionTypeError, UnknownEvaluatorError
+from xpert_frames.core.exceptions import ConfigurationError, UnknownEvaluatorError
 from xpert_frames.evaluators.base import BaseEvaluator
+from xpert_frames.provenance.record import METADATA_KEY, TYPE_KEY, describe
 
-METADATA_KEY = "xpert_frames.evaluators"
-_TYPE = "__xf_type__"
-
-
-__all__ = ["METADATA_KEY", "ConfigurationError", "from_metadata", "metadata", "write_scored"]
-
-
-# --------------------------------------------------------------------------- encode
-def _encode(value: Any) -> Any:
-    from xpert_frames.evaluators.tcm.terms import BUILTIN, TermTable
-
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    if isinstance(value, list | tuple):
-        return [_encode(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): _encode(v) for k, v in value.items()}
-    if isinstance(value, TermTable):
-        if value.source in BUILTIN:
-            return value.source
-        return {_TYPE: "TermTable", "rows": [list(r) for r in value.rows]}
-    raise OptionTypeError(f"cannot record option value {value!r} ({type(value).__name__})")
-
-
-def _package_version(module: str) -> tuple[str, str | None]:
-    package = module.split(".")[0]
-    try:
-        return package, version(package.replace("_", "-"))
-    except PackageNotFoundError:
-        return package, None
-
-
-def describe(evaluator: BaseEvaluator) -> dict[str, Any]:
-    """One evaluator's entry: name, class, registry name, options, package, version, signature.
-    Options that cannot be written as JSON are listed under ``unrecorded``. Reports rebuild the
-    evaluator from its registry name (``None`` for a class not registered: such a file needs
-    ``evaluators=`` to be reported); the class is recorded for people, never imported."""
-    from xpert_frames import registry
-
-    cls = type(evaluator)
-    options: dict[str, Any] = {}
-    unrecorded: list[str] = []
-    for key, value in evaluator.options().items():
-        try:
-            options[key] = _encode(value)
-        except TypeError:
-            unrecorded.append(key)
-    package, package_version = _package_version(cls.__module__)
-    return {
-        "name": evaluator.name,
-        "class": f"{cls.__module__}:{cls.__qualname__}",
-        "registry": registry.name_of(cls),
-        "options": options,
-        "unrecorded": unrecorded,
-        "package": package,
-        "version": package_version,
-        "signature": evaluator.signature,
-    }
-
-
-def metadata(evaluators: Sequence[BaseEvaluator]) -> dict[str, str]:
-    """Key-value metadata recording ``evaluators`` (for Parquet files and Arrow schemas)."""
-    entries = [describe(ev) for ev in evaluators]
-    return {METADATA_KEY: json.dumps(entries, ensure_ascii=False, sort_keys=True)}
-
-
-def write_scored(
-    frame: Frame, path: str | Path, evaluators: Sequence[BaseEvaluator], **kwargs: Any
-) -> Path:
-    """Write a scored table to Parquet with the configuration of ``evaluators`` in its metadata
-    (``xf.report(path)`` and ``xpert-frames report`` then rebuild them). ``kwargs`` go to
-    ``polars.DataFrame.write_parquet``.
-
-    The file is written atomically: to a temporary file beside ``path``, renamed to ``path`` when
-    complete. If anything fails, the temporary file is removed and an existing ``path`` is left
-    as it was."""
-    from xpert_frames.core.frames import to_lazy
-
-    table = to_lazy(frame).collect()
-    meta = metadata(evaluators)
-
-    def write(tmp: Path) -> None:
-        table.write_parquet(tmp, metadata=meta, **kwargs)
-
-    return write_atomic(path, write)
-
-
-# --------------------------------------------------------------------------- decode
 # A scored file is data: nothing it records chooses code to import or a file to read. An entry
 # names its evaluator by registry name only (built-ins and installed plugins); its options are
 # checked against that class's keyword parameters and their types before the class is called;
@@ -209,13 +108,13 @@ def _check_entry(entry: Any, where: str) -> None:
 
 def _decode(value: Any, option: str, where: str) -> Any:
     """A recorded option value as the evaluator takes it (a term table as a DataFrame)."""
-    if isinstance(value, dict) and value.get(_TYPE) == "TermTable":
+    if isinstance(value, dict) and value.get(TYPE_KEY) == "TermTable":
         rows = value.get("rows")
         good = isinstance(rows, list) and all(
             isinstance(r, list) and len(r) == 3 and all(isinstance(v, str | None) for v in r)
             for r in rows
         )
-        if set(value) != {_TYPE, "rows"} or not good:
+        if set(value) != {TYPE_KEY, "rows"} or not good:
             raise ConfigurationError(
                 f"{where}: option {option!r}: a recorded term table is "
                 '{"__xf_type__": "TermTable", "rows": [[canonical, synonym, category], ...]}'
@@ -359,60 +258,4 @@ def merge(existing: Mapping[Any, Any] | None, evaluators: Sequence[BaseEvaluator
     before = _entries(out[METADATA_KEY], "metadata") if METADATA_KEY in out else []
     entries = before + [describe(ev) for ev in evaluators]
     out[METADATA_KEY] = json.dumps(entries, ensure_ascii=False, sort_keys=True)
-    return out
-
-
-# --------------------------------------------------------------------------- row filters
-#: Key-value metadata key of the scoring plan's row filters: a JSON object
-#: ``{evaluator name: {"sql": text}}`` (a filter given as SQL, rebuilt with ``pl.sql_expr``) or
-#: ``{evaluator name: {"polars": text}}`` (a Polars expression, recorded as its text for
-#: reading only: it is never evaluated).
-ROWS_KEY = "xpert_frames.rows"
-_ROW_KINDS = ("sql", "polars")
-_MAX_ROWS_TEXT = 10_000
-
-
-def rows_metadata(rows: Mapping[str, tuple[str, str]]) -> dict[str, str]:
-    """Key-value metadata recording row filters: ``{name: (kind, text)}``, kind ``"sql"`` or
-    ``"polars"``; empty when there are none."""
-    if not rows:
-        return {}
-    entries = {name: {kind: text} for name, (kind, text) in rows.items()}
-    return {ROWS_KEY: json.dumps(entries, ensure_ascii=False, sort_keys=True)}
-
-
-def read_rows(
-    meta: Mapping[Any, Any] | None, where: str = "metadata"
-) -> dict[str, tuple[str, str]]:
-    """The row filters recorded in key-value metadata as ``{name: (kind, text)}`` (empty when
-    none), strictly validated: a JSON object of evaluator names to ``{"sql": text}`` or
-    ``{"polars": text}``. Anything else is a :class:`ConfigurationError`; the text is returned
-    as text (SQL is compiled by :mod:`xpert_frames.plans` with ``pl.sql_expr``, never run as
-    code)."""
-    raw = None
-    for key, value in (meta or {}).items():
-        if (key.decode() if isinstance(key, bytes) else key) == ROWS_KEY:
-            raw = value
-    if raw is None:
-        return {}
-    problem = "expected a JSON object {evaluator name: {'sql' or 'polars': text}}"
-    try:
-        entries = json.loads(raw)
-    except ValueError as exc:
-        raise ConfigurationError(
-            f"{where}: unreadable row filters under {ROWS_KEY!r}: {exc}"
-        ) from None
-    if not isinstance(entries, dict):
-        raise ConfigurationError(f"{where}: row filters under {ROWS_KEY!r}: {problem}")
-    out: dict[str, tuple[str, str]] = {}
-    for name, entry in entries.items():
-        ok = isinstance(entry, dict) and len(entry) == 1
-        kind, text = next(iter(entry.items())) if ok else (None, None)
-        if not (
-            ok and kind in _ROW_KINDS and isinstance(text, str) and 0 < len(text) <= _MAX_ROWS_TEXT
-        ):
-            raise ConfigurationError(
-                f"{where}: row filter of {name!r} under {ROWS_KEY!r}: {problem}, got {entry!r}"
-            )
-        out[name] = (str(kind), str(text))
     return out
