@@ -22,6 +22,7 @@ from rapidfuzz.distance import Levenshtein
 
 import xpert_frames as xf
 from benchmarks.common import Row, peak_rss_mb, runs, size, timed
+from xpert_frames.distance import scorers
 from xpert_frames.distance.scorers import ENV, backend
 from xpert_frames.evaluators.tcm.committed import CONCLUSION, REJECT
 from xpert_frames.evaluators.tcm.evaluator import (
@@ -300,6 +301,10 @@ def run(quick: bool) -> list[Row]:
             {"mean_score": float(out["tcm_diagnosis_score"].mean())},  # type: ignore[arg-type]
         )
     )
+    if backend() == "native":
+        rows.append(_fallback_row(df, ev, out, cpu_note))
+    else:
+        rows[-1].note += "; this is the fallback path (the C extension is not built)"
     t, cpu, _ = _cpu_timed(lambda: xf.score(df.lazy(), [ev]).collect(engine="streaming"), repeat=2)
     rows.append(Row(BENCH, "xpert_frames lazy, streaming engine", n, t, cpu_note(cpu, n)))
     rows[0].note += f"; {shape}"
@@ -324,6 +329,40 @@ def run(quick: bool) -> list[Row]:
             )
         )
     return rows
+
+
+def _fallback_row(
+    df: pl.DataFrame,
+    ev: TcmDiagnosisEvaluator,
+    native_out: pl.DataFrame,
+    cpu_note: Callable[[float, int], str],
+) -> Row:
+    """The eager row again on the fuzzy fallback's other kernel path, the cpdist twin
+    (``rapidfuzz.process.cpdist`` on Python strings, as ``XPERT_FRAMES_NATIVE=0`` chooses):
+    its scores must equal the C extension's (its ratio to the per-row loop is the table's)."""
+
+    def on_twin() -> pl.DataFrame:
+        saved = scorers._NATIVE
+        scorers._NATIVE = None
+        try:
+            return xf.score(df, [ev])
+        finally:
+            scorers._NATIVE = saved
+
+    t, cpu, out = _cpu_timed(on_twin, repeat=2)
+    column = "tcm_diagnosis_score"
+    if not out[column].equals(native_out[column]):  # nulls in the same rows, values identical
+        differ = int(out[column].ne_missing(native_out[column]).sum())
+        raise AssertionError(f"the cpdist twin and the C extension differ on {differ:,} rows")
+    n = len(df)
+    return Row(
+        BENCH,
+        "xpert_frames eager, fuzzy fallback on the cpdist twin",
+        n,
+        t,
+        f"{cpu_note(cpu, n)}; scores identical to the C extension row on all {n:,} rows; "
+        f"load {os.getloadavg()[0]:.1f}",
+    )
 
 
 def _oracle_table() -> Any:
