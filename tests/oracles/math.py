@@ -1,9 +1,10 @@
-"""Plain per-row Python of the math rules (does not import xpert_frames).
+"""Plain per-row Python of the math rules (imports nothing of xpert_frames itself).
 
 Same rules as :mod:`xpert_frames.reading.numeric.parse` and
 :mod:`xpert_frames.evaluators.math_answer`,
 written the obvious way: string loops, Python ``re``, a character loop for Chinese numerals.
-Only the unit table (data) is shared.
+The unit table (data) is shared; through :mod:`tests.oracles.math_words`, so are the package's
+worded-answer functions and ``fit_pair_of`` (its docstring says what that leaves checked).
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from typing import Any
 from tests.oracles import math_forms as mf
 from tests.oracles import math_rules as mc
 from tests.oracles import math_sets as ms
+from tests.oracles import math_times as mt
 from tests.oracles import math_words as mw
 from tests.oracles.math_boxes import join_boxes
 from tests.oracles.math_rules import DIG, cn_integer
-from xpert_frames.evaluators.math_answer import times as mw_times
 
 UNITS_CSV = Path(__file__).resolve().parents[2] / "xpert_frames" / "data" / "units.csv"
 with UNITS_CSV.open(encoding="utf-8") as fh:
@@ -366,10 +367,10 @@ def _said(
     said = None if whole else mw.words(prediction, answer)
     rule = "worded"
     if said is None:
-        said = mw.colon_equal_of(prediction, answer) if re.match(mw_times.SCREEN, answer) else None
+        said = mt.colon_equal_of(prediction, answer) if mt.colon_screen(answer) else None
         rule = "colon"
-    if said is None and ":" not in out["rule"] and re.match(mw_times.LIST_SCREEN, answer):
-        said, rule = mw_times.same_numbers_of(prediction, answer), "list"
+    if said is None and ":" not in out["rule"] and mt.list_screen(answer):
+        said, rule = mt.same_numbers_of(prediction, answer), "list"
     if said is None:
         return out
     return {**out, "score": 1.0 if said else 0.0, "rule": rule}

@@ -1,11 +1,13 @@
 """Oracle side of the math rules added for real answers: references stated in words, clock
 times and ratios, span forms before verification, exact rationals.
 
-Unlike the other oracles this one reuses the evaluator's plain-Python per-string functions
-(:mod:`xpert_frames.evaluators.math_answer.worded`, ``times``, ``pair_forms``): what it checks
-independently is that the columnar paths (screens, distinct tables, scatter back, the
-precedence of the rules) give the per-row result of those functions. Exact rationals are
-checked here with sympy directly."""
+Clock times, ratios and number lists are the oracle's own (:mod:`tests.oracles.math_times`,
+shown equal to the package's by tests/test_oracle_math_times.py). Unlike the other oracles
+this one still reuses two of the evaluator's plain-Python per-string functions
+(:mod:`xpert_frames.evaluators.math_answer.worded` and ``pair_forms.fit_pair_of``): what it
+checks independently for those is that the columnar paths (screens, distinct tables, scatter
+back, the precedence of the rules) give the per-row result of those functions. Exact
+rationals are checked here with sympy directly."""
 
 from __future__ import annotations
 
@@ -13,8 +15,8 @@ import itertools
 import math
 from typing import Any
 
+from tests.oracles.math_times import colon_equal_of
 from xpert_frames.evaluators.math_answer.pair_forms import fit_pair_of
-from xpert_frames.evaluators.math_answer.times import colon_equal_of
 from xpert_frames.evaluators.math_answer.worded import (
     worded_answer_of,
     worded_equal_of,
