@@ -442,7 +442,8 @@ def strip_markup(pred: str) -> str:
     pred = re.sub(example, " ", pred)
     pred = re.sub(rf"{_TAG}\s*(?:和|与|及|(?i:and))\s*(?:{_SENT})", " ", pred)
     pred = re.sub(_SENT, "\n", pred)
-    return re.sub(_TAG, "答案：", pred).rstrip()
+    # a colon written after the tag is the tag's (``【答案】: D``)
+    return re.sub(rf"{_TAG}[ \t]*[:：]?", "答案：", pred).rstrip()
 
 
 _CONCESSION = re.compile(
