@@ -520,6 +520,14 @@ def settled(
         score, rule = 1.0, "clauses"
     if score > 0 and undecided(pred):
         score, rule = 0.0, "hedge"
+    if ref.strip() and not any(c.isalnum() for c in ref):
+        # A reference of symbols only (``} ) }``): the last answer statement's line must
+        # state the same symbols (whitespace collapsed, a closing full stop dropped).
+        said = accuracy_text.STATEMENT.match(pred)
+        line = re.sub(r"\s*[.。]\s*$", "", said.group("s")) if said else None
+        stated = line is not None and " ".join(line.split()) == " ".join(ref.split())
+        if stated != (score == 1):
+            score, rule = (1.0 if stated else 0.0), "symbols"
     return score, extracted, rule
 
 
