@@ -442,7 +442,8 @@ def strip_markup(pred: str) -> str:
     pred = re.sub(example, " ", pred)
     pred = re.sub(rf"{_TAG}\s*(?:和|与|及|(?i:and))\s*(?:{_SENT})", " ", pred)
     pred = re.sub(_SENT, "\n", pred)
-    return re.sub(_TAG, "答案：", pred).rstrip()
+    # a colon written after the tag is the tag's (``【答案】: D``)
+    return re.sub(rf"{_TAG}[ \t]*[:：]?", "答案：", pred).rstrip()
 
 
 _CONCESSION = re.compile(
@@ -519,6 +520,14 @@ def settled(
         score, rule = 1.0, "clauses"
     if score > 0 and undecided(pred):
         score, rule = 0.0, "hedge"
+    if ref.strip() and not any(c.isalnum() for c in ref):
+        # A reference of symbols only (``} ) }``): the last answer statement's line must
+        # state the same symbols (whitespace collapsed, a closing full stop dropped).
+        said = accuracy_text.STATEMENT.match(pred)
+        line = re.sub(r"\s*[.。]\s*$", "", said.group("s")) if said else None
+        stated = line is not None and " ".join(line.split()) == " ".join(ref.split())
+        if stated != (score == 1):
+            score, rule = (1.0 if stated else 0.0), "symbols"
     return score, extracted, rule
 
 

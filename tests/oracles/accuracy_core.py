@@ -195,6 +195,12 @@ def reference_forms(reference: str) -> list[str]:
         out.append(f"{dmy.group(2)} {dmy.group(1)}, {dmy.group(3)}")
     elif mdy:
         out.append(f"{mdy.group(2)} {mdy.group(1)} {mdy.group(3)}")
+    if re.match(r"^[\u3400-\u9fff]{2,}$", ref):
+        # a Chinese term with and without its head (盗窃 / 盗窃罪)
+        if ref.endswith("罪"):
+            out += [ref[:-1]] if len(ref) > 2 else []
+        else:
+            out.append(ref + "罪")
     for form in list(out):
         if re.match(r"^[A-Z][a-z]+(?: [A-Z][a-z]+){1,2}$", form):
             words = form.split()
@@ -247,6 +253,9 @@ def core_match(clause: str, ref: str, cs: bool) -> bool:
             re.match(r"(\S*)", after).group(1)  # type: ignore[union-attr]
         )
         other = not ls and not le and 1 <= glued <= 2
+        # followed in its run by the head 罪: part of a longer term (the headed form decides)
+        run_after = re.match(r"(\S*)", after).group(1)  # type: ignore[union-attr]
+        other = other or (not le and not form.endswith("罪") and "罪" in run_after)
         if len(parts) > 1 and "¶" not in prefix and not longer and not two and not other:
             return True
         words = form.split(" ")

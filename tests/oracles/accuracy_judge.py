@@ -123,16 +123,20 @@ def verdict(plain: str) -> str:
 
 def judge_stated(pred: str) -> tuple[str | None, str | None]:
     src = prepare(pred)
+    # ends in an unterminated sentence of more than 400 characters: cut off in a runaway
+    runaway = re.search(r"[^.。!?！？\n]{401,}\s*\Z", src) is not None
     for name, pattern in JUDGE_RULES:
         raw = raw_span(name, pattern, src)
         if raw is None:
             continue
+        if name == "sentence" and runaway:
+            continue  # cut off inside a runaway sentence: its sentences conclude nothing
         plain = verdict(strip_marks(raw))
         value = judge_value(cut(plain))
         if value is not None:
             return ("hedge" if HEDGE.search(plain) else value), name
     plain = verdict(strip_marks(src))
-    value = judge_value(plain)
+    value = None if runaway else judge_value(plain)
     if value is not None:
         return ("hedge" if HEDGE.search(plain) else value), "whole"
     return None, None

@@ -14,16 +14,17 @@ born in Portsmouth, England.`` for ``Portsmouth``).
 * **What was never stated.** Rejected text, restated questions and concessions are erased before
   (:data:`xpert_frames.reading.text_rules.TEXT_NEGATIONS`); a guess in the clause's first
   sentence (``it might be Paris``) commits to nothing.
-* **Match.** On folded text (lower case, punctuation to spaces, sentence ends and separators
-  kept as marks, abbreviations and decades read as words): a Latin reference needs a word
-  boundary on both sides, a Chinese one is plain containment, but not with only one or two
-  characters glued on (``北京市`` is another term than ``北京``). A Latin reference that is only
-  part of a longer capitalised name does not count (``York`` in ``New York``) unless the word
-  before is a title (``Sir``) or the word after a generic head (``Kit Kat Club``). An "or" within
-  a few words (``X or Y``, ``either X …``, ``X、Y或Z``) states several answers: no credit. An
-  item of an "and" list counts. A reference of several content words joined by function words
-  (``between 1881 and 1885``, ``David & Victoria Beckham``) counts when every content word is in
-  the clause; a year range (``786–802``) when a year inside it is.
+* **Match.** On folded text (lower case, punctuation to spaces, sentence ends and separators kept
+  as marks, abbreviations and decades read as words): a Latin reference needs a word boundary on
+  both sides, a Chinese one is plain containment, but not with only one or two characters glued on
+  (``北京市`` is another term than ``北京``), nor followed in its run by a term head (``妨害公务``
+  in ``聚众妨害公务秩序罪``: the head's form decides). A Latin reference that is only part of a
+  longer capitalised name does not count (``York`` in ``New York``) unless the word before is a
+  title (``Sir``) or the word after a generic head (``Kit Kat Club``). An "or" within a few words
+  (``X or Y``, ``either X …``, ``X、Y或Z``) states several answers: no credit. An item of an "and"
+  list counts. A reference of several content words joined by function words (``between 1881 and
+  1885``, ``David & Victoria Beckham``) counts when every content word is in the clause; a year
+  range (``786–802``) when a year inside it is.
 * **A describing predicate.** A first sentence whose copula is followed by a description (``X
   is the …``, ``X is a …``, ``X was expelled …``) states its subject: a reference that ends the
   subject counts (``ADP (Adenosine diphosphate) is the breakdown product …``, ``The artist and
@@ -60,6 +61,7 @@ from xpert_frames.reading.vocabulary import (
     RELATIVE_ZH,
     SUBORDINATE_EN,
     SUBORDINATE_ZH,
+    TERM_HEADS_ZH,
     either,
 )
 
@@ -292,6 +294,13 @@ def core_matches(clause: pl.Series, reference: pl.Series, *, case_sensitive: boo
         r"^(\S*)"
     ).str.len_chars().fill_null(0)
     other_term = ~pl.col("latin_start") & ~pl.col("latin_end") & glued.is_between(1, GLUED_TERM)
+    # A reference followed in its run by a term head is named as part of a term (``妨害公务`` in
+    # ``聚众妨害公务秩序罪``); the form with the head decides (``妨害公务罪``).
+    term_heads = either(TERM_HEADS_ZH)
+    headed = ~form.str.contains(f"(?:{term_heads})$") & after.str.contains(
+        f"^[^\\s]*?(?:{term_heads})"
+    )
+    other_term = other_term | (~pl.col("latin_end") & headed)
     phrase = (
         ~pl.col("guess")
         & pl.col("found")

@@ -13,8 +13,8 @@ One pre-step shared by every answer kind (choice, text, label, true/false, numbe
 2. **Format examples** echoed from the prompt (``例如[答案]北京<eoa>``, ``e.g. "The answer is
    (B)"``) are erased.
 3. **Sentinels** of prompt formats (``<eoa>``, ``</s>``, ``<|im_end|>`` …) end a line.
-4. **Bracket tags** (``[答案]``, ``【类别】``, ``[罪名]``, ``[金额]``) become the answer statement
-   ``答案：`` that every reader knows.
+4. **Bracket tags** (``[答案]``, ``【类别】``, ``[罪名]``, ``[金额]``), with a colon written after
+   them (``【答案】: D``), become the answer statement ``答案：`` that every reader knows.
 
 Rows without a trigger of a step skip it (a cheap ``contains`` first), so plain outputs pay one
 scan per step.
@@ -47,6 +47,8 @@ _TAG_WORDS = rf"(?:{either(ANSWER_TAGS_ZH)}|(?i:{either(ANSWER_TAGS_EN)}))"
 TAG = rf"(?:\[\s*{_TAG_WORDS}\s*\]|【\s*{_TAG_WORDS}\s*】)"
 #: What a tag becomes: an answer statement every reader reads.
 TAG_STATEMENT = "答案："
+#: A tag with the colon a model may write after it (``【答案】: D``): the colon is the tag's.
+TAG_COLON = rf"{TAG}[ \t]*[:：]?"
 #: A tag named in an echoed instruction (``将答案写在[类别]和<eoa>之间``): a placeholder.
 TAG_PLACEHOLDER = rf"{TAG}\s*(?:和|与|及|(?i:and))\s*(?:{_SENTINEL})"
 #: A format example: an example word, then a tag and its content up to a sentinel, a line end
@@ -118,7 +120,7 @@ def strip_markup(prediction: IntoExpr) -> pl.Expr:
         hit.str.replace_all(EXAMPLE, " ")
         .str.replace_all(TAG_PLACEHOLDER, " ")
         .str.replace_all(_SENTINEL, "\n")
-        .str.replace_all(TAG, TAG_STATEMENT)
+        .str.replace_all(TAG_COLON, TAG_STATEMENT)
         .str.strip_chars_end()
     )
     return pl.coalesce(done, p)

@@ -62,6 +62,8 @@ def span(source: IntoExpr, pattern: str) -> pl.Expr:
         return pl.when(src.str.contains(ap.ANSWER_IS_TRIGGER)).then(src).str.extract(pattern, 1)
     if pattern == ap.JUDGE_SENTENCE:
         found = src.str.extract_all(ap.JUDGE_SENTENCE_FIND).list.last()
+        # An output cut off inside a runaway sentence concludes nothing by its sentences.
+        found = pl.when(~src.str.contains(ap.RUNAWAY)).then(found)
         return found.str.replace(r"^[.。!?！？\n]", "")
     if pattern == ap.FINAL_LINE:
         body = src.str.strip_chars_end()
@@ -282,13 +284,15 @@ def _judge_spans(raw: pl.Series, *, whole: bool = False) -> pl.Series:
 
 def judge_stated_frame(df: pl.DataFrame, source: str) -> pl.DataFrame:
     """``df`` with columns ``judge`` and ``judge_rule`` for a prepared ``source``: the first
-    judge span rule whose span holds a judgement decides (then the whole text); a span stating
+    judge span rule whose span holds a judgement decides (then the whole text, unless it ends
+    in a runaway sentence: :data:`~text_rules.RUNAWAY`); a span stating
     doubt (``可能``, ``whether``) or both values is ``"hedge"``. Rules run in order, each only
     on the rows no earlier rule decided (:func:`cascade`)."""
     plain = "__xf_judge_plain"
     df = plain_frame(df, source, plain)
     found = cascade(df.select(source, plain), source, plain, ap.JUDGE_RULES, _judge_spans)
-    open_rows = found["value"].is_null() & df[source].is_not_null()
+    runaway = df[source].str.contains(ap.RUNAWAY).fill_null(False)
+    open_rows = found["value"].is_null() & df[source].is_not_null() & ~runaway
     at = open_rows.arg_true()
     value, rule = found["value"], found["rule"]
     if at.len():

@@ -372,6 +372,10 @@ JUDGE_LEADING = (
 _JUDGE_SENTENCE = rf"(?P<s>[^.。!?！？\n]*(?:{JUDGE_WORD})[^.。!?！？\n]*)"
 #: The last sentence holding a judge word.
 JUDGE_SENTENCE = rf"(?s)^.*(?:^|[.。!?！？\n]){_JUDGE_SENTENCE}"
+#: A text that ends in an unterminated sentence longer than 400 characters was cut off inside
+#: a runaway (a loop: ``A = not not False = not not False = …``): neither its last judge
+#: sentence nor the whole text is a verdict (an answer statement still is).
+RUNAWAY = r"[^.。!?！？\n]{401,}\s*$"
 #: :data:`JUDGE_SENTENCE` for the capture-free scan (its last match, boundary stripped).
 JUDGE_SENTENCE_FIND = rf"(?:^|[.。!?！？\n])[^.。!?！？\n]*(?:{JUDGE_WORD})[^.。!?！？\n]*"
 

@@ -302,6 +302,11 @@ ABBREVIATIONS: tuple[tuple[str, str], ...] = (
     ("avenue", "ave"), ("street", "st"), ("saint", "st"), ("mount", "mt"), ("road", "rd"),
     ("middle", "mid"),
 )  # fmt: skip
+#: Heads of a Chinese term that the term may be written with or without (``盗窃罪`` is the
+#: charge ``盗窃``): a reference is stated in either form, and a reference glued inside a
+#: longer term that ends in the head names another term (``聚众妨害公务秩序罪`` is not
+#: ``妨害公务``).
+TERM_HEADS_ZH: tuple[str, ...] = ("罪",)
 #: First names and their short forms (both directions count): person-name variants.
 DIMINUTIVES: tuple[tuple[str, ...], ...] = (
     ("john", "johnny", "jack"), ("james", "jamie", "jim", "jimmy"),

@@ -35,6 +35,7 @@ from xpert_frames.reading.clauses import (
     undecided,
 )
 from xpert_frames.reading.label_variants import variant_frame
+from xpert_frames.reading.symbols import symbols_only, symbols_stated
 
 #: Whitespace and Unicode punctuation (ASCII and Chinese alike) at either end.
 _ENDS = r"^[\s\p{P}]+|[\s\p{P}]+$"
@@ -268,19 +269,20 @@ def text_frame(
 
 
 def settled(df: pl.DataFrame, results: pl.Series) -> pl.Series:
-    """``results`` of ``df``'s rows (columns ``prediction``, ``reference``) corrected by the
-    whole-text checks of :mod:`xpert_frames.reading.clauses`: a several-clause reference
-    stated clause by clause scores 1 (rule ``clauses``); conditional branches closed by an
-    undecided conclusion score 0 (rule ``hedge``). Each check runs only on the rows it can
-    change."""
+    """``results`` corrected by whole-text checks, each run only on the rows it can change:
+    :mod:`~xpert_frames.reading.clauses` (rules ``clauses``, ``hedge``) and
+    :mod:`~xpert_frames.reading.symbols` (a symbols-only reference, rule ``symbols``)."""
     frame = df.select("prediction", pl.col("reference").cast(pl.String)).with_columns(
         results.struct.unnest()
     )
+    symbols, stated = symbols_only("reference"), symbols_stated("prediction", "reference")
     checks = (
         ((pl.col("score") < 1) & several_clauses("reference"), 1.0, "clauses",
          clauses_match("prediction", "reference")),
         ((pl.col("score") > 0) & pl.col("prediction").str.contains(UNDECIDED_TRIGGER), 0.0,
          "hedge", undecided("prediction")),
+        ((pl.col("score") < 1) & symbols, 1.0, "symbols", stated),
+        ((pl.col("score") > 0) & symbols, 0.0, "symbols", ~stated),
     )  # fmt: skip
     for todo, score, rule, hit in checks:
         index = frame.select(pl.arg_where(todo.fill_null(False))).to_series()
