@@ -18,6 +18,7 @@ from fractions import Fraction
 
 #: How far back from the end of a prediction without a box its answer is looked for.
 TAIL = 200
+_BOX_WORDS = ("\\boxed", "\\fbox")
 
 
 def _digit(c: str) -> bool:
@@ -27,10 +28,10 @@ def _digit(c: str) -> bool:
 def last_box(text: str) -> str | None:
     """The content of the last ``\\boxed``/``\\fbox``: from the first ``{`` after it to the
     brace that closes it; None when there is no such box or it never closes."""
-    starts = [i for i in range(len(text)) if text.startswith(("\\boxed", "\\fbox"), i)]
-    if not starts:
+    before = max(len(text.rpartition(word)[0]) if word in text else -1 for word in _BOX_WORDS)
+    if before < 0:
         return None
-    brace = text.find("{", starts[-1])
+    brace = text.find("{", before)
     if brace < 0:
         return None
     opened = 0
