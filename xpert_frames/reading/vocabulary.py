@@ -67,6 +67,11 @@ _SENTENCE_CONCLUSION_ZH = (*CONCLUSION_ZH, SUMMARY_ZH[1])
 SENTENCE_CONCLUSION = (
     rf"^\s*(?:(?i:{either(CONCLUSION_EN + FINALLY_EN)})\b|{either(_SENTENCE_CONCLUSION_ZH)})"
 )
+#: Its words anywhere (no anchor, no word boundary): a text without a match has no part
+#: that :data:`SENTENCE_CONCLUSION` matches (a cheap screen before cutting sentences out).
+SENTENCE_CONCLUSION_SCREEN = (
+    rf"(?i:{either(CONCLUSION_EN + FINALLY_EN)})|{either(_SENTENCE_CONCLUSION_ZH)}"
+)
 
 # --------------------------------------------------------------------------- answer statements
 #: Chinese statements of a number answer (the text after the last one holds it); the number

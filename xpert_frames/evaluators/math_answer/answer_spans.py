@@ -15,7 +15,7 @@ from xpert_frames.evaluators.math_answer.symbolic import _SEG, _SPACE, _sentence
 from xpert_frames.reading.boxes import after_box, last_box
 from xpert_frames.reading.spans import last_sentence
 from xpert_frames.reading.subsets import on_subset
-from xpert_frames.reading.vocabulary import SENTENCE_CONCLUSION
+from xpert_frames.reading.vocabulary import SENTENCE_CONCLUSION, SENTENCE_CONCLUSION_SCREEN
 
 #: A character that folds into one of the strong markers (full-width forms included).
 _STRONG_CHAR = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
@@ -96,17 +96,20 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     boxed = f("__box")
     # A conclusion stated after the last box (the box held a step, ``\boxed{r = 3}``) wins,
     # also where the statement rule read that conclusion.
-    after = after_box(df.filter(boxed), "prediction")
+    # The last sentence after the box is part of the text: without a conclusion word anywhere
+    # it opens with none (no sentence cut out).
+    after = df.filter(boxed).filter(f("prediction").str.contains(SENTENCE_CONCLUSION_SCREEN))
+    after = after_box(after, "prediction")
     after = after.filter(f("prediction").str.contains(SENTENCE_CONCLUSION) & _SEG)
-    cut = df.filter(f("statement")).filter(
-        f("prediction").str.contains(_TERM_HINT).fill_null(False)
-    )
     # Against a plain-number reference a span only decides whether the row is symbolic; a
     # statement's span is so only by a strong marker, which its sentence cannot give without
     # one of _CAN_BE_STRONG: those rows have no span (the same outcome, without the reading).
     # The sentence is a part of the prediction: a prediction without one has none either.
+    # (That test first: it keeps fewer rows for the term hint's.)
     can_be_strong = ~f("plain") | f("prediction").str.contains(_CAN_BE_STRONG)
-    cut = cut.filter(can_be_strong).join(after, on="row", how="anti")
+    cut = df.filter(f("statement")).filter(can_be_strong)
+    cut = cut.filter(f("prediction").str.contains(_TERM_HINT).fill_null(False))
+    cut = cut.join(after, on="row", how="anti")
     cut = cut.with_columns(_sentence(f("prediction")).alias("sentence"))
     cut = cut.filter(~f("plain") | f("sentence").str.contains(_CAN_BE_STRONG))
     other = df.filter(~f("statement"))

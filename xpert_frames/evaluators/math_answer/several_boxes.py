@@ -82,11 +82,13 @@ def _join_batch(texts: pl.Series) -> pl.Series:
     boxed = texts.str.contains_any(["\\boxed", "\\fbox"]).fill_null(False)
     if not boxed.any():  # the screen: most texts have no box
         return texts
-    several = boxed & (texts.str.count_matches(r"\\(?:boxed|fbox)") >= 2).fill_null(False)
+    # Boxes counted on the texts with one only (a count over every text cost as much again).
+    at = boxed.arg_true()
+    boxes = texts.gather(at)
+    several = (boxes.str.count_matches(r"\\(?:boxed|fbox)") >= 2).fill_null(False)
     if not several.any():
         return texts
-    at = several.arg_true()
-    hits = texts.filter(several)
+    at, hits = at.filter(several), boxes.filter(several)
     distinct = hits.unique()
     table = dict(zip(distinct.to_list(), (join_boxes(t) for t in distinct.to_list()), strict=True))
     joined = hits.replace_strict(table, return_dtype=pl.String)

@@ -148,14 +148,17 @@ _DIGIT_FIRST = r"^[ \t\n.,;:!$*]*[0-9]"
 
 def _kinds(values: pl.Series) -> pl.Series:
     # Read: two ASCII letters in a row, and not a number first ("12.5 kg") unless boxed.
-    boxed = values.str.contains_any(["\\boxed", "\\fbox"])
-    screen = values.str.contains(r"[A-Za-z]{2}") & (boxed | ~values.str.contains(_DIGIT_FIRST))
-    screen = screen.fill_null(False)
+    # The letters first; the other two tests only on the texts that have them.
+    letters = values.str.contains(r"[A-Za-z]{2}").fill_null(False)
     out = pl.repeat(None, len(values), dtype=pl.String, eager=True).alias(values.name)
+    if not letters.any():
+        return out
+    at, subset = letters.arg_true(), values.filter(letters)
+    boxed = subset.str.contains_any(["\\boxed", "\\fbox"])
+    screen = (boxed | ~subset.str.contains(_DIGIT_FIRST)).fill_null(False)
     if not screen.any():
         return out
-    at = screen.arg_true()
-    subset = values.gather(at)
+    at, subset = at.filter(screen), subset.filter(screen)
     distinct = subset.unique()
     table = pl.DataFrame(
         {

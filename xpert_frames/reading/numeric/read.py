@@ -66,7 +66,8 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
     )
     stages = form_stages(decimal_comma)
     any_stage = screens.matches(work, screens.STAGES, "|".join(t for t, _ in stages))
-    work = on_subset(work, any_stage, screens.after(functools.partial(rewrite_stages, stages)))
+    stage = screens.after_in_place(functools.partial(rewrite_stages, stages))
+    work = on_subset(work, any_stage, stage)
     work = on_subset(
         work,
         screens.matches(work, screens.RARE, RARE_TRIGGER),

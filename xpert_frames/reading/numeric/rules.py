@@ -37,14 +37,21 @@ def rewrite_stages(
     stages: list[tuple[str, list[tuple[str, str]]]], df: pl.DataFrame
 ) -> pl.DataFrame:
     """Column ``normalized_text`` through the rewrite stages ``(trigger, [(pattern, replacement),
-    ...])`` in
-    order (:func:`xpert_frames.reading.numeric.forms.form_stages`), each stage's rewrites only on
-    the
-    rows that match its trigger (row order changes)."""
+    ...])`` in order (:func:`xpert_frames.reading.numeric.forms.form_stages`), each stage's
+    rewrites only on the rows that match its trigger, written back in place (row order kept:
+    the caller then screens again only the rows whose text changed, most of them none)."""
     n = pl.col("normalized_text")
     for trigger, rules in stages:
         rewrite = functools.reduce(lambda e, r: e.str.replace_all(*r), rules, n)
-        df = on_subset(df, n.str.contains(trigger), functools.partial(_with, rewrite))
+        mask = df.select(n.str.contains(trigger).fill_null(False)).to_series()
+        at = mask.arg_true()
+        if len(at) == 0:
+            continue
+        if len(at) == df.height:
+            df = df.with_columns(rewrite)
+            continue
+        done = df.filter(mask).select(rewrite).to_series()
+        df = df.with_columns(df["normalized_text"].scatter(at, done))
     return df
 
 
