@@ -36,6 +36,8 @@ def powers_of_ten(s: str) -> str:
 
 def forms(s: str, decimal_comma: str = "auto") -> str:
     s = cn_digit_scales(powers_of_ten(s))
+    # Digits glued after the letters that start a word (a code word, CO2, cm2) are not a number.
+    s = re.sub(r"(^|[^0-9A-Za-z\\])([A-Za-z]+)[0-9]+(?:[.,][0-9]+)*", r"\1\2", s)
     s = re.sub(r"\\frac\s*([0-9])\s*([0-9])", r"\\frac{\1}{\2}", s)
     s = re.sub(r"\\frac\s*([0-9])\s*\{", r"\\frac{\1}{", s)
     s = re.sub(r"\\frac\s*\{([^{}]*)\}\s*([0-9])", r"\\frac{\1}{\2}", s)
