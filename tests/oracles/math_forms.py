@@ -264,7 +264,9 @@ def prediction_span(pred: str, rule: str | None) -> str | None:
         return strip_delims(pred)
     # No statement, no box: the last sentence when it holds maths segments or joined values.
     strong = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
-    last = re.split(r"[。；;！!？?\n]|\.\s", pred.rstrip(" \t\n\r.。"))[-1]
+    # A displayed formula whose period ends the sentence (``$$x = 2.$$ Therefore …``).
+    displayed = re.sub(r"(\.\s*(?:\$\$|\\\]))[ \t]+([A-Z])", "\\1\n\\2", pred)
+    last = re.split(r"[。；;！!？?\n]|\.\s", displayed.rstrip(" \t\n\r.。"))[-1]
     or_inequalities = r"[<>][^<>]*(?:\bor\b|或)[^<>]*[<>]"
     roots = (
         r"(?:^|[^a-zA-Z\\])([a-zA-Z])\s*=\s*[-+]?[0-9.]+\$?\s*(?:,|\band\b|\bor\b|或|和)"
