@@ -183,3 +183,35 @@ def _summary() -> None:
 
 if __name__ == "__main__":
     _summary()
+
+
+AFTER_THINKING = [
+    ("<think>\\boxed{42}</think>I'm not sure.", "\\boxed{42}", 0.0),
+    ("<think>so it is 41</think>\n\nThe answer is 42.", "42", 1.0),
+    ("<think>I get \\boxed{41}, no</think> So the total is 42.", "42", 1.0),
+    ("<think>I get \\boxed{41}, no</think> So the total is 42.", "41", 0.0),
+    ("<think>I get \\boxed{42}</think>", "42", 1.0),  # nothing after it: the whole text
+    ("<think>I get 42</think>  \n", "42", 1.0),
+    ("We get $$x \\geq \\frac{2}{1}.$$ Therefore, it increases by 100%.", "$100%$", 1.0),
+    ("We get $$x \\geq \\frac{2}{1}.$$ Therefore, it increases by 100%.", "$2$", 0.0),
+]
+
+
+@pytest.mark.parametrize(("prediction", "answer", "score"), AFTER_THINKING)
+def test_the_answer_after_thinking_or_a_displayed_formula_is_read(
+    prediction: str, answer: str, score: float
+) -> None:
+    """A reasoning model's answer follows its ``</think>``; a sentence after a displayed formula
+    that ends with its period is the last sentence."""
+    frame = pl.DataFrame({"prediction": [prediction], "answer": [answer]})
+    assert xf.score(frame, [MathEvaluator()])["math_score"].to_list() == [score]
+
+
+def test_the_answers_after_thinking_match_the_oracle() -> None:
+    frame = pl.DataFrame(
+        {
+            "prediction": [p for p, _, _ in AFTER_THINKING],
+            "answer": [a for _, a, _ in AFTER_THINKING],
+        }
+    )
+    assert_matches_oracle(frame, {}, all_paths=False)

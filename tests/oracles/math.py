@@ -411,6 +411,9 @@ def score_read(
     invalid row."""
     if prediction is None or answer is None or not answer.strip():
         return None
+    # The answer after a reasoning model's thinking, where it writes one.
+    after = prediction.rsplit("</think>", 1)[1] if "</think>" in prediction else ""
+    prediction = after if after.strip() else prediction
     # Several boxes ending a text with only connectors between them: one answer.
     prediction, answer = join_boxes(prediction), join_boxes(answer)
     if strict_format:

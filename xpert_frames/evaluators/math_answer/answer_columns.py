@@ -33,11 +33,26 @@ def concluded(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
     return (boxed & late).fill_null(False)
 
 
+#: What a reasoning model writes after its thinking, when it writes anything.
+_THOUGHT = r"(?s)^.*</think>"
+
+
+def after_thinking(prediction: pl.Expr) -> pl.Expr:
+    """The text after the last ``</think>`` where it holds more than whitespace: a reasoning
+    model's answer follows its thinking, and an answer tried while thinking (``<think>\\boxed{42}
+    </think>I'm not sure.``) is not the one it gives; a text without the tag (a cheap literal
+    screen) or with nothing after it is read whole."""
+    thought = pl.when(prediction.str.contains("</think>", literal=True)).then(prediction)
+    after = thought.str.replace(_THOUGHT, "")
+    return pl.when(after.str.contains(r"\S")).then(after).otherwise(prediction)
+
+
 def read_columns(ev: MathEvaluator, lf: pl.LazyFrame) -> pl.LazyFrame:
     """Both numbers, the answer spans, which rows are symbolic and (``normalize``) the
     canonical units, as temporary columns."""
     t = ev.temp
     pred, ref = t("pred"), t("ref")
+    lf = lf.with_columns(after_thinking(pl.col(frames.PRED)).alias(frames.PRED))
     # Several boxes that end a text state one answer together (module several_boxes).
     joined = [several_boxes.joined_boxes(pl.col(c)) for c in (frames.PRED, frames.ANSWER)]
     lf = lf.with_columns(joined)
