@@ -3,7 +3,10 @@ expect, or as their meaning says where a suite's expectation is wrong
 (``tests/data/math_labelled_peer_suites.jsonl``: cases of Math-Verify's tests, hendrycks MATH's
 ``is_equiv`` tests, the equality examples of OpenAI simple-evals, NeMo-Skills' ``math_equal``
 tests (both directions), a Qwen2.5-Math grader test and the pairs Qwen2.5-Math's grader keeps
-for its own checks; each with its ``source``, the peer's own verdict ``peer_expect`` and, where
+for its own checks; then the reward and grader tests of RL and evaluation projects: MARIO_EVAL's
+``is_equiv``, nanochat's MATH grader, SkyRL's AIME reward, slime, ouro_rl, a datatrove fork's
+``reward_score``, verl's numeric canonicalization, AReaL's math-verify reward, thinkbot and
+EasyR1; each with its ``source``, the peer's own verdict ``peer_expect`` and, where
 the peer passes options, ``peer_options``). Numeric and symbolic answers, negatives included;
 ``ambiguous`` cases (a decimal approximation credited at a peer's precision, a reordered list
 that a peer compares as a string) are checked too but never count as false credits.
