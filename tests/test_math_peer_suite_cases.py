@@ -218,3 +218,30 @@ def test_the_answers_after_thinking_match_the_oracle() -> None:
         }
     )
     assert_matches_oracle(frame, {}, all_paths=False)
+
+
+ESCAPED_TWICE = [
+    ("\\\\boxed{\\\\frac{1}{2}}", "0.5", 1.0),
+    ("\\\\boxed{\\\\frac{1}{3}}", "0.5", 0.0),
+    ("$\\\\sqrt{5}$", "$\\sqrt{5}$", 1.0),
+    ("so:\\n\\n\\\\[\\n\\\\boxed{(1, 2)}, \\\\boxed{(2, 1)}\\n\\\\]", "$(2,1),(1,2)$", 1.0),
+    ("so:\\n\\n\\\\[\\n\\\\boxed{(1, 2)}, \\\\boxed{(2, 3)}\\n\\\\]", "$(2,1),(1,2)$", 0.0),
+    ("$\\begin{pmatrix}1\\\\2\\end{pmatrix}$", "$\\begin{pmatrix}1\\\\2\\end{pmatrix}$", 1.0),
+]
+
+
+@pytest.mark.parametrize(("prediction", "answer", "score"), ESCAPED_TWICE)
+def test_a_text_escaped_twice_is_read_as_written_once(
+    prediction: str, answer: str, score: float
+) -> None:
+    """Backslashes doubled before every command and line breaks written ``\\n`` (a text
+    escaped twice) are read once; a LaTeX line break ``\\\\`` beside single commands stays."""
+    frame = pl.DataFrame({"prediction": [prediction], "answer": [answer]})
+    assert xf.score(frame, [MathEvaluator()])["math_score"].to_list() == [score]
+
+
+def test_texts_escaped_twice_match_the_oracle() -> None:
+    frame = pl.DataFrame(
+        {"prediction": [p for p, _, _ in ESCAPED_TWICE], "answer": [a for _, a, _ in ESCAPED_TWICE]}
+    )
+    assert_matches_oracle(frame, {}, all_paths=False)
