@@ -119,6 +119,12 @@ def test_the_set_matches_the_oracle() -> None:
             "\\boxed{12} cookies, so she baked \\boxed{60}",
         ),
         ("\\boxed{1} no no no \\boxed{2}", "\\boxed{1} no no no \\boxed{2}"),
+        (
+            "\\boxed{1} papers and \\boxed{2} bins",  # a unit word after each box
+            "\\boxed{1, 2} bins",
+        ),
+        ("x = \\boxed{3} cm, y = \\boxed{4} cm", "x = \\boxed{3, 4} cm"),
+        ("\\boxed{3} apples, so she has \\boxed{5}", "\\boxed{3} apples, so she has \\boxed{5}"),
         ("\\boxed{1} and \\boxed{2", "\\boxed{1} and \\boxed{2"),  # the last box never closes
         ("only \\boxed{7}", "only \\boxed{7}"),
     ],
