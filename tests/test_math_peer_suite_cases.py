@@ -3,7 +3,10 @@ expect, or as their meaning says where a suite's expectation is wrong
 (``tests/data/math_labelled_peer_suites.jsonl``: cases of Math-Verify's tests, hendrycks MATH's
 ``is_equiv`` tests, the equality examples of OpenAI simple-evals, NeMo-Skills' ``math_equal``
 tests (both directions), a Qwen2.5-Math grader test and the pairs Qwen2.5-Math's grader keeps
-for its own checks; each with its ``source``, the peer's own verdict ``peer_expect`` and, where
+for its own checks; then the reward and grader tests of RL and evaluation projects: MARIO_EVAL's
+``is_equiv``, nanochat's MATH grader, SkyRL's AIME reward, slime, ouro_rl, a datatrove fork's
+``reward_score``, verl's numeric canonicalization, AReaL's math-verify reward, thinkbot and
+EasyR1; each with its ``source``, the peer's own verdict ``peer_expect`` and, where
 the peer passes options, ``peer_options``). Numeric and symbolic answers, negatives included;
 ``ambiguous`` cases (a decimal approximation credited at a peer's precision, a reordered list
 that a peer compares as a string) are checked too but never count as false credits.
@@ -116,6 +119,12 @@ def test_the_set_matches_the_oracle() -> None:
             "\\boxed{12} cookies, so she baked \\boxed{60}",
         ),
         ("\\boxed{1} no no no \\boxed{2}", "\\boxed{1} no no no \\boxed{2}"),
+        (
+            "\\boxed{1} papers and \\boxed{2} bins",  # a unit word after each box
+            "\\boxed{1, 2} bins",
+        ),
+        ("x = \\boxed{3} cm, y = \\boxed{4} cm", "x = \\boxed{3, 4} cm"),
+        ("\\boxed{3} apples, so she has \\boxed{5}", "\\boxed{3} apples, so she has \\boxed{5}"),
         ("\\boxed{1} and \\boxed{2", "\\boxed{1} and \\boxed{2"),  # the last box never closes
         ("only \\boxed{7}", "only \\boxed{7}"),
     ],
@@ -183,3 +192,62 @@ def _summary() -> None:
 
 if __name__ == "__main__":
     _summary()
+
+
+AFTER_THINKING = [
+    ("<think>\\boxed{42}</think>I'm not sure.", "\\boxed{42}", 0.0),
+    ("<think>so it is 41</think>\n\nThe answer is 42.", "42", 1.0),
+    ("<think>I get \\boxed{41}, no</think> So the total is 42.", "42", 1.0),
+    ("<think>I get \\boxed{41}, no</think> So the total is 42.", "41", 0.0),
+    ("<think>I get \\boxed{42}</think>", "42", 1.0),  # nothing after it: the whole text
+    ("<think>I get 42</think>  \n", "42", 1.0),
+    ("We get $$x \\geq \\frac{2}{1}.$$ Therefore, it increases by 100%.", "$100%$", 1.0),
+    ("We get $$x \\geq \\frac{2}{1}.$$ Therefore, it increases by 100%.", "$2$", 0.0),
+]
+
+
+@pytest.mark.parametrize(("prediction", "answer", "score"), AFTER_THINKING)
+def test_the_answer_after_thinking_or_a_displayed_formula_is_read(
+    prediction: str, answer: str, score: float
+) -> None:
+    """A reasoning model's answer follows its ``</think>``; a sentence after a displayed formula
+    that ends with its period is the last sentence."""
+    frame = pl.DataFrame({"prediction": [prediction], "answer": [answer]})
+    assert xf.score(frame, [MathEvaluator()])["math_score"].to_list() == [score]
+
+
+def test_the_answers_after_thinking_match_the_oracle() -> None:
+    frame = pl.DataFrame(
+        {
+            "prediction": [p for p, _, _ in AFTER_THINKING],
+            "answer": [a for _, a, _ in AFTER_THINKING],
+        }
+    )
+    assert_matches_oracle(frame, {}, all_paths=False)
+
+
+ESCAPED_TWICE = [
+    ("\\\\boxed{\\\\frac{1}{2}}", "0.5", 1.0),
+    ("\\\\boxed{\\\\frac{1}{3}}", "0.5", 0.0),
+    ("$\\\\sqrt{5}$", "$\\sqrt{5}$", 1.0),
+    ("so:\\n\\n\\\\[\\n\\\\boxed{(1, 2)}, \\\\boxed{(2, 1)}\\n\\\\]", "$(2,1),(1,2)$", 1.0),
+    ("so:\\n\\n\\\\[\\n\\\\boxed{(1, 2)}, \\\\boxed{(2, 3)}\\n\\\\]", "$(2,1),(1,2)$", 0.0),
+    ("$\\begin{pmatrix}1\\\\2\\end{pmatrix}$", "$\\begin{pmatrix}1\\\\2\\end{pmatrix}$", 1.0),
+]
+
+
+@pytest.mark.parametrize(("prediction", "answer", "score"), ESCAPED_TWICE)
+def test_a_text_escaped_twice_is_read_as_written_once(
+    prediction: str, answer: str, score: float
+) -> None:
+    """Backslashes doubled before every command and line breaks written ``\\n`` (a text
+    escaped twice) are read once; a LaTeX line break ``\\\\`` beside single commands stays."""
+    frame = pl.DataFrame({"prediction": [prediction], "answer": [answer]})
+    assert xf.score(frame, [MathEvaluator()])["math_score"].to_list() == [score]
+
+
+def test_texts_escaped_twice_match_the_oracle() -> None:
+    frame = pl.DataFrame(
+        {"prediction": [p for p, _, _ in ESCAPED_TWICE], "answer": [a for _, a, _ in ESCAPED_TWICE]}
+    )
+    assert_matches_oracle(frame, {}, all_paths=False)

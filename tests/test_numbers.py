@@ -138,6 +138,29 @@ def test_rules(text: str, value: float, rule: str) -> None:
     assert (got["value"], got["rule"]) == (pytest.approx(value), rule)
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("The code is AZYUK2A", None),  # a code word: letters, digits, letters
+        ("AZYUK2", None),
+        ("Plants take in CO2", None),
+        ("The area is 15 cm2", 15.0),  # not the 2 of cm2
+        ("x1 = 3 and x2 = 5, so the sum is 8", 8.0),
+        ("\\frac12", 0.5),  # a LaTeX command's digits are its argument
+        ("1e5", 100000.0),  # the exponent of scientific notation
+        ("2.5E3", 2500.0),
+        ("0x1F is 31", 31.0),
+        ("The current is 2A", 2.0),  # a unit after the number
+    ],
+)
+def test_digits_glued_after_a_words_letters_are_not_a_number(
+    text: str, value: float | None
+) -> None:
+    (got,) = extract([text])
+    assert got is not None
+    assert got["value"] == (None if value is None else pytest.approx(value)), got
+
+
 def test_nothing_found_and_null() -> None:
     assert extract(["no digits here", "", None]) == [
         {"value": None, "unit": None, "rule": "none"},

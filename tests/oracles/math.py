@@ -396,6 +396,16 @@ def identical(prediction: str, pspan: str | None, rspan: str | None) -> bool:
     return whole or (pspan is not None and bare(pspan) == ref)
 
 
+def _written_once(text: str) -> str:
+    """A text escaped twice (``\\\\le``, ``\\\\boxed``, line breaks as ``\\n``; no command with
+    one backslash) with its escapes undone once."""
+    doubled = re.search(r"\\\\[a-zA-Z]", text)
+    single = re.search(r"(?:^|[^\\])\\(?:[a-mo-zA-Z]|n[a-zA-Z])", text)
+    if not doubled or single:
+        return text
+    return text.replace("\\\\", "\0").replace("\\n", "\n").replace("\0", "\\")
+
+
 def score_read(
     prediction: str | None,
     answer: str | None,
@@ -412,6 +422,10 @@ def score_read(
     invalid row."""
     if prediction is None or answer is None or not answer.strip():
         return None
+    # The answer after a reasoning model's thinking, where it writes one.
+    after = prediction.rsplit("</think>", 1)[1] if "</think>" in prediction else ""
+    prediction = after if after.strip() else prediction
+    prediction, answer = _written_once(prediction), _written_once(answer)
     # Several boxes ending a text with only connectors between them: one answer.
     prediction, answer = join_boxes(prediction), join_boxes(answer)
     if strict_format:

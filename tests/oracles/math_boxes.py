@@ -5,8 +5,9 @@ is consumed connector by connector (longest first), not matched by one regex.
 
 The rule: the boxes (``\\boxed{…}``, ``\\fbox{…}``) that end the chain of boxes at the end of the
 text, where only connectors (spacing, ``$``/``\\(``/``\\[`` delimiters, commas, "and"/"or",
-``\\text{ and }``, a label ``y_2 =`` or ``(b)``; at most 60 characters) stand between two of them,
-become one box of their distinct contents joined by ``", "``; two boxes or none: the text as is.
+``\\text{ and }``, a label ``y_2 =`` or ``(b)``, a word before a comma, "and" or "or"; at most 60
+characters) stand between two of them, become one box of their distinct contents joined by
+``", "``; two boxes or none: the text as is.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ _PIECES = [
         r"\\text(?:rm|bf)?\s*\{\s*\}",
         r"\([a-z]\)",
         r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=",
+        r"[A-Za-z]{2,}(?=\s*(?:,|\b(?:and|or)\b))",  # a unit word before a connector
     )
 ]
 

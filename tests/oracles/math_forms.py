@@ -36,6 +36,8 @@ def powers_of_ten(s: str) -> str:
 
 def forms(s: str, decimal_comma: str = "auto") -> str:
     s = cn_digit_scales(powers_of_ten(s))
+    # Digits glued after the letters that start a word (a code word, CO2, cm2) are not a number.
+    s = re.sub(r"(^|[^0-9A-Za-z\\])([A-Za-z]+)[0-9]+(?:[.,][0-9]+)*", r"\1\2", s)
     s = re.sub(r"\\frac\s*([0-9])\s*([0-9])", r"\\frac{\1}{\2}", s)
     s = re.sub(r"\\frac\s*([0-9])\s*\{", r"\\frac{\1}{", s)
     s = re.sub(r"\\frac\s*\{([^{}]*)\}\s*([0-9])", r"\\frac{\1}{\2}", s)
@@ -262,7 +264,9 @@ def prediction_span(pred: str, rule: str | None) -> str | None:
         return strip_delims(pred)
     # No statement, no box: the last sentence when it holds maths segments or joined values.
     strong = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
-    last = re.split(r"[。；;！!？?\n]|\.\s", pred.rstrip(" \t\n\r.。"))[-1]
+    # A displayed formula whose period ends the sentence (``$$x = 2.$$ Therefore …``).
+    displayed = re.sub(r"(\.\s*(?:\$\$|\\\]))[ \t]+([A-Z])", "\\1\n\\2", pred)
+    last = re.split(r"[。；;！!？?\n]|\.\s", displayed.rstrip(" \t\n\r.。"))[-1]
     or_inequalities = r"[<>][^<>]*(?:\bor\b|或)[^<>]*[<>]"
     roots = (
         r"(?:^|[^a-zA-Z\\])([a-zA-Z])\s*=\s*[-+]?[0-9.]+\$?\s*(?:,|\band\b|\bor\b|或|和)"

@@ -33,11 +33,50 @@ def concluded(prediction: pl.Expr, rule: pl.Expr) -> pl.Expr:
     return (boxed & late).fill_null(False)
 
 
+#: What a reasoning model writes after its thinking, when it writes anything.
+_THOUGHT = r"(?s)^.*</think>"
+
+
+def after_thinking(prediction: pl.Expr) -> pl.Expr:
+    """The text after the last ``</think>`` where it holds more than whitespace: a reasoning
+    model's answer follows its thinking, and an answer tried while thinking (``<think>\\boxed{42}
+    </think>I'm not sure.``) is not the one it gives; a text without the tag (a cheap literal
+    screen) or with nothing after it is read whole."""
+    thought = pl.when(prediction.str.contains("</think>", literal=True)).then(prediction)
+    after = thought.str.replace(_THOUGHT, "")
+    return pl.when(after.str.contains(r"\S")).then(after).otherwise(prediction)
+
+
+#: A LaTeX command written with its backslash doubled (``\\\\boxed``, ``\\\\le``).
+_DOUBLED = r"\\\\[a-zA-Z]"
+#: A command with one backslash (a literal ``\\n`` aside, unless a letter follows it: ``\\neq``).
+_SINGLE = r"(?:^|[^\\])\\(?:[a-mo-zA-Z]|n[a-zA-Z])"
+
+
+def single_backslashes(text: pl.Expr) -> pl.Expr:
+    """A text escaped twice (every command's backslash doubled, line breaks written ``\\n``:
+    ``$-2 \\\\le x \\\\le 7$``) as written once; the others as they are (a literal screen for a
+    doubled backslash first: most texts have none)."""
+    doubled = pl.when(text.str.contains("\\\\", literal=True)).then(text)
+    escaped = doubled.str.contains(_DOUBLED) & ~doubled.str.contains(_SINGLE)
+    once = (
+        pl.when(escaped)
+        .then(text)
+        .str.replace_all("\\\\", "\x00", literal=True)
+        .str.replace_all("\\n", "\n", literal=True)
+        .str.replace_all("\x00", "\\", literal=True)
+    )
+    return pl.when(escaped.fill_null(False)).then(once).otherwise(text)
+
+
 def read_columns(ev: MathEvaluator, lf: pl.LazyFrame) -> pl.LazyFrame:
     """Both numbers, the answer spans, which rows are symbolic and (``normalize``) the
     canonical units, as temporary columns."""
     t = ev.temp
     pred, ref = t("pred"), t("ref")
+    lf = lf.with_columns(after_thinking(pl.col(frames.PRED)).alias(frames.PRED))
+    texts = [c for c in (frames.PRED, frames.ANSWER) if lf.collect_schema()[c] == pl.String]
+    lf = lf.with_columns(single_backslashes(pl.col(c)) for c in texts)
     # Several boxes that end a text state one answer together (module several_boxes).
     joined = [several_boxes.joined_boxes(pl.col(c)) for c in (frames.PRED, frames.ANSWER)]
     lf = lf.with_columns(joined)

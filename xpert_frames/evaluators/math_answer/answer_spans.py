@@ -84,6 +84,10 @@ _ROOTS_JOINED = "|".join(
     for v in string.ascii_letters
 )
 _BARE_PROSE = r"[\x{3400}-\x{9fff}]|(?:^|[^a-zA-Z\\{])[a-zA-Z]{2,}"
+#: A displayed formula that ends its sentence with a period inside (``$$x \\geq 2.$$
+#: Therefore, …``) ends that sentence: the next sentence (a conclusion in words) is the last
+#: one, not the formula's derivation.
+_DISPLAY_STOP = (r"(\.\s*(?:\$\$|\\\]))[ \t]+([A-Z])", "${1}\n${2}")
 _BARE_MATH = _STRONG_CHAR + "|[a-df-zA-DF-Z]"
 
 
@@ -114,7 +118,7 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     cut = cut.filter(~f("plain") | f("sentence").str.contains(_CAN_BE_STRONG))
     other = df.filter(~f("statement"))
     box = other.filter(boxed)
-    end = last_sentence(f("prediction"))
+    end = last_sentence(f("prediction").str.replace_all(*_DISPLAY_STOP))
     hint = f("prediction").str.contains(_STRONG_CHAR[:-1] + "<>]")  # or < >
     last = other.filter(~boxed & (hint | f("prediction").str.contains(_ROOTS_HINT)))
     maths = _SEG | f("prediction").str.contains(answer_forms.JOINED)

@@ -6,7 +6,8 @@ Models box each part of an answer on its own: ``\\boxed{1} and \\boxed{2}``,
 \\(\\boxed{-2}\\)``). The answer is all of them, not the last box. :func:`join_boxes` rewrites
 the chain of boxes that ends the text, where only connectors stand between them (spacing,
 ``$``/``\\(``/``\\[`` delimiters, commas, "and"/"or", ``\\text{ and }``, a label such as ``y_2 =``
-or ``(b)``), into one box of their contents joined by commas, each content once
+or ``(b)``, a word such as a unit before a comma, "and" or "or": ``\\boxed{1} papers and
+\\boxed{2} bins``), into one box of their contents joined by commas, each content once
 (``\\boxed{4} … \\boxed{4}`` stays one answer). Boxes with words between them (``\\boxed{12}
 cookies, so \\boxed{60}``), or sentences, are left as written: the last box is the answer.
 
@@ -28,7 +29,8 @@ _CONNECTOR = (
     r"\\text(?:rm|bf)?\s*\{[^{}]{0,40}?(?:\band|\bor|,)\s*\}|"
     r"\\text(?:rm|bf)?\s*\{\s*\}|"
     r"\([a-z]\)|"
-    r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*="
+    r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=|"
+    r"[A-Za-z]{2,}(?=\s*(?:,|\b(?:and|or)\b))"
 )
 _GLUE = re.compile(rf"(?:\s|{_CONNECTOR})*", re.S)
 #: The longest glue read between two boxes (bytes).

@@ -121,6 +121,13 @@ DIGIT_SCALE_RULES: list[tuple[str, str]] = [
 ]
 
 
+#: A number glued after the letters that start a word (``AZYUK2A``, ``CO2``, ``15 cm2``, ``x1``;
+#: not a LaTeX command's ``\\frac12``, nor the exponent of ``1e5``, whose letters follow a digit)
+#: is part of that word, not a stated number: its digits are dropped.
+GLUED_TRIGGER = "[A-Za-z][0-9]"
+_GLUED_TO_WORD = (r"(^|[^0-9A-Za-z\\])([A-Za-z]+)[0-9]+(?:[.,][0-9]+)*", "${1}${2}")
+
+
 def form_stages(decimal_comma: str = "auto") -> list[tuple[str, list[tuple[str, str]]]]:
     """The rewrites of :func:`rewrite_forms` in order, in stages ``(trigger, rules)``: a text
     that does not match a stage's trigger (a regex) is left as it is by that stage's rules,
@@ -130,6 +137,7 @@ def form_stages(decimal_comma: str = "auto") -> list[tuple[str, list[tuple[str, 
     )
     # Each pass of the thousands rule joins every other group: 2 passes reach 10^12.
     stages = [
+        (GLUED_TRIGGER, [_GLUED_TO_WORD]),
         (r"\\frac", _FRAC),
         ("[0-9] [0-9]", [_SPACE_THOUSANDS] * 2),
         ("[0-9],[0-9]", decimal),

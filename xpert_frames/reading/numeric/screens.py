@@ -23,6 +23,7 @@ whose text it changed (:func:`after_in_place`)."""
 from __future__ import annotations
 
 import functools
+import string
 from collections.abc import Callable
 
 import numpy as np
@@ -72,6 +73,7 @@ _PATTERNS: tuple[tuple[int, str, bool], ...] = (
     *((REWRITE, p, False) for p in (*REWRITE_TRIGGERS, *SCALE_SCREEN)),
     *((STAGES, p, False) for p in ("\\frac", f"{_D} {_D}", f"{_D},{_D}", "percent", "pct")),
     *((STAGES, p, True) for p in ("thou", "million", "billion")),
+    *((STAGES, f"{c}{_D}", True) for c in string.ascii_lowercase),  # forms.GLUED_TRIGGER
     *((RARE, p, True) for p in ("approx", "about", "roughly")),
     *((RARE, p, False) for p in ("约", "又", "\\overline", "\\dot", f"({_D}", f"{_D}...")),
     *((RARE, p, False) for p in (f"{_D}…", f"{_D}\\dots", f"{_D}\\ldots", f"{_D}\\cdots")),
