@@ -35,6 +35,35 @@ def pytest_configure(config: pytest.Config) -> None:
     helpers.QUICK = "not slow" in (config.getoption("markexpr", "") or "")
 
 
+#: The test files that take longest (Ray in local mode, the big oracle sets, the benchmark smoke
+#: run, the sdist and wheel builds, the linters), longest first: they start first, so that on
+#: pytest-xdist workers (``--dist loadfile``) the short files fill the other worker meanwhile
+#: and no worker is left alone with a long file at the end. Each file keeps its own order.
+LONGEST_FIRST = (
+    "test_ray.py",
+    "test_math_labelled_sets.py",
+    "test_math_peer_suite_cases.py",
+    "test_benchmarks.py",
+    "test_packaging.py",
+    "test_static.py",
+    "test_exact_integers.py",
+    "test_scoring_plans.py",
+    "test_accuracy_properties.py",
+    "test_tokenize.py",
+    "test_cli_messages.py",
+    "test_fuzzy_kernel.py",
+    "test_accuracy_text_properties.py",
+    "test_scoring_plans_ray.py",
+    "test_several_answers.py",
+    "test_applicability.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: others as found
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     shutil.rmtree(_RAY_TMP, ignore_errors=True)

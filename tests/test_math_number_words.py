@@ -119,11 +119,29 @@ def test_digit_scales_match_the_oracle(parts: list[tuple[int, str]]) -> None:
     assert _rewrite(text) == oracle_written.cn_digit_scales(text), text
 
 
-@settings(max_examples=examples(100), deadline=None)
-@given(st.integers(1, 9), st.integers(0, 9), st.integers(1, 9))
-def test_digit_scales_score_as_their_value(a: int, b: int, c: int) -> None:
+def _digit_scale_text(a: int, b: int, c: int) -> tuple[str, int]:
     value = a * 10**4 + b * 1000 + c * 100
     text = f"所以总价为 {a}万{b}千{c}百 元。" if b else f"所以总价为 {a}万{c}百 元。"
+    return text, value
+
+
+def test_every_digit_scale_run_scores_as_its_value() -> None:
+    """All 810 runs a万b千c百 (and a万c百), in one frame: each against its value and value + 1."""
+    texts, answers, want = [], [], []
+    for a in range(1, 10):
+        for b in range(10):
+            for c in range(1, 10):
+                text, value = _digit_scale_text(a, b, c)
+                texts += [text, text]
+                answers += [str(value), str(value + 1)]
+                want += [1.0, 0.0]
+    assert latex_scores(texts, answers) == want
+
+
+@settings(max_examples=examples(10), deadline=None)
+@given(st.integers(1, 9), st.integers(0, 9), st.integers(1, 9))
+def test_digit_scales_score_as_their_value_in_a_two_row_frame(a: int, b: int, c: int) -> None:
+    text, value = _digit_scale_text(a, b, c)
     assert latex_scores([text, text], [str(value), str(value + 1)]) == [1.0, 0.0]
 
 
