@@ -38,7 +38,7 @@ def _record_lines(record: registry.EvaluatorRecord, width: int) -> Iterator[str]
         else f"{cls.__module__}.{cls.__qualname__}"
     )
     yield f"{record.name}: {where}"
-    for line in textwrap.wrap(description(record), width - 4):
+    for line in textwrap.wrap(description(record), width - 4, break_on_hyphens=False):
         yield f"    {line}"
     yield f"    answer types: {types}; score range [{lo}, {hi}]; metric {record.metric!r}"
     yield f"    with an answer_type column, scores {cls.fits()}"
