@@ -157,7 +157,9 @@ def test_zh_pool_path(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.setattr(pool, "worker_count", lambda w=workers: w)
             assert pool.tokenize_zh(texts) == [zh.tokenize(t) for t in texts]
             assert pool.tokenize_zh(texts[:10]) == [zh.tokenize(t) for t in texts[:10]]
-        assert pool.POOL.running() == 2
+        # The worker path ran (a worker is alive); a second one starts only when its thread
+        # takes a part before the first worker has drained both (not under load, say).
+        assert 1 <= pool.POOL.running() <= 2
     finally:
         pool.shutdown()
     monkeypatch.setattr(pool, "worker_count", lambda: 0)
