@@ -14,16 +14,18 @@ from hypothesis import strategies as st
 
 from tests.helpers import examples
 from xpert_frames.reading.numeric import screens
-from xpert_frames.reading.numeric.forms import RARE_TRIGGER, form_stages
+from xpert_frames.reading.numeric.forms import DECIMAL_COMMAS, RARE_TRIGGER, form_stages
 from xpert_frames.reading.numeric.grammar import (
     CHECK_TRIGGERS,
     CONCLUSION_WORDS,
-    FOLDS,
     MIXED_TRIGGER,
+    POWER_OF_TEN,
     REWRITE_TRIGGERS,
+    REWRITES,
     grammar,
 )
 from xpert_frames.reading.numeric.scales import SCREEN as SCALE_SCREEN
+from xpert_frames.reading.numeric.scales import TRIGGER as SCALE_TRIGGER
 
 # ---------------------------------------------------------------------------- the bits
 # Texts as answers write them, and the characters of every gate (full-width forms, long s).
@@ -50,6 +52,20 @@ WORDS = [
     "\\dot",
     "...",
     "\\ldots",
+    "\\cdots",
+    "\\text{",
+    "\\TEXT{",
+    "\\textbf{",
+    "\\mathrm {",
+    "\\mathbf{",
+    "\\rm{",
+    "\\operatorname{",
+    "\\mbox{",
+    "10^",
+    "×10^{",
+    "第二",
+    "2万3千",
+    "BOXED",
     "check",
     "Verify",
     "boxed",
@@ -108,19 +124,20 @@ def exact_gates() -> dict[int, pl.Expr]:
         screens.EQUALS: n.str.contains("=", literal=True),
         screens.CONCLUSION_WORD: n.str.contains_any(CONCLUSION_WORDS, ascii_case_insensitive=True),
         screens.DIGIT_SPACE: n.str.contains("[0-9] "),
-        screens.FOLD: n.str.contains_any(list(FOLDS)),
+        screens.TIMES: n.str.contains("×", literal=True),
+        screens.POWER: n.str.contains("^", literal=True),
+        screens.ORDINAL: n.str.contains("第", literal=True),
+        screens.MINUS: n.str.contains("-", literal=True),
+        screens.SCALE: n.str.contains_any(SCALE_SCREEN),
     }
 
 
 def screened_regexes() -> list[tuple[int, str]]:
-    stages = [
-        "|".join(trigger for trigger, _ in form_stages(option))
-        for option in ("auto", "always", "never")
-    ]
     regexes = [
-        *((screens.STAGES, s) for s in stages),
         (screens.RARE, RARE_TRIGGER),
         (screens.DIGIT_SPACE | screens.SLASH, MIXED_TRIGGER),
+        *zip(screens.REWRITE_SCREENS, [p for _, p, _ in REWRITES] + [POWER_OF_TEN], strict=True),
+        (screens.SCALE, SCALE_TRIGGER),
     ]
     return [*regexes, *((screens.MARKER, grammar(c).marker) for c in (True, False))]
 
@@ -133,7 +150,7 @@ def check(texts: list[str]) -> None:
         assert got.to_list() == want.to_list(), f"bit {bit}"
     for bits, regex in screened_regexes():
         found = df.filter(pl.col("normalized_text").str.contains(regex) & ~screens.has(bits))
-        assert found.height == 0, f"bits {bits} miss {found['n'].to_list()[:3]}"
+        assert found.height == 0, f"bits {bits} miss {found['normalized_text'].to_list()[:3]}"
 
 
 @settings(max_examples=examples(300), deadline=None)
@@ -190,3 +207,39 @@ def _rewrites(df: pl.DataFrame) -> pl.DataFrame:
 def test_rescreening_the_changed_rows_equals_rescreening_every_row(texts: list[str]) -> None:
     df = bits_of(texts)
     assert screens.after_in_place(_rewrites)(df).equals(screens.after(_rewrites)(df))
+
+
+# ------------------------------------------------------------------- number-form stages
+# Fractions and decimal commas next to digits, braces and letters.
+_FRACTIONS = st.tuples(
+    st.sampled_from(["", "1", "x", "{"]),
+    st.sampled_from(["", " "]),
+    st.just("\\frac"),
+    st.sampled_from(["", " "]),
+    st.sampled_from(["1", "{1}", "{23}", "{"]),
+    st.sampled_from(["", " "]),
+    st.sampled_from(["2", "{3}", "{45}", "}", "x"]),
+).map("".join)
+_COMMAS = st.tuples(
+    st.sampled_from(["", "0", "1", "12", ",", "(", "x"]),
+    st.just(","),
+    st.sampled_from(["1", "23", "456", "7890"]),
+    st.sampled_from(["", ",", "x", ")", "5"]),
+).map("".join)
+FORM_TEXTS = st.lists(_FRACTIONS | _COMMAS | st.sampled_from([" ", "x", "1"]), max_size=6).map(
+    "".join
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(texts=st.lists(FORM_TEXTS, min_size=1, max_size=20))
+def test_a_form_stage_leaves_a_text_its_trigger_does_not_match_as_it_is(texts: list[str]) -> None:
+    df = pl.DataFrame({"t": texts})
+    n = pl.col("t")
+    for option in DECIMAL_COMMAS:
+        for trigger, rules in form_stages(option):
+            out = n
+            for pattern, replacement in rules:
+                out = out.str.replace_all(pattern, replacement)
+            missed = df.filter(~n.str.contains(trigger) & (out != n))
+            assert missed.height == 0, (option, trigger, missed["t"].to_list()[:3])

@@ -49,9 +49,15 @@ _FRAC = [
     (r"\\frac\s*\{([^{}]*)\}\s*([0-9])", r"\frac{${1}}{${2}}"),
     (r"([0-9])\s*\\frac\s*\{\s*([0-9]+)\s*\}\s*\{\s*([0-9]+)\s*\}", "${1} ${2}/${3}"),
 ]
+#: Every match of a :data:`_FRAC` rule holds a match of this (``\\frac{3}{4}``, the form they
+#: write, none).
+_FRAC_TRIGGER = r"\\frac\s*(?:[0-9]|\{[^{}]*\}\s*[0-9])|[0-9]\s*\\frac"
 _SPACE_THOUSANDS = (r"([0-9]) ([0-9]{3})([^0-9]|$)", "${1},${2}${3}")
 _DECIMAL_AUTO = (r"(^|[^0-9,.(\[])([0-9]+),([0-9]{2})([^0-9,)\]]|$)", "${1}${2}.${3}${4}")
 _DECIMAL_ZERO = (r"(^|[^0-9,.(\[])0,([0-9]{3})([^0-9,)\]]|$)", "${1}0.${2}${3}")
+#: Every match of :data:`_DECIMAL_AUTO` or :data:`_DECIMAL_ZERO` holds a match of this (thousands
+#: groups such as ``1,234,000`` none).
+_DECIMAL_AUTO_TRIGGER = r"[0-9],[0-9]{2}(?:[^0-9]|$)|(?:^|[^0-9,.(\[])0,[0-9]{3}"
 _DECIMAL_ALWAYS = (r"([0-9]),([0-9])", "${1}.${2}")
 _PERCENT = (r"([0-9])\s*(?:percentage|percent|pct)([^A-Za-z]|$)", "${1}%${2}")
 #: An approximation in words right after an exact value (``1/3 (approximately 0.33)``,
@@ -138,9 +144,9 @@ def form_stages(decimal_comma: str = "auto") -> list[tuple[str, list[tuple[str, 
     # Each pass of the thousands rule joins every other group: 2 passes reach 10^12.
     stages = [
         (GLUED_TRIGGER, [_GLUED_TO_WORD]),
-        (r"\\frac", _FRAC),
+        (_FRAC_TRIGGER, _FRAC),
         ("[0-9] [0-9]", [_SPACE_THOUSANDS] * 2),
-        ("[0-9],[0-9]", decimal),
+        (_DECIMAL_AUTO_TRIGGER if decimal_comma == "auto" else "[0-9],[0-9]", decimal),
         ("percent|pct", [_PERCENT]),
         (SCALE_TRIGGER, DIGIT_SCALE_RULES),
     ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import polars as pl
@@ -175,6 +176,10 @@ REWRITES: tuple[tuple[str, str, str], ...] = (
 )
 
 
+#: Literals one of which every match of the first rewrite (``\\text{}`` and the like) holds.
+WRAPPERS = ("\\text", "\\mathrm", "\\mathbf", "\\rm", "\\operatorname", "\\mbox")
+
+
 def rewrite_text(text: pl.Expr) -> pl.Expr:
     """The regex rewrites of folded text (:data:`REWRITES`): ``\\text{}``, ``×10^n``,
     ordinals, binary minus."""
@@ -194,6 +199,29 @@ def rewrite_frame(df: pl.DataFrame, column: str) -> pl.DataFrame:
         df = df.with_columns(pl.coalesce(rewritten, n).alias(column))
     hit = pl.when(n.str.contains("^", literal=True)).then(n)
     return df.with_columns(pl.coalesce(powers_of_ten(hit), n).alias(column))
+
+
+def rewrite_rows(text: pl.Series, hits: Sequence[pl.Series]) -> pl.Series:
+    """:func:`rewrite_text` then :func:`powers_of_ten` of ``text``, each rewrite run only on
+    the rows of its mask in ``hits`` (one per rewrite, in order; each must hold wherever its
+    rewrite can match), written back in place: a gather and a scatter of those rows cost
+    less than a ``when`` over the column (0.002 vs 0.019 CPU-s per rewrite of 283,000
+    texts)."""
+    steps: list[Callable[[pl.Expr], pl.Expr]] = [
+        functools.partial(_replace_all, pattern=p, replacement=r) for _, p, r in REWRITES
+    ]
+    steps.append(powers_of_ten)
+    text = text.clone()  # scattered in place below; the caller's series stays as it is
+    for step, hit in zip(steps, hits, strict=True):
+        at = hit.fill_null(False).arg_true()
+        if len(at):
+            part = text.gather(at).to_frame("t").select(step(pl.col("t"))).to_series()
+            text = text.scatter(at, part)
+    return text
+
+
+def _replace_all(text: pl.Expr, pattern: str, replacement: str) -> pl.Expr:
+    return text.str.replace_all(pattern, replacement)
 
 
 def normalize_text(text: pl.Expr) -> pl.Expr:

@@ -31,19 +31,12 @@ from xpert_frames.reading.numeric.grammar import (
     grammar,
     normalize_text,
     powers_of_ten,
-    rewrite_frame,
+    rewrite_rows,
 )
 from xpert_frames.reading.numeric.rules import candidates, rewrite_stages
 from xpert_frames.reading.numeric.scales import digit_scales
 from xpert_frames.reading.numeric.values import BARE, parse_frame, parse_rows
 from xpert_frames.reading.subsets import on_subset
-
-
-def _rewritten(df: pl.DataFrame) -> pl.DataFrame:
-    """The regex rewrites of folded text, powers of ten in E notation and digits between
-    Chinese scales (``1万2千``), of ``normalized_text``."""
-    df = rewrite_frame(df, "normalized_text")
-    return df.with_columns(digit_scales(pl.col("normalized_text")).alias("normalized_text"))
 
 
 def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFrame:
@@ -54,18 +47,24 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
     gate is a bit
     test, and each step that rewrites a text screens it again."""
     f = pl.col
-    work = screens.rescreen(work)
-    fold = screens.after(
-        lambda d: d.with_columns(fold_text(f("normalized_text")).alias("normalized_text"))
-    )
-    work = on_subset(work, screens.has(screens.FOLD), fold)  # the others have nothing to fold
-    work = on_subset(  # with digits between Chinese scales (1万2千) in the same pass
-        work,
-        screens.has(screens.REWRITE),
-        screens.after_in_place(_rewritten),
-    )
+    # Every text folded (a text without a key of the table comes out as it went in): one
+    # pass costs less than a screen of it and a second screen of the rows it changed.
+    work = screens.rescreen(work.with_columns(fold_text(f("normalized_text"))))
+    # The rewrites of folded text, then digits between Chinese scales (1万2千), each on the
+    # rows of its screen only; then a new screen of the rows whose text they changed.
+    screened = (*screens.REWRITE_SCREENS, screens.SCALE)
+    gates = work.select(screens.has(b).alias(str(k)) for k, b in enumerate(screened))
+    text = rewrite_rows(work["normalized_text"], gates.get_columns()[:-1])
+    at = gates.to_series(gates.width - 1).arg_true()
+    if len(at):
+        scaled = text.gather(at).to_frame().select(digit_scales(f("normalized_text")))
+        text = text.scatter(at, scaled.to_series())
+    work = screens.rescreen_changed(work.with_columns(text), work["normalized_text"])
     stages = form_stages(decimal_comma)
-    any_stage = screens.matches(work, screens.STAGES, "|".join(t for t, _ in stages))
+    # One regex over every text: a literal screen of the stages (a letter or two digits
+    # beside each other) would cost more than it.
+    trigger = "|".join(t for t, _ in stages)
+    any_stage = work.select(f("normalized_text").str.contains(trigger)).to_series()
     stage = screens.after_in_place(functools.partial(rewrite_stages, stages))
     work = on_subset(work, any_stage, stage)
     work = on_subset(

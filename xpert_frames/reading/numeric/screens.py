@@ -23,7 +23,6 @@ whose text it changed (:func:`after_in_place`)."""
 from __future__ import annotations
 
 import functools
-import string
 from collections.abc import Callable
 
 import numpy as np
@@ -32,18 +31,13 @@ import polars as pl
 from xpert_frames.reading.numeric.grammar import (
     CHECK_TRIGGERS,
     CONCLUSION_WORDS,
-    FOLDS,
     REWRITE_TRIGGERS,
+    WRAPPERS,
 )
 from xpert_frames.reading.numeric.scales import SCREEN as SCALE_SCREEN
 
-#: Exact: ``contains_any`` of the keys of the fold table (``grammar.FOLDS``).
-FOLD = 1 << 11
 #: Exact: ``contains_any`` of the rewrite triggers and Chinese scales (``\\ × 第 - 万 亿 千 百``).
 REWRITE = 1 << 0
-#: Screen of the number-form stages' triggers
-#: (:func:`~xpert_frames.reading.numeric.forms.form_stages`).
-STAGES = 1 << 1
 #: Screen of :data:`~xpert_frames.reading.numeric.forms.RARE_TRIGGER`.
 RARE = 1 << 2
 #: Exact: ``≈``.
@@ -63,20 +57,37 @@ EQUALS = 1 << 9
 #: Exact: ``contains_any(CONCLUSION_WORDS, ascii_case_insensitive=True)``.
 CONCLUSION_WORD = 1 << 10
 
+#: Screens of the rewrites of folded text (``grammar.REWRITES``, then powers of ten and digits
+#: between Chinese scales), each a literal every match of its rewrite holds: ``\\text`` (and
+#: the other wrappers), ``×`` (with ``^``), ``第``, ``-``, ``^``, ``万 亿 千 百``.
+WRAPPER = 1 << 11
+TIMES = 1 << 12
+POWER = 1 << 13
+ORDINAL = 1 << 14
+MINUS = 1 << 15
+SCALE = 1 << 16
+#: The screen of each rewrite of folded text, in order (``grammar.rewrite_rows``).
+REWRITE_SCREENS = (WRAPPER, TIMES | POWER, ORDINAL, MINUS, POWER)
+
 #: In a pattern, any ASCII digit.
 _D = "\x00"
 #: ``(bit, pattern, ci)``: with ``ci``, ASCII letters match in either case (Polars'
 #: ``ascii_case_insensitive``); every other character as written. ``ſ`` (long s) and ``K``
 #: (Kelvin sign) match ``s``/``k`` in a Unicode ``(?i)`` regex: screens of such regexes spell
-#: them out (or avoid those letters).
+#: them out (or avoid those letters). At most 100 search patterns in all (:func:`_lookup`):
+#: above that the Aho-Corasick search is an NFA, about twice as slow (0.028 -> 0.053 CPU-s per
+#: 283,000 benchmark texts); so no pattern spells out a digit pair or a letter-digit pair (the
+#: number-form stages' triggers, a regex over every row, cost less than their 490 literals).
 _PATTERNS: tuple[tuple[int, str, bool], ...] = (
     *((REWRITE, p, False) for p in (*REWRITE_TRIGGERS, *SCALE_SCREEN)),
-    *((STAGES, p, False) for p in ("\\frac", f"{_D} {_D}", f"{_D},{_D}", "percent", "pct")),
-    *((STAGES, p, True) for p in ("thou", "million", "billion")),
-    *((STAGES, f"{c}{_D}", True) for c in string.ascii_lowercase),  # forms.GLUED_TRIGGER
+    *((WRAPPER, p, False) for p in WRAPPERS),
+    (TIMES, "×", False),
+    (POWER, "^", False),
+    (ORDINAL, "第", False),
+    (MINUS, "-", False),
+    *((SCALE, p, False) for p in SCALE_SCREEN),
     *((RARE, p, True) for p in ("approx", "about", "roughly")),
-    *((RARE, p, False) for p in ("约", "又", "\\overline", "\\dot", f"({_D}", f"{_D}...")),
-    *((RARE, p, False) for p in (f"{_D}…", f"{_D}\\dots", f"{_D}\\ldots", f"{_D}\\cdots")),
+    *((RARE, p, False) for p in ("约", "又", "\\overline", "\\dot", f"({_D}", "...", "…", "dots")),
     (APPROX, "≈", False),
     (DIGIT_SPACE, f"{_D} ", False),
     (SLASH, "/", False),
@@ -86,7 +97,6 @@ _PATTERNS: tuple[tuple[int, str, bool], ...] = (
     *((MARKER, p, True) for p in ("answer", "anſwer")),
     (EQUALS, "=", False),
     *((CONCLUSION_WORD, p, True) for p in CONCLUSION_WORDS),
-    *((FOLD, p, False) for p in FOLDS),
 )
 
 
@@ -128,35 +138,46 @@ def _table() -> dict[str, int]:
 
 
 def _bits(texts: pl.Series) -> np.ndarray:
-    """The bits of the literals (:func:`_lookup`) found in ``texts``: one overlapping
-    Aho-Corasick pass (``extract_many``) finds every occurrence of every literal; the bits of
-    the literals found are or-ed per text (0 for none or a null). One pass instead of a
+    """The bits of the literals (:func:`_table`) found in ``texts``: one overlapping
+    Aho-Corasick pass (``extract_many``) finds every occurrence of every search pattern; the
+    bits of the occurrences are or-ed per text (0 for none or a null). One pass instead of a
     ``contains`` or ``contains_any`` per bit: 0.28 -> 0.13 CPU-s for 400,000 texts, math 1.15x
-    end to end; the literals matched in either ASCII case are spelled out in every case, so
-    that one pass finds them too (a second, case-insensitive pass cost more: 0.21 -> 0.16
-    CPU-s for 500,000 benchmark predictions). The occurrences of all texts are read as one
-    flat column (each literal cast to its index, its bits looked up by index) and or-ed per
-    text by ``np.bitwise_or.reduceat``: a ``list.eval`` per text cost as much as the search
-    (0.55 -> 0.42 CPU-s for 880,000 texts)."""
-    literals, enum, bits = _lookup()
-    found = texts.str.extract_many(literals, overlapping=True)
+    end to end. The pass matches ASCII letters in either case and returns each occurrence as
+    written: an occurrence is looked up as written, so a pattern matched in one case only sets
+    its bit only when written so. The occurrences of all texts are read as one flat column
+    (each cast to its index in the table, one past its end when not there, its bits looked up
+    by index) and or-ed per text by ``np.bitwise_or.reduceat`` over every text (no mask of the
+    texts with occurrences: 0.009 -> 0.005 CPU-s per 283,000 texts): a ``list.eval`` per text
+    cost as much as the search (0.55 -> 0.42 CPU-s for 880,000 texts)."""
+    patterns, enum, bits = _lookup()
+    found = texts.str.extract_many(patterns, overlapping=True, ascii_case_insensitive=True)
     counts = found.list.len().fill_null(0).cast(pl.Int64).to_numpy()
-    out = np.zeros(len(texts), dtype=np.uint32)
     flat = found.explode(empty_as_null=False, keep_nulls=False)
     if len(flat) == 0:
-        return out
-    values = bits[flat.cast(enum).to_physical().to_numpy()]
-    some = counts > 0
-    out[some] = np.bitwise_or.reduceat(values, (np.cumsum(counts) - counts)[some])
+        return np.zeros(len(texts), dtype=np.uint32)
+    index = flat.cast(enum, strict=False).to_physical().fill_null(len(bits) - 1)
+    # A 0 after the last occurrence: a text without any (its segment empty, which reduceat
+    # reads as the one value at its start) may start there; those are set to 0 after.
+    values = bits[np.append(index.to_numpy(), len(bits) - 1)]
+    out = np.bitwise_or.reduceat(values, np.cumsum(counts) - counts)
+    out[counts == 0] = 0
     return out
+
+
+def _ascii_lower(text: str) -> str:
+    return "".join(c.lower() if c.isascii() else c for c in text)
 
 
 @functools.cache
 def _lookup() -> tuple[list[str], pl.Enum, np.ndarray]:
-    """The literals (:func:`_table`), the Enum of them, and their bits by index."""
+    """The search patterns (the literals of :func:`_table` in ASCII lower case, each once:
+    at most 100, see :data:`_PATTERNS`), the Enum of the literals, and their bits by index
+    (then a 0 for an occurrence not in the table, such as ``BOXED``)."""
     table = _table()
     literals = list(table)
-    return literals, pl.Enum(literals), np.fromiter(table.values(), np.uint32, len(table))
+    patterns = list(dict.fromkeys(_ascii_lower(literal) for literal in literals))
+    bits = np.fromiter([*table.values(), 0], np.uint32, len(table) + 1)
+    return patterns, pl.Enum(literals), bits
 
 
 def rescreen(df: pl.DataFrame) -> pl.DataFrame:
@@ -181,18 +202,23 @@ def after_in_place(
     most rows a rewrite gate admits come out as they went in (``4732×653``, ``二千七百``)."""
 
     def run(df: pl.DataFrame) -> pl.DataFrame:
-        before = df["normalized_text"]
         out = step(df)
-        text = out["normalized_text"]
-        at = text.ne_missing(before).arg_true()
-        if len(at) == 0:
-            return out
-        if len(at) == len(out):
-            return rescreen(out)
-        bits = out["screen_bits"].scatter(at, screen(text.gather(at)))
-        return out.with_columns(bits)
+        return rescreen_changed(out, df["normalized_text"])
 
     return run
+
+
+def rescreen_changed(df: pl.DataFrame, before: pl.Series) -> pl.DataFrame:
+    """``df``, whose ``normalized_text`` was ``before`` (the same rows in the same order), with
+    ``screen_bits`` screened again only where its text changed (bits depend on the text
+    alone)."""
+    text = df["normalized_text"]
+    at = text.ne_missing(before).arg_true()
+    if len(at) == 0:
+        return df
+    if len(at) == len(df):
+        return rescreen(df)
+    return df.with_columns(df["screen_bits"].scatter(at, screen(text.gather(at))))
 
 
 def has(bits: int) -> pl.Expr:
