@@ -1,8 +1,8 @@
 """The number reader's shortcuts against what they replace, on generated texts: ASCII fractions
 read by literal cuts (``numeric.values._ascii_fraction``) against the capture groups of their
 regex; a bare number as its own last candidate (``numeric.rules._statement``) against the
-search of every grammar; the rewrites of folded text run only on texts holding their literal
-(``numeric.grammar.rewrite_frame``) against every rewrite on every text."""
+search of every grammar; the rewrites of folded text run only on the texts their screen bits
+admit (``numeric.grammar.rewrite_rows``) against every rewrite on every text."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import examples
-from xpert_frames.reading.numeric.grammar import grammar, powers_of_ten, rewrite_frame, rewrite_text
+from xpert_frames.reading.numeric import screens
+from xpert_frames.reading.numeric.grammar import grammar, powers_of_ten, rewrite_rows, rewrite_text
 from xpert_frames.reading.numeric.rules import last_candidate
 from xpert_frames.reading.numeric.values import _ASCII_FRACTION, BARE, _ascii_fraction
 
@@ -65,13 +66,18 @@ def test_a_bare_number_is_its_own_last_candidate(texts: list[str]) -> None:
 
 REWRITE_PIECES = [
     *"0123456789", " ", "\t", "-", " - ", "e", "E", "x", ")", "^", "{", "}", "×", "第", "十", "二",
-    "\\text{", "\\mathrm{", "10^", "10^{", "^{-3}", "×10^", "abc", "是", ".",
+    "\\text{", "\\mathrm{", "\\rm {", "\\mbox{", "10^", "10^{", "^{-3}", "×10^", "abc", "是", ".",
 ]  # fmt: skip
 
 
 @settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.lists(st.sampled_from(REWRITE_PIECES), max_size=10).map("".join), max_size=20))
-def test_rewrites_on_their_texts_equal_every_rewrite_on_every_text(texts: list[str]) -> None:
-    df = pl.DataFrame({"t": [*texts, None]}, schema={"t": pl.String})
-    want = df.select(powers_of_ten(rewrite_text(pl.col("t"))))
-    assert rewrite_frame(df, "t").equals(want)
+def test_rewrites_on_their_screened_texts_equal_every_rewrite_on_every_text(
+    texts: list[str],
+) -> None:
+    t = pl.Series("normalized_text", [*texts, None], dtype=pl.String)
+    want = t.to_frame().select(powers_of_ten(rewrite_text(pl.col("normalized_text"))))
+    df = t.to_frame().with_columns(screens.screen(t).alias("screen_bits"))
+    hits = [df.select(screens.has(bits)).to_series() for bits in screens.REWRITE_SCREENS]
+    assert rewrite_rows(t, hits).to_frame().equals(want)
+    assert t.to_list() == [*texts, None]  # written in place in a copy

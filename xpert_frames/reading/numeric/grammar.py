@@ -189,18 +189,6 @@ def rewrite_text(text: pl.Expr) -> pl.Expr:
     return out
 
 
-def rewrite_frame(df: pl.DataFrame, column: str) -> pl.DataFrame:
-    """:func:`rewrite_text` then :func:`powers_of_ten` of ``df[column]``, one step per rewrite,
-    each regex run only on the texts that hold its literal (``^`` for powers of ten)."""
-    n = pl.col(column)
-    for literal, pattern, replacement in REWRITES:
-        hit = pl.when(n.str.contains(literal, literal=True)).then(n)
-        rewritten = hit.str.replace_all(pattern, replacement)
-        df = df.with_columns(pl.coalesce(rewritten, n).alias(column))
-    hit = pl.when(n.str.contains("^", literal=True)).then(n)
-    return df.with_columns(pl.coalesce(powers_of_ten(hit), n).alias(column))
-
-
 def rewrite_rows(text: pl.Series, hits: Sequence[pl.Series]) -> pl.Series:
     """:func:`rewrite_text` then :func:`powers_of_ten` of ``text``, each rewrite run only on
     the rows of its mask in ``hits`` (one per rewrite, in order; each must hold wherever its

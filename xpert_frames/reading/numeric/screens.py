@@ -3,7 +3,7 @@
 Reading a number runs many steps, each only on the rows that can match it
 (:func:`xpert_frames.reading.numeric.rules.on_subset`); deciding which rows those are took a
 regex or ``contains_any`` pass over every row per step. :func:`screen` finds, in one
-Aho-Corasick pass (the literals matched in either ASCII case spelled out in every case; the bits
+Aho-Corasick pass (ASCII letters in either case, each occurrence looked up as written; the bits
 of the literals found or-ed per text by numpy), which of a few short patterns occur in each
 text and returns a UInt32 of bits; a gate is then a bit test (:func:`has`), and a gate that is
 a regex runs that regex only on the rows whose bits are set (:func:`matches`).
@@ -13,7 +13,7 @@ faster end to end on the 1M-row benchmark (1.35-1.38x in CPU; accuracy about 1.0
 the 1.5x that native code of our own must earn, so it was removed (``benchmarks/RESULTS.md``).
 
 Two kinds of bit: an *exact* bit is set exactly when its gate holds (a ``contains_any`` of
-literals, or the fold gate); a *screen* bit is set whenever its regex can match (every match
+literals); a *screen* bit is set whenever its regex can match (every match
 holds one of the bit's patterns), so the regex decides on those rows only. Tests check both
 claims against Polars on generated and real texts. The work frames carry the text as
 ``normalized_text`` and its bits as ``screen_bits``; a step that rewrites ``normalized_text``
