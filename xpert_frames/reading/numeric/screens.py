@@ -228,12 +228,13 @@ def has(bits: int) -> pl.Expr:
 
 def matches(df: pl.DataFrame, bits: int, regex: str, where: pl.Expr | None = None) -> pl.Series:
     """The mask of ``n.str.contains(regex)`` (and ``where``) over ``df``, the regex run only on
-    the rows whose screen has ``bits`` (the others cannot match). The rows are filtered first: a
-    regex over ``when(...).then(n)`` would read the masked rows too."""
+    the rows whose screen has ``bits`` (the others cannot match). Their texts are gathered first:
+    a regex over ``when(...).then(n)`` would read the masked rows too."""
     screen = has(bits) if where is None else has(bits) & where
     mask = df.select(screen.fill_null(False)).to_series()
     at = mask.arg_true()
     if len(at) == 0:
         return mask
-    hits = df.filter(mask).select(pl.col("normalized_text").str.contains(regex)).to_series()
+    # Only the text of those rows is gathered (not the whole frame).
+    hits = df["normalized_text"].gather(at).str.contains(regex)
     return mask.scatter(at, hits)
