@@ -20,7 +20,6 @@ from xpert_frames.reading.numeric.grammar import (
     CONCLUSION_WORDS,
     MIXED_TRIGGER,
     POWER_OF_TEN,
-    REWRITE_TRIGGERS,
     REWRITES,
     grammar,
 )
@@ -116,7 +115,6 @@ def bits_of(texts: list[str]) -> pl.DataFrame:
 def exact_gates() -> dict[int, pl.Expr]:
     n = pl.col("normalized_text")
     return {
-        screens.REWRITE: n.str.contains_any([*REWRITE_TRIGGERS, *SCALE_SCREEN]),
         screens.APPROX: n.str.contains("≈", literal=True),
         screens.SLASH: n.str.contains("/", literal=True),
         screens.CHECK: n.str.contains_any(CHECK_TRIGGERS, ascii_case_insensitive=True),

@@ -100,10 +100,6 @@ def _escape(text: str) -> str:
     return re.sub(r"([\\.+*?()|\[\]{}^$#&~-])", r"\\\1", text)
 
 
-#: A text needs :func:`rewrite_text` or :func:`powers_of_ten` only if it contains one of these
-#: (after folding).
-REWRITE_TRIGGERS: tuple[str, ...] = ("\\", "×", "第", "-", "^")
-
 #: A bare power of ten (``10^{5000}``, ``10^5``, ``10^{-3}``; not a digit's, letter's or
 #: subscript's ``…10^n``): read as its value, not as its exponent. ``m×10^n`` is
 #: :func:`rewrite_text`'s.
