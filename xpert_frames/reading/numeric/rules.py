@@ -111,41 +111,61 @@ def _patched(values: pl.Series, mask: pl.Series, fn: Callable[[pl.Series], pl.Se
 
 
 def _statement(
-    g: Grammar, df: pl.DataFrame, through: str | None = None, target: str = "statement"
+    g: Grammar,
+    df: pl.DataFrame,
+    through: str | None = None,
+    target: str = "statement",
+    screened: bool = False,
 ) -> pl.DataFrame:
     """Add ``statement`` (or ``target``): the last number of the clause after the last answer
     statement (after the clause's last ``=``), else the last number of its sentence.
-    ``through``: the text up to the statement (default: the last answer statement).
+    ``through``: the text up to the statement (default: the last answer statement), which
+    every row holds; ``screened``: rows may hold none (a screen let them through), and keep
+    their ``target`` (a column of ``df`` then).
 
     The clause is two anchored cuts (the regex engine's cheapest: one forward scan each): the
     text through the statement, the separators after it and the clause's runs up to an ``=``
     (:data:`_BEFORE_EQ`, most clauses' ``=``), then its first clause or sentence end and all
     after it. An ``=`` left (after a comma or a full stop) is cut on its rows only, and the
     sentence only on the rows whose clause has no number. Row order is kept."""
-    f = pl.col
     through = through or g.through_marker
-    head = f"{through}[{_LEAD}]*{_BEFORE_EQ}"
-    clause = f("normalized_text").str.replace(head, "").str.replace(_CLAUSE_OR_SENTENCE_END, "")
-    clause_s = df.select(clause).to_series()
-    eq_left = clause_s.str.contains("=", literal=True)
-    after_eq = _patched(clause_s, eq_left, lambda s: s.str.replace(r"(?s)^.*=", ""))
+    text = df["normalized_text"]
+    after = text.str.replace(f"{through}[{_LEAD}]*{_BEFORE_EQ}", "")
+    if not screened:
+        found = _clause_number(g, text, after, through)
+    else:  # the cut is never empty: a row whose text it left whole holds no statement
+        stated = after.str.len_bytes() < text.str.len_bytes()
+        at = stated.arg_true()
+        found = df[target]
+        if len(at):
+            number = _clause_number(g, text.filter(stated), after.filter(stated), through)
+            found = number if len(at) == len(found) else found.scatter(at, number)
+    return df.with_columns(found.alias(target))
+
+
+def _clause_number(g: Grammar, text: pl.Series, after: pl.Series, through: str) -> pl.Series:
+    """The number of :func:`_statement` of each ``text``, ``after`` its first cut."""
+    clause = after.str.replace(_CLAUSE_OR_SENTENCE_END, "")
+    eq_left = clause.str.contains("=", literal=True)
+    after_eq = _patched(clause, eq_left, lambda s: s.str.replace(r"(?s)^.*=", ""))
     # A clause that is one bare number (``The answer is 42.``, ``#### 42``) is its own last
     # candidate (every other form needs a character it lacks): no search on those rows.
     bare = after_eq.str.contains(BARE).fill_null(False)
     found = _patched(after_eq, ~bare, lambda s: s.str.extract_all(g.candidate).list.last())
     missing = found.is_null()
-    if missing.any():
-        sentence = (
-            f("normalized_text")
-            .str.replace(through, "")
-            .str.strip_chars_start(_LEAD)
-            .str.replace(g.sentence_end, "")
-        )
-        sub = df.filter(missing).select(sentence.alias("sentence")).with_row_index("__at")
-        sub = sub.with_columns(last_candidate(g, f("sentence")).alias(target))
-        sub = _words_fallback(g, sub, target, f("sentence")).sort("__at")  # its order back
-        found = found.scatter(missing.arg_true(), sub[target])
-    return df.with_columns(found.alias(target))
+    if not missing.any():
+        return found
+    f = pl.col
+    sentence = (
+        text.filter(missing)
+        .str.replace(through, "")
+        .str.strip_chars_start(_LEAD)
+        .str.replace(g.sentence_end, "")
+    )
+    sub = sentence.rename("sentence").to_frame().with_row_index("__at")
+    sub = sub.with_columns(last_candidate(g, f("sentence")).alias("__found"))
+    sub = _words_fallback(g, sub, "__found", f("sentence")).sort("__at")  # its order back
+    return found.scatter(missing.arg_true(), sub["__found"])
 
 
 def _boxed(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
@@ -251,8 +271,10 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     # After the last box, a conclusion (So/Therefore/Thus/Hence ...) is a statement too.
     stmt = functools.partial(_statement, g, through=g.through_late)
     df = on_subset(df, late, stmt, {"statement": pl.String()})
-    has_marker = screens.matches(df, screens.MARKER, g.marker, where=f("boxed").is_null())
-    df = on_subset(df, has_marker, functools.partial(_statement, g))
+    # The marker screen's rows: those whose text holds no statement keep theirs (the cut
+    # through the statement tells them apart, no search first).
+    has_marker = screens.has(screens.MARKER) & f("boxed").is_null()
+    df = on_subset(df, has_marker, functools.partial(_statement, g, screened=True))
     equals = f("normalized_text").str.extract(g.equals, 1).alias("equals")
     has_eq = pl.all_horizontal(f("boxed", "statement").is_null()) & screens.has(screens.EQUALS)
     df = on_subset(df, has_eq, lambda d: d.with_columns(equals), {"equals": pl.String()})
@@ -267,8 +289,7 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
         on_subset, cond=f("normalized_text").str.contains(CLAUSE_CONCLUSION), added=added
     )
     concluded = functools.partial(regex, fn=functools.partial(_conclusion, g))
-    screened = functools.partial(on_subset, cond=words, fn=concluded, added=added)
-    df = on_subset(df, rest & f("last").is_not_null(), screened, added)
+    df = on_subset(df, rest & f("last").is_not_null() & words, concluded, added)
     # A statement after the last box wins over it; else the rules in order.
     won = late & f("statement").is_not_null()
     cand = pl.coalesce(pl.when(won).then(f("statement")), *RULE_COLUMNS)
