@@ -177,7 +177,7 @@ def extract_series(
     batch repeats texts (then joined back), else row by row; all as column operations.
     """
     f = pl.col
-    df = pl.DataFrame({"source_text": texts.cast(pl.String)}).with_row_index("row")
+    df = pl.DataFrame({"source_text": texts.cast(pl.String).rechunk()}).with_row_index("row")
     columns = ["value", "unit", "rule", "text", "approx_value"]
     df = df.filter(f("source_text").is_not_null())
     # Eager frames do not share sub-expressions: a mask used twice is computed once here.
