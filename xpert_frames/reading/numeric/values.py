@@ -84,6 +84,12 @@ _ASCII_FRACTION = (
 )
 
 
+#: An ASCII ``a分之b`` (b/a), anchored: where it matches, ``number_groups`` reads it with its
+#: Chinese fraction form only (``sign``, ``zh_den``, ``zh_num``: no other form holds ``分之``
+#: after ASCII digits, and no ``又``), as :func:`_ascii_zh_fraction` cuts it.
+_ASCII_ZH_FRACTION = rf"^(?:[-+]|负)?{ASCII_NUMBER}\s*分之\s*{ASCII_NUMBER}$"
+
+
 #: A text holding one of these may match a fraction form of ``number_groups`` (or a percent
 #: word); without, only the plain number form (``Grammar.plain_groups``) can match.
 _FRACTION_MARKS = ["\\frac", "/", "分之"]
@@ -116,6 +122,30 @@ def _ascii_fraction(df: pl.DataFrame) -> pl.DataFrame:
         "sign",
         parts.field("field_0").alias("numerator"),
         parts.field("field_1").alias("denominator"),
+        pl.lit(None, pl.String).alias("whole"),
+        pl.lit(None, pl.String).alias("mult"),
+        pl.lit(False).alias("percent"),
+    )
+
+
+def _ascii_zh_fraction(df: pl.DataFrame) -> pl.DataFrame:
+    """The operands (:data:`_OPERANDS`) of texts ``num`` that match
+    :data:`_ASCII_ZH_FRACTION`, by literal cuts (the capture groups of ``number_groups`` cost
+    ten times as much): the sign is the first character when it is one, the denominator and
+    the numerator what ``分之`` separates, without the white space next to it."""
+    f = pl.col
+    first = f("num").str.slice(0, 1)
+    signed = first.is_in(["-", "+", "负"])
+    body = pl.when(signed).then(f("num").str.slice(1)).otherwise(f("num"))
+    df = df.with_columns(
+        pl.when(signed).then(first).alias("sign"), body.str.split_exact("分之", 1).alias("__cut")
+    )
+    parts = f("__cut").struct
+    return df.select(
+        pl.exclude("__cut", "sign"),
+        "sign",
+        parts.field("field_1").str.strip_chars_start().alias("numerator"),
+        parts.field("field_0").str.strip_chars_end().alias("denominator"),
         pl.lit(None, pl.String).alias("whole"),
         pl.lit(None, pl.String).alias("mult"),
         pl.lit(False).alias("percent"),
@@ -173,13 +203,15 @@ def _groups(g: Grammar, df: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     df = df.with_columns(kind.alias("__kind"))
     columns = [*keys, "unit", "num"]
     parts = [df.filter(f("__kind") == k).select(columns) for k in range(3)]
+    out = [_ascii_fraction(parts[1]).select(*keys, "unit", *_OPERANDS)]
+    if g.chinese:  # ASCII ``a分之b`` by cuts too, the regex run on the rows with a mark only
+        zh = parts[0].select(num.str.contains(_ASCII_ZH_FRACTION)).to_series()
+        if zh.any():
+            out.append(_ascii_zh_fraction(parts[0].filter(zh)).select(*keys, "unit", *_OPERANDS))
+            parts[0] = parts[0].filter(~zh)
     full = parts[0].with_columns(num.str.extract_groups(g.number_groups).alias("groups"))
     plain = parts[2].with_columns(num.str.extract_groups(g.plain_groups).alias("groups"))
-    out = [
-        _fold(g, full.unnest("groups"), keys),
-        _ascii_fraction(parts[1]).select(*keys, "unit", *_OPERANDS),
-        _fold(g, plain.unnest("groups"), keys),
-    ]
+    out += [_fold(g, full.unnest("groups"), keys), _fold(g, plain.unnest("groups"), keys)]
     return pl.concat(out)
 
 
