@@ -11,7 +11,7 @@ import polars as pl
 from xpert_frames.core import frames
 from xpert_frames.evaluators.math_answer import set_forms, several_boxes
 from xpert_frames.evaluators.math_answer import symbolic as sym
-from xpert_frames.evaluators.math_answer.answer_spans import answer_spans
+from xpert_frames.evaluators.math_answer.answer_spans import prediction_span, reference_span
 from xpert_frames.reading.boxes import box_tail
 from xpert_frames.reading.numeric import exact
 from xpert_frames.reading.numeric.grammar import grammar
@@ -103,8 +103,9 @@ def read_columns(ev: MathEvaluator, lf: pl.LazyFrame) -> pl.LazyFrame:
     p_text, r_text = pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)
     rule = pl.col(pred).struct.field("rule")
     classify = ev.normalize and not ev.strict_format
-    pspan, rspan = answer_spans(p_text, r_text, rule, pl.col(ref))
-    lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
+    lf = lf.with_columns(reference_span(r_text, pl.col(ref)).alias(t("rspan")))
+    pspan = prediction_span(p_text, r_text, rule, pl.col(ref), pl.col(t("rspan")))
+    lf = lf.with_columns(pspan.alias(t("pspan")))
     # A conclusion after the last box (``\\boxed{12} … So she baked 60 cookies``) is a
     # statement without a marker: against a plain-number reference it has no span (its
     # number is the answer); against a symbolic one the span is the conclusion's maths.
