@@ -41,41 +41,39 @@ _CAN_BE_STRONG = _STRONG_CHAR[:-1] + "a-zA-Zａ-ｚＡ-Ｚ℃℉]|" + _LIST_HINT
 _CAN_SPAN = _STRONG_CHAR[:-1] + "<>a-zA-Zａ-ｚＡ-Ｚ℃℉]|" + _LIST_HINT
 
 
+#: What :func:`reference_span` gives: the span, and whether the reference is one plain number.
+REFERENCE_SPAN = pl.Struct({"span": pl.String, "plain": pl.Boolean})
+
+
 def reference_span(reference: pl.Expr, reference_number: pl.Expr) -> pl.Expr:
-    """The answer span of the reference (module docs): a reference that is exactly the number
-    the parser read (``reference_number``: struct with ``text`` and ``value``) is its own span;
-    else its last box's content or its whole text, without delimiters, listed roots as their
-    values. A batch function: write it to a column once, and give that column to
+    """The answer span of the reference (module docs) and whether the reference is exactly the
+    number the parser read (``reference_number``: struct with ``text`` and ``value``; never
+    null): struct :data:`REFERENCE_SPAN`. Such a reference is its own span; else the span is
+    its last box's content or its whole text, without delimiters, listed roots as their
+    values. A batch function: write it to a column once, and give its fields to
     :func:`prediction_span` (a batch function is not shared between expressions: each use
     would read it again)."""
     number = reference_number.struct
     return pl.struct(
         reference.alias("reference"), number.field("text").alias("text"), number.field("value")
-    ).map_batches(_reference_span, return_dtype=pl.String, is_elementwise=True)
+    ).map_batches(_reference_span, return_dtype=REFERENCE_SPAN, is_elementwise=True)
 
 
 def prediction_span(
-    prediction: pl.Expr,
-    reference: pl.Expr,
-    rule: pl.Expr,
-    reference_number: pl.Expr,
-    reference_span: pl.Expr,
+    prediction: pl.Expr, rule: pl.Expr, plain: pl.Expr, reference_span: pl.Expr
 ) -> pl.Expr:
     """The answer span of the prediction (module docs), fitted to the form of
-    ``reference_span`` (the column :func:`reference_span` wrote).
+    ``reference_span``; ``plain``: the reference is one plain number (both fields of
+    :func:`reference_span`).
 
     A statement sentence is cut only when the prediction has a character that can make it
     symbolic; without one there is no span (the whole prediction is compared if the reference
     is symbolic). Each span is a batch function whose regexes read only the rows they concern
     (a regex over ``when(...).then(text)`` reads the rows masked to null too)."""
-    number = reference_number.struct
-    plain = (number.field("text") == reference.str.strip_chars(_SPACE)) & number.field(
-        "value"
-    ).is_not_null()
     pspan = pl.struct(
         prediction.alias("prediction"),
         (rule == "statement").fill_null(False).alias("statement"),
-        plain.fill_null(False).alias("plain"),
+        plain.alias("plain"),
     ).map_batches(_prediction_span, return_dtype=pl.String, is_elementwise=True)
     pair = pl.struct(pspan.alias("span"), reference_span.alias("reference_span"))
     return pair.map_batches(answer_forms.fit_batch, return_dtype=pl.String, is_elementwise=True)
@@ -170,13 +168,14 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
 
 
 def _reference_span(batch: pl.Series) -> pl.Series:
-    """The batch behind the reference span of :func:`reference_span`."""
+    """The batch behind :func:`reference_span`."""
     f = pl.col
-    df = batch.struct.unnest().with_row_index("row").filter(f("reference").is_not_null())
-    df = df.with_columns(f("reference").str.strip_chars(_SPACE).alias("stripped"))
-    plain = ((f("text") == f("stripped")) & f("value").is_not_null()).fill_null(False)
-    df = df.with_columns(plain.alias("plain"))
-    other = df.filter(~f("plain")).select("row", "reference")
+    df = batch.struct.unnest().with_columns(f("reference").str.strip_chars(_SPACE))
+    plain = ((f("text") == f("reference")) & f("value").is_not_null()).fill_null(False)
+    # A plain reference is its own span (written in place); the others are read below.
+    out = df.select(pl.when(plain).then(f("reference")).alias("span"), plain.alias("plain"))
+    other = batch.struct.field("reference").to_frame().with_row_index("row")
+    other = other.filter(~out["plain"]).filter(f("reference").is_not_null())
     box = other.filter(f("reference").str.contains_any(["\\boxed", "\\fbox"]))
     other = other.join(
         last_box(box, "reference", "span").select("row", "span"), on="row", how="left"
@@ -185,5 +184,6 @@ def _reference_span(batch: pl.Series) -> pl.Series:
     fence = f("span").str.contains(r"^[\s$\\]|[$)\]。.\s]$")
     other = on_subset(other, fence, lambda d: d.with_columns(strip_delimiters(f("span"))))
     other = answer_forms.roots_reference(other)  # listed roots (``x=2或x=3``): their values
-    spans = pl.concat([df.filter(f("plain")).select("row", f("stripped").alias("span")), other])
-    return answer_forms.scatter_spans(batch.name, len(batch), spans)
+    if other.height:
+        out = out.with_columns(out["span"].scatter(other["row"], other["span"]))
+    return out.select(pl.struct("span", "plain")).to_series().alias(batch.name)
