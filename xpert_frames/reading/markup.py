@@ -169,8 +169,23 @@ def clean_predictions(texts: pl.Series) -> pl.Series:
     if len(at) == 0:
         return texts
     name, col = texts.name, pl.col(texts.name)
-    # One step at a time: nested, each step would evaluate the one inside it again per use.
+    # One step at a time: nested, each step would evaluate the one inside it again per use;
+    # each on the texts its own trigger admits (it leaves the others as they are).
     changed = texts.gather(at).to_frame(name)
-    for step in (cut_continuation, strip_markup, erase_examples):
-        changed = changed.with_columns(step(col))
+    for step, trigger in _STEPS:
+        hit = changed.select(col.str.contains(trigger).fill_null(False)).to_series()
+        if hit.all():
+            changed = changed.with_columns(step(col))
+        elif hit.any():
+            done = changed.filter(hit).select(step(col)).to_series()
+            changed = changed.with_columns(changed[name].scatter(hit.arg_true(), done))
     return texts.clone().scatter(at, changed.to_series())
+
+
+#: The steps of :func:`clean_predictions`, each with a trigger that every text it changes
+#: matches.
+_STEPS = (
+    (cut_continuation, f"{CONTINUATION_LINE}|{QUESTION_LINE}"),
+    (strip_markup, MARKUP_TRIGGER),
+    (erase_examples, _EXAMPLE_WORD),
+)

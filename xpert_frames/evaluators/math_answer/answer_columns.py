@@ -53,15 +53,28 @@ _DOUBLED = r"\\\\[a-zA-Z]"
 _SINGLE = r"(?:^|[^\\])\\(?:[a-mo-zA-Z]|n[a-zA-Z])"
 
 
-def single_backslashes(text: pl.Expr) -> pl.Expr:
+def latex_forms(text: pl.Expr) -> pl.Expr:
     """A text escaped twice (every command's backslash doubled, line breaks written ``\\n``:
-    ``$-2 \\\\le x \\\\le 7$``) as written once; the others as they are. A batch function:
-    a literal screen for a doubled backslash first (most texts have none: the column is then
-    returned as it is, uncopied), the regexes only on the texts that have one."""
-    return text.map_batches(_single_batch, return_dtype=pl.String, is_elementwise=True)
+    ``$-2 \\\\le x \\\\le 7$``) as written once, then several boxes that end it as one
+    (:func:`~xpert_frames.evaluators.math_answer.several_boxes.joined_boxes`); the others as
+    they are. Both change only texts with a backslash: one literal screen for it first (most
+    texts have none: the column is then returned as it is, uncopied), both steps only on the
+    texts that have one."""
+    return text.map_batches(_latex_batch, return_dtype=pl.String, is_elementwise=True)
+
+
+def _latex_batch(texts: pl.Series) -> pl.Series:
+    backslash = texts.str.contains("\\", literal=True).fill_null(False)
+    if not backslash.any():
+        return texts
+    at, subset = backslash.arg_true(), texts.filter(backslash)
+    done = several_boxes.join_batch(_single_batch(subset))
+    return texts.clone().scatter(at, done)
 
 
 def _single_batch(texts: pl.Series) -> pl.Series:
+    """The texts escaped twice as written once (:func:`latex_forms`): a literal screen for a
+    doubled backslash, the regexes only on the texts that have one."""
     doubled = texts.str.contains("\\\\", literal=True).fill_null(False)
     if not doubled.any():
         return texts
@@ -85,10 +98,9 @@ def read_columns(ev: MathEvaluator, lf: pl.LazyFrame) -> pl.LazyFrame:
     pred, ref = t("pred"), t("ref")
     lf = lf.with_columns(after_thinking(pl.col(frames.PRED)).alias(frames.PRED))
     texts = [c for c in (frames.PRED, frames.ANSWER) if lf.collect_schema()[c] == pl.String]
-    lf = lf.with_columns(single_backslashes(pl.col(c)) for c in texts)
-    # Several boxes that end a text state one answer together (module several_boxes).
-    joined = [several_boxes.joined_boxes(pl.col(c)) for c in (frames.PRED, frames.ANSWER)]
-    lf = lf.with_columns(joined)
+    # Escaped twice, then several boxes that end a text stating one answer together (module
+    # several_boxes): one batch function for both.
+    lf = lf.with_columns(latex_forms(pl.col(c)) for c in texts)
     if ev.strict_format:
         lf = lf.with_columns(ev.prediction_number().alias(pred), ev.reference_number().alias(ref))
     else:  # both read in one batch call

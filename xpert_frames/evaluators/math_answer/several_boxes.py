@@ -75,14 +75,15 @@ def join_boxes(text: str) -> str:
 def joined_boxes(text: pl.Expr) -> pl.Expr:
     """:func:`join_boxes` over a column: read once per distinct text, on the rows with two box
     openers or more (the others are returned as they are)."""
-    return text.map_batches(_join_batch, return_dtype=pl.String, is_elementwise=True)
+    return text.map_batches(join_batch, return_dtype=pl.String, is_elementwise=True)
 
 
 #: Two box openers, the second after the first.
 _TWO_OPENERS = r"(?s)\\(?:boxed|fbox).*\\(?:boxed|fbox)"
 
 
-def _join_batch(texts: pl.Series) -> pl.Series:
+def join_batch(texts: pl.Series) -> pl.Series:
+    """The batch behind :func:`joined_boxes` (a String series; other types as they are)."""
     if texts.dtype != pl.String:
         return texts
     boxed = texts.str.contains_any(["\\boxed", "\\fbox"]).fill_null(False)
