@@ -14,7 +14,13 @@ from tests.helpers import examples
 from xpert_frames.reading.numeric import screens
 from xpert_frames.reading.numeric.grammar import grammar, powers_of_ten, rewrite_rows, rewrite_text
 from xpert_frames.reading.numeric.rules import last_candidate
-from xpert_frames.reading.numeric.values import _ASCII_FRACTION, BARE, _ascii_fraction
+from xpert_frames.reading.numeric.values import (
+    _ASCII_FRACTION,
+    _ASCII_ZH_FRACTION,
+    BARE,
+    _ascii_fraction,
+    _ascii_zh_fraction,
+)
 
 SPACE = st.sampled_from(["", " ", "  ", "\t", "\u3000", "\n"])
 DIGITS = st.text("0123456789", min_size=1, max_size=5)
@@ -48,9 +54,43 @@ def fractions(draw: st.DrawFn) -> str:
 def test_cuts_equal_the_capture_groups(texts: list[str]) -> None:
     df = pl.DataFrame({"num": texts})
     assert df["num"].str.contains(_ASCII_FRACTION).all()  # the generator writes only these
-    want = df.with_columns(pl.col("num").str.extract_groups(_ASCII_FRACTION).alias("p")).unnest("p")
+    groups = df.with_columns(pl.col("num").str.extract_groups(_ASCII_FRACTION).alias("p"))
+    groups = groups.unnest("p")
+    # The cuts give each form's operands folded: numerator and denominator of either form.
+    want = groups.select(
+        "num",
+        "sign",
+        pl.coalesce("frac_num", "slash_num").alias("numerator"),
+        pl.coalesce("frac_den", "slash_den").alias("denominator"),
+    )
     got = _ascii_fraction(df).select(want.columns)
     assert got.equals(want)
+
+
+ZH_FRACTIONS = st.tuples(st.sampled_from(["", "-", "+", "负"]), NUMBER, SPACE, SPACE, NUMBER).map(
+    lambda t: f"{t[0]}{t[1]}{t[2]}分之{t[3]}{t[4]}"
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(texts=st.lists(ZH_FRACTIONS, min_size=1, max_size=20))
+def test_chinese_fraction_cuts_equal_the_grammars_capture_groups(texts: list[str]) -> None:
+    df = pl.DataFrame({"num": texts})
+    assert df["num"].str.contains(_ASCII_ZH_FRACTION).all()  # the generator writes only these
+    for mixed in (True, False):
+        groups = df.with_columns(
+            pl.col("num").str.extract_groups(grammar(True, mixed).number_groups).alias("p")
+        ).unnest("p")
+        others = [c for c in groups.columns if c not in ("num", "sign", "zh_den", "zh_num")]
+        assert groups.select(pl.all_horizontal(pl.col(others).is_null())).to_series().all()
+        want = groups.select(
+            "num",
+            "sign",
+            pl.col("zh_num").alias("numerator"),
+            pl.col("zh_den").alias("denominator"),
+        )
+        got = _ascii_zh_fraction(df).select(want.columns)
+        assert got.equals(want)
 
 
 @settings(max_examples=examples(300), deadline=None)

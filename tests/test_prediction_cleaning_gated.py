@@ -7,7 +7,12 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xpert_frames.reading.markup import CLEAN_TRIGGER, clean_prediction, clean_predictions
+from xpert_frames.reading.markup import (
+    CLEAN_SCREEN,
+    CLEAN_TRIGGER,
+    clean_prediction,
+    clean_predictions,
+)
 
 TEXTS = [
     "Answer: C\n\nQuestion: what next?",
@@ -53,3 +58,48 @@ def test_gated_cleaning_equals_cleaning_generated(texts: list[str]) -> None:
     assert clean_predictions(series).to_list() == _expected(series).to_list()
     untouched = ~series.str.contains(CLEAN_TRIGGER)
     assert (series.filter(untouched) == _expected(series).filter(untouched)).all()
+
+
+def _screened(texts: pl.Series) -> list[bool | None]:
+    return texts.str.contains_any(list(CLEAN_SCREEN), ascii_case_insensitive=True).to_list()
+
+
+def test_literal_screen_admits_exactly_the_trigger_texts() -> None:
+    texts = pl.Series(
+        [
+            "FOR INSTANCE, 3",
+            "For Example: 4",
+            "for inſtance 5",  # long s: Unicode case folding matches it to s
+            "FOR INſTANCE",
+            "E.G. 2",
+            "e.g 2",
+            "forinstance",
+            "例如 5",
+            "格式如下",
+            "【答案】",
+            "a < b",
+            "[x]",
+            "line\nline",
+            "所以答案是 42",
+            "",
+            None,
+        ],
+        dtype=pl.String,
+    )
+    assert _screened(texts) == texts.str.contains(CLEAN_TRIGGER).to_list()
+
+
+_CASED = st.sampled_from(
+    [
+        *"ab 1.:sSſ\n<[【",
+        *("e.g.", "E.G.", "for", "FoR", " ", "example", "EXAMPLE", "in", "tance"),
+        *("例如", "比如", "譬如", "示例", "格式如", "例"),
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_CASED, max_size=10).map("".join), min_size=1, max_size=8))
+def test_literal_screen_admits_exactly_the_trigger_texts_generated(texts: list[str]) -> None:
+    series = pl.Series(texts, dtype=pl.String)
+    assert _screened(series) == series.str.contains(CLEAN_TRIGGER).to_list()

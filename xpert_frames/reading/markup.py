@@ -22,6 +22,7 @@ scan per step.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import polars as pl
@@ -137,16 +138,54 @@ def clean_prediction(prediction: IntoExpr) -> pl.Expr:
 CLEAN_TRIGGER = rf"\n|{MARKUP_TRIGGER}|{_EXAMPLE_WORD}"
 
 
+def _long_s(word: str) -> list[str]:
+    """``word`` with each ``s`` as written or as ``ſ`` (every combination): Unicode case
+    folding matches ``ſ`` to ``s``, the one non-ASCII character it matches to a letter of the
+    English example words."""
+    pieces = [("s", "ſ") if ch == "s" else (ch,) for ch in word]
+    return ["".join(p) for p in itertools.product(*pieces)]
+
+
+#: :data:`CLEAN_TRIGGER` as literals, matched ASCII case-insensitively (the same texts: its
+#: English words are literals but for escaped dots, and ``ſ`` is their one non-ASCII case
+#: variant): one Aho-Corasick pass, where the regex's case-insensitive alternation has no
+#: literal prefilter (8 vs 24 ms for 300,000 benchmark predictions, single-threaded).
+CLEAN_SCREEN: tuple[str, ...] = (
+    "\n",
+    "<",
+    "[",
+    "【",
+    *EXAMPLE_ZH,
+    *(v for w in EXAMPLE_EN for v in _long_s(w.replace("\\.", "."))),
+)
+
+
 def clean_predictions(texts: pl.Series) -> pl.Series:
-    """:func:`clean_prediction` of a column, run only on the texts that can change (one regex
-    test of :data:`CLEAN_TRIGGER` instead of four over every text), one step after the other:
-    0.47 -> 0.14 CPU-s for 1M benchmark predictions."""
-    at = texts.str.contains(CLEAN_TRIGGER).arg_true()
+    """:func:`clean_prediction` of a column, run only on the texts that can change (one
+    literal screen, :data:`CLEAN_SCREEN`, instead of four regexes over every text), one step
+    after the other: 0.47 -> 0.14 CPU-s for 1M benchmark predictions."""
+    screen = texts.str.contains_any(list(CLEAN_SCREEN), ascii_case_insensitive=True)
+    at = screen.arg_true()
     if len(at) == 0:
         return texts
     name, col = texts.name, pl.col(texts.name)
-    # One step at a time: nested, each step would evaluate the one inside it again per use.
+    # One step at a time: nested, each step would evaluate the one inside it again per use;
+    # each on the texts its own trigger admits (it leaves the others as they are).
     changed = texts.gather(at).to_frame(name)
-    for step in (cut_continuation, strip_markup, erase_examples):
-        changed = changed.with_columns(step(col))
+    for step, trigger in _STEPS:
+        hit = changed.select(col.str.contains(trigger).fill_null(False)).to_series()
+        if hit.all():
+            changed = changed.with_columns(step(col))
+        elif hit.any():
+            done = changed.filter(hit).select(step(col)).to_series()
+            changed = changed.with_columns(changed[name].scatter(hit.arg_true(), done))
     return texts.clone().scatter(at, changed.to_series())
+
+
+#: The steps of :func:`clean_predictions`, each with a trigger that every text it changes
+#: matches.
+_STEPS = (
+    (cut_continuation, f"{CONTINUATION_LINE}|{QUESTION_LINE}"),
+    (strip_markup, MARKUP_TRIGGER),
+    (erase_examples, _EXAMPLE_WORD),
+)

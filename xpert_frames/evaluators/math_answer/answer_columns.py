@@ -11,7 +11,7 @@ import polars as pl
 from xpert_frames.core import frames
 from xpert_frames.evaluators.math_answer import set_forms, several_boxes
 from xpert_frames.evaluators.math_answer import symbolic as sym
-from xpert_frames.evaluators.math_answer.answer_spans import answer_spans
+from xpert_frames.evaluators.math_answer.answer_spans import prediction_span, reference_span
 from xpert_frames.reading.boxes import box_tail
 from xpert_frames.reading.numeric import exact
 from xpert_frames.reading.numeric.grammar import grammar
@@ -53,20 +53,42 @@ _DOUBLED = r"\\\\[a-zA-Z]"
 _SINGLE = r"(?:^|[^\\])\\(?:[a-mo-zA-Z]|n[a-zA-Z])"
 
 
-def single_backslashes(text: pl.Expr) -> pl.Expr:
+def latex_forms(text: pl.Expr) -> pl.Expr:
     """A text escaped twice (every command's backslash doubled, line breaks written ``\\n``:
-    ``$-2 \\\\le x \\\\le 7$``) as written once; the others as they are (a literal screen for a
-    doubled backslash first: most texts have none)."""
-    doubled = pl.when(text.str.contains("\\\\", literal=True)).then(text)
-    escaped = doubled.str.contains(_DOUBLED) & ~doubled.str.contains(_SINGLE)
+    ``$-2 \\\\le x \\\\le 7$``) as written once, then several boxes that end it as one
+    (:func:`~xpert_frames.evaluators.math_answer.several_boxes.joined_boxes`); the others as
+    they are. Both change only texts with a backslash: one literal screen for it first (most
+    texts have none: the column is then returned as it is, uncopied), both steps only on the
+    texts that have one."""
+    return text.map_batches(_latex_batch, return_dtype=pl.String, is_elementwise=True)
+
+
+def _latex_batch(texts: pl.Series) -> pl.Series:
+    backslash = texts.str.contains("\\", literal=True).fill_null(False)
+    if not backslash.any():
+        return texts
+    at, subset = backslash.arg_true(), texts.filter(backslash)
+    done = several_boxes.join_batch(_single_batch(subset))
+    return texts.clone().scatter(at, done)
+
+
+def _single_batch(texts: pl.Series) -> pl.Series:
+    """The texts escaped twice as written once (:func:`latex_forms`): a literal screen for a
+    doubled backslash, the regexes only on the texts that have one."""
+    doubled = texts.str.contains("\\\\", literal=True).fill_null(False)
+    if not doubled.any():
+        return texts
+    at, subset = doubled.arg_true(), texts.filter(doubled)
+    escaped = subset.str.contains(_DOUBLED) & ~subset.str.contains(_SINGLE)
+    if not escaped.any():
+        return texts
     once = (
-        pl.when(escaped)
-        .then(text)
+        subset.filter(escaped)
         .str.replace_all("\\\\", "\x00", literal=True)
         .str.replace_all("\\n", "\n", literal=True)
         .str.replace_all("\x00", "\\", literal=True)
     )
-    return pl.when(escaped.fill_null(False)).then(once).otherwise(text)
+    return texts.clone().scatter(at.filter(escaped), once)
 
 
 def read_columns(ev: MathEvaluator, lf: pl.LazyFrame) -> pl.LazyFrame:
@@ -76,10 +98,9 @@ def read_columns(ev: MathEvaluator, lf: pl.LazyFrame) -> pl.LazyFrame:
     pred, ref = t("pred"), t("ref")
     lf = lf.with_columns(after_thinking(pl.col(frames.PRED)).alias(frames.PRED))
     texts = [c for c in (frames.PRED, frames.ANSWER) if lf.collect_schema()[c] == pl.String]
-    lf = lf.with_columns(single_backslashes(pl.col(c)) for c in texts)
-    # Several boxes that end a text state one answer together (module several_boxes).
-    joined = [several_boxes.joined_boxes(pl.col(c)) for c in (frames.PRED, frames.ANSWER)]
-    lf = lf.with_columns(joined)
+    # Escaped twice, then several boxes that end a text stating one answer together (module
+    # several_boxes): one batch function for both.
+    lf = lf.with_columns(latex_forms(pl.col(c)) for c in texts)
     if ev.strict_format:
         lf = lf.with_columns(ev.prediction_number().alias(pred), ev.reference_number().alias(ref))
     else:  # both read in one batch call
@@ -103,27 +124,27 @@ def read_columns(ev: MathEvaluator, lf: pl.LazyFrame) -> pl.LazyFrame:
     p_text, r_text = pl.col(frames.PRED), pl.col(frames.ANSWER).cast(pl.String)
     rule = pl.col(pred).struct.field("rule")
     classify = ev.normalize and not ev.strict_format
-    pspan, rspan = answer_spans(p_text, r_text, rule, pl.col(ref))
-    lf = lf.with_columns(pspan.alias(t("pspan")), rspan.alias(t("rspan")))
+    lf = lf.with_columns(reference_span(r_text, pl.col(ref)).alias(t("rspan")))
+    read = pl.col(t("rspan")).struct
+    lf = lf.with_columns(
+        read.field("span").alias(t("rspan")), read.field("plain").alias(t("plain"))
+    )
+    pspan = prediction_span(p_text, rule, pl.col(t("plain")), pl.col(t("rspan")))
+    lf = lf.with_columns(pspan.alias(t("pspan")))
     # A conclusion after the last box (``\\boxed{12} … So she baked 60 cookies``) is a
     # statement without a marker: against a plain-number reference it has no span (its
     # number is the answer); against a symbolic one the span is the conclusion's maths.
     # Read only where there is a span (elsewhere the outcome is no span either way).
     has_span = pl.col(t("pspan")).is_not_null()
-    ref_number = pl.col(ref).struct
-    stripped = pl.when(has_span).then(r_text).str.strip_chars(" \t\n\r$")
-    ref_plain = (ref_number.field("text") == stripped) & ref_number.field("value").is_not_null()
     spanned = pl.when(has_span).then(p_text)
-    pspan = pl.when(~(concluded(spanned, rule) & ref_plain.fill_null(False))).then(
-        pl.col(t("pspan"))
-    )
+    pspan = pl.when(~(concluded(spanned, rule) & pl.col(t("plain")))).then(pl.col(t("pspan")))
     # A last number that is part of the expression ending the prediction (``2x``) is
     # not the answer: that expression is, decided symbolically.
     if classify:
         glued = sym.glued_span(p_text, rule, pl.col(pred).struct.field("text"))
         lf = lf.with_columns(glued.alias(t("glued")))
         pspan = pl.coalesce(pspan, pl.col(t("glued")))
-    lf = lf.with_columns(pspan.alias(t("pspan")))
+    lf = lf.with_columns(pspan.alias(t("pspan"))).drop(t("plain"))
     ref_known = pl.col(ref).struct.field("text") == pl.col(t("rspan"))
     ref_known = ref_known & pl.col(ref).struct.field("value").is_not_null()
     lf = set_forms.fit_sets(lf, p_text, t("pspan"), t("rspan"), ref_known)

@@ -1,7 +1,7 @@
-"""The answer spans of prediction and reference (:func:`answer_spans`): what a symbolic row
-compares, read as the module docs of :mod:`xpert_frames.evaluators.math_answer.symbolic` say
-(the reference's last box or whole text; the prediction's statement maths, last box, bare
-expression or last sentence's maths)."""
+"""The answer spans of prediction and reference (:func:`reference_span`,
+:func:`prediction_span`): what a symbolic row compares, read as the module docs of
+:mod:`xpert_frames.evaluators.math_answer.symbolic` say (the reference's last box or whole text;
+the prediction's statement maths, last box, bare expression or last sentence's maths)."""
 
 from __future__ import annotations
 
@@ -35,35 +35,48 @@ _TERM_HINT = (
 #: into one (full-width forms and letters, ℃/℉), or values listed (:data:`_LIST_HINT`): a
 #: sentence without any of them gives no strongly symbolic span, however it is cut or rewritten.
 _CAN_BE_STRONG = _STRONG_CHAR[:-1] + "a-zA-Zａ-ｚＡ-Ｚ℃℉]|" + _LIST_HINT
+#: What every prediction span needs in its text against a plain-number reference: a box's
+#: backslash, a strong character, ``<``/``>`` or a letter (the last sentence's or a bare
+#: expression's maths, :data:`_ROOTS_HINT`), or :data:`_CAN_BE_STRONG` (a statement's).
+_CAN_SPAN = _STRONG_CHAR[:-1] + "<>a-zA-Zａ-ｚＡ-Ｚ℃℉]|" + _LIST_HINT
 
 
-def answer_spans(
-    prediction: pl.Expr, reference: pl.Expr, rule: pl.Expr, reference_number: pl.Expr
-) -> tuple[pl.Expr, pl.Expr]:
-    """The answer spans of prediction and reference (module docs).
+#: What :func:`reference_span` gives: the span, and whether the reference is one plain number.
+REFERENCE_SPAN = pl.Struct({"span": pl.String, "plain": pl.Boolean})
 
-    A reference that is exactly the number the parser read (``reference_number``: struct with
-    ``text`` and ``value``) is its own span. A statement sentence is cut only when the
-    prediction has a character that can make it symbolic; without one there is no span (the
-    whole prediction is compared if the reference is symbolic). Each span is a batch function
-    whose regexes read only the rows they concern (a regex over ``when(...).then(text)``
-    reads the rows masked to null too)."""
+
+def reference_span(reference: pl.Expr, reference_number: pl.Expr) -> pl.Expr:
+    """The answer span of the reference (module docs) and whether the reference is exactly the
+    number the parser read (``reference_number``: struct with ``text`` and ``value``; never
+    null): struct :data:`REFERENCE_SPAN`. Such a reference is its own span; else the span is
+    its last box's content or its whole text, without delimiters, listed roots as their
+    values. A batch function: write it to a column once, and give its fields to
+    :func:`prediction_span` (a batch function is not shared between expressions: each use
+    would read it again)."""
     number = reference_number.struct
-    rspan = pl.struct(
+    return pl.struct(
         reference.alias("reference"), number.field("text").alias("text"), number.field("value")
-    ).map_batches(_reference_span, return_dtype=pl.String, is_elementwise=True)
-    plain = (number.field("text") == reference.str.strip_chars(_SPACE)) & number.field(
-        "value"
-    ).is_not_null()
+    ).map_batches(_reference_span, return_dtype=REFERENCE_SPAN, is_elementwise=True)
+
+
+def prediction_span(
+    prediction: pl.Expr, rule: pl.Expr, plain: pl.Expr, reference_span: pl.Expr
+) -> pl.Expr:
+    """The answer span of the prediction (module docs), fitted to the form of
+    ``reference_span``; ``plain``: the reference is one plain number (both fields of
+    :func:`reference_span`).
+
+    A statement sentence is cut only when the prediction has a character that can make it
+    symbolic; without one there is no span (the whole prediction is compared if the reference
+    is symbolic). Each span is a batch function whose regexes read only the rows they concern
+    (a regex over ``when(...).then(text)`` reads the rows masked to null too)."""
     pspan = pl.struct(
         prediction.alias("prediction"),
         (rule == "statement").fill_null(False).alias("statement"),
-        plain.fill_null(False).alias("plain"),
+        plain.alias("plain"),
     ).map_batches(_prediction_span, return_dtype=pl.String, is_elementwise=True)
-    pair = pl.struct(pspan.alias("span"), rspan.alias("reference_span"))
-    return pair.map_batches(
-        answer_forms.fit_batch, return_dtype=pl.String, is_elementwise=True
-    ), rspan
+    pair = pl.struct(pspan.alias("span"), reference_span.alias("reference_span"))
+    return pair.map_batches(answer_forms.fit_batch, return_dtype=pl.String, is_elementwise=True)
 
 
 #: A prediction this short, without ``$``/``\\(``/``\\[`` segments, a box, CJK text or an
@@ -89,12 +102,18 @@ _BARE_PROSE = r"[\x{3400}-\x{9fff}]|(?:^|[^a-zA-Z\\{])[a-zA-Z]{2,}"
 #: one, not the formula's derivation.
 _DISPLAY_STOP = (r"(\.\s*(?:\$\$|\\\]))[ \t]+([A-Z])", "${1}\n${2}")
 _BARE_MATH = _STRONG_CHAR + "|[a-df-zA-DF-Z]"
+#: A last sentence that may hold the answer's maths: a strong character, ``<``/``>``, or roots
+#: of one unknown given together.
+_LAST_HINT = _STRONG_CHAR[:-1] + "<>]|" + _ROOTS_HINT
 
 
 def _prediction_span(batch: pl.Series) -> pl.Series:
-    """The batch behind the prediction span of :func:`answer_spans`."""
+    """The batch behind the prediction span of :func:`prediction_span`."""
     f = pl.col
     df = batch.struct.unnest().with_row_index("row")
+    # Every span below needs one of _CAN_SPAN's characters (or a reference that is not one
+    # plain number): the other rows have none, and no step reads them (one pass, not many).
+    df = df.filter(~f("plain") | f("prediction").str.contains(_CAN_SPAN))
     # Each mask and subset once (eager frames share no sub-expressions).
     df = df.with_columns(f("prediction").str.contains_any(["\\boxed", "\\fbox"]).alias("__box"))
     boxed = f("__box")
@@ -108,10 +127,9 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     # Against a plain-number reference a span only decides whether the row is symbolic; a
     # statement's span is so only by a strong marker, which its sentence cannot give without
     # one of _CAN_BE_STRONG: those rows have no span (the same outcome, without the reading).
-    # The sentence is a part of the prediction: a prediction without one has none either.
-    # (That test first: it keeps fewer rows for the term hint's.)
-    can_be_strong = ~f("plain") | f("prediction").str.contains(_CAN_BE_STRONG)
-    cut = df.filter(f("statement")).filter(can_be_strong)
+    # The sentence is a part of the prediction: a prediction without one has none either
+    # (the gate above kept only predictions with one, or with ``<``/``>``).
+    cut = df.filter(f("statement"))
     cut = cut.filter(f("prediction").str.contains(_TERM_HINT).fill_null(False))
     cut = cut.join(after, on="row", how="anti")
     cut = cut.with_columns(_sentence(f("prediction")).alias("sentence"))
@@ -119,8 +137,8 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     other = df.filter(~f("statement"))
     box = other.filter(boxed)
     end = last_sentence(f("prediction").str.replace_all(*_DISPLAY_STOP))
-    hint = f("prediction").str.contains(_STRONG_CHAR[:-1] + "<>]")  # or < >
-    last = other.filter(~boxed & (hint | f("prediction").str.contains(_ROOTS_HINT)))
+    unboxed = other.filter(~boxed)
+    last = unboxed.filter(f("prediction").str.contains(_LAST_HINT))
     maths = _SEG | f("prediction").str.contains(answer_forms.JOINED)
     maths = maths | f("prediction").str.contains(_ROOTS_JOINED)
     strong = (
@@ -129,12 +147,10 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
         | f("prediction").str.contains(_ROOTS_JOINED)
     )
     # A prediction that is one bare expression (``\\sqrt{2}/2``, ``\\{1,2\\}``): its whole text.
-    short = other.filter(~boxed & (f("prediction").str.len_bytes() <= _BARE_BYTES))
-    bare = short.filter(
-        ~_SEG
-        & f("prediction").str.contains(_BARE_MATH)
-        & ~f("prediction").str.contains(_BARE_PROSE)
-    )
+    # (Prose first: it rules out most rows.)
+    short = unboxed.filter(f("prediction").str.len_bytes() <= _BARE_BYTES)
+    bare = short.filter(~f("prediction").str.contains(_BARE_PROSE))
+    bare = bare.filter(~_SEG & f("prediction").str.contains(_BARE_MATH))
     last = last.join(bare, on="row", how="anti").with_columns(end).filter(strong & maths)
     spans = pl.concat(
         [
@@ -152,13 +168,14 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
 
 
 def _reference_span(batch: pl.Series) -> pl.Series:
-    """The batch behind the reference span of :func:`answer_spans`."""
+    """The batch behind :func:`reference_span`."""
     f = pl.col
-    df = batch.struct.unnest().with_row_index("row").filter(f("reference").is_not_null())
-    df = df.with_columns(f("reference").str.strip_chars(_SPACE).alias("stripped"))
-    plain = ((f("text") == f("stripped")) & f("value").is_not_null()).fill_null(False)
-    df = df.with_columns(plain.alias("plain"))
-    other = df.filter(~f("plain")).select("row", "reference")
+    df = batch.struct.unnest().with_columns(f("reference").str.strip_chars(_SPACE))
+    plain = ((f("text") == f("reference")) & f("value").is_not_null()).fill_null(False)
+    # A plain reference is its own span (written in place); the others are read below.
+    out = df.select(pl.when(plain).then(f("reference")).alias("span"), plain.alias("plain"))
+    other = batch.struct.field("reference").to_frame().with_row_index("row")
+    other = other.filter(~out["plain"]).filter(f("reference").is_not_null())
     box = other.filter(f("reference").str.contains_any(["\\boxed", "\\fbox"]))
     other = other.join(
         last_box(box, "reference", "span").select("row", "span"), on="row", how="left"
@@ -167,5 +184,6 @@ def _reference_span(batch: pl.Series) -> pl.Series:
     fence = f("span").str.contains(r"^[\s$\\]|[$)\]。.\s]$")
     other = on_subset(other, fence, lambda d: d.with_columns(strip_delimiters(f("span"))))
     other = answer_forms.roots_reference(other)  # listed roots (``x=2或x=3``): their values
-    spans = pl.concat([df.filter(f("plain")).select("row", f("stripped").alias("span")), other])
-    return answer_forms.scatter_spans(batch.name, len(batch), spans)
+    if other.height:
+        out = out.with_columns(out["span"].scatter(other["row"], other["span"]))
+    return out.select(pl.struct("span", "plain")).to_series().alias(batch.name)

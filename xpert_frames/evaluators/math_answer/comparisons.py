@@ -188,10 +188,13 @@ def compare(ev: MathEvaluator, lf: pl.LazyFrame, given: pl.Expr) -> pl.LazyFrame
         (as_written & pl.col(frames.VALID)).alias(t("identical")),
         worded.worded_kind(answer).alias(t("worded_kind")),
     )
-    # A clock time (``1:00`` vs ``12:00``) or a ratio (``12:1``) as such (module times).
-    return lf.with_columns(
+    # A clock time (``1:00`` vs ``12:00``) or a ratio (``12:1``) as such, and the same numbers
+    # listed in another order (``110, 143, …``): module times.
+    lf = lf.with_columns(
         worded.worded_score(given, pl.col(t("worded_kind"))).alias(t("worded_score")),
-        times.colon_equal(given, answer).alias(t("colon")),
-        # The same numbers listed in another order (``110, 143, …``).
-        times.same_numbers(given, answer).alias(t("list")),
+        times.colon_and_list(given, answer).alias(t("colon")),
+    )
+    read = pl.col(t("colon")).struct
+    return lf.with_columns(
+        read.field("colon").alias(t("colon")), read.field("list").alias(t("list"))
     )

@@ -10,6 +10,7 @@ minutes as written, a trailing am/pm ignored); a ratio equals the same ratio or 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 
 import polars as pl
@@ -64,30 +65,6 @@ def colon_equal_of(prediction: str, reference: str) -> bool | None:
     return False
 
 
-def colon_equal(prediction: pl.Expr, reference: pl.Expr) -> pl.Expr:
-    """:func:`colon_equal_of` over two columns (Boolean, null where not read): only rows whose
-    reference passes :data:`SCREEN` are read, each distinct pair once."""
-    pair = pl.struct(prediction.alias("prediction"), reference.alias("reference"))
-    return pair.map_batches(_batch, return_dtype=pl.Boolean, is_elementwise=True)
-
-
-def _batch(batch: pl.Series) -> pl.Series:
-    df = batch.struct.unnest()
-    out = pl.repeat(None, len(df), dtype=pl.Boolean, eager=True).alias(batch.name)
-    on = (df["reference"].str.contains(SCREEN) & df["prediction"].is_not_null()).fill_null(False)
-    if not on.any():
-        return out
-    at = on.arg_true()
-    rows = df.filter(on)
-    distinct = rows.unique()
-    got = [colon_equal_of(p, r) for p, r in distinct.iter_rows()]
-    table = distinct.with_columns(pl.Series("matches", got, dtype=pl.Boolean))
-    ok = rows.join(table, on=["prediction", "reference"], how="left", maintain_order="left")[
-        "matches"
-    ]
-    return out.scatter(at, ok)
-
-
 # --------------------------------------------------------------------------- number lists
 _LIST = re.compile(r"^-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){2,}$")
 #: A reference that may be a list of three numbers or more (the screen, every row).
@@ -115,27 +92,43 @@ def same_numbers_of(prediction: str, reference: str) -> bool | None:
     return None if got is None else got == want
 
 
-def same_numbers(prediction: pl.Expr, reference: pl.Expr) -> pl.Expr:
-    """:func:`same_numbers_of` over two columns (Boolean, null where not read): only rows whose
-    reference passes :data:`LIST_SCREEN` are read, each distinct pair once."""
+#: What :func:`colon_and_list` gives.
+_READ = pl.Struct({"colon": pl.Boolean, "list": pl.Boolean})
+#: Every reference :data:`SCREEN` or :data:`LIST_SCREEN` admits has one of these (one literal
+#: pass over every row; the regexes only on the rows that have one).
+_MARKS = [":", ","]
+
+
+def colon_and_list(prediction: pl.Expr, reference: pl.Expr) -> pl.Expr:
+    """Struct ``{colon, list}``: :func:`colon_equal_of` on the rows whose reference passes
+    :data:`SCREEN`, :func:`same_numbers_of` on those whose reference passes
+    :data:`LIST_SCREEN` (Boolean each, null where not read), each distinct pair read once."""
     pair = pl.struct(prediction.alias("prediction"), reference.alias("reference"))
-    return pair.map_batches(_list_batch, return_dtype=pl.Boolean, is_elementwise=True)
+    return pair.map_batches(_read_batch, return_dtype=_READ, is_elementwise=True)
 
 
-def _list_batch(batch: pl.Series) -> pl.Series:
+def _read_batch(batch: pl.Series) -> pl.Series:
     df = batch.struct.unnest()
-    out = pl.repeat(None, len(df), dtype=pl.Boolean, eager=True).alias(batch.name)
-    on = (df["reference"].str.contains(LIST_SCREEN) & df["prediction"].is_not_null()).fill_null(
-        False
-    )
-    if not on.any():
+    marked = df["reference"].str.contains_any(_MARKS) & df["prediction"].is_not_null()
+    rows = df.with_row_index("__row").filter(marked.fill_null(False))
+    colon = _pairs(rows, SCREEN, colon_equal_of, len(df))
+    listed = _pairs(rows, LIST_SCREEN, same_numbers_of, len(df))
+    return pl.DataFrame([colon.alias("colon"), listed.alias("list")]).to_struct(batch.name)
+
+
+def _pairs(
+    rows: pl.DataFrame, screen: str, read: Callable[[str, str], bool | None], height: int
+) -> pl.Series:
+    """``read`` once per distinct pair of ``rows`` whose reference passes ``screen``, at their
+    ``__row`` in a Boolean series of ``height`` nulls."""
+    out = pl.repeat(None, height, dtype=pl.Boolean, eager=True)
+    rows = rows.filter(pl.col("reference").str.contains(screen))
+    if rows.height == 0:
         return out
-    at = on.arg_true()
-    rows = df.filter(on)
-    distinct = rows.unique()
-    got = [same_numbers_of(p, r) for p, r in distinct.iter_rows()]
+    distinct = rows.select("prediction", "reference").unique()
+    got = [read(p, r) for p, r in distinct.iter_rows()]
     table = distinct.with_columns(pl.Series("matches", got, dtype=pl.Boolean))
     ok = rows.join(table, on=["prediction", "reference"], how="left", maintain_order="left")[
         "matches"
     ]
-    return out.scatter(at, ok)
+    return out.scatter(rows["__row"], ok)

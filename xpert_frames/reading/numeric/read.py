@@ -176,7 +176,7 @@ def extract_series(
     batch repeats texts (then joined back), else row by row; all as column operations.
     """
     f = pl.col
-    df = pl.DataFrame({"source_text": texts.cast(pl.String)}).with_row_index("row")
+    df = pl.DataFrame({"source_text": texts.cast(pl.String).rechunk()}).with_row_index("row")
     columns = ["value", "unit", "rule", "text", "approx_value"]
     df = df.filter(f("source_text").is_not_null())
     # Eager frames do not share sub-expressions: a mask used twice is computed once here.
@@ -210,15 +210,20 @@ def extract_series(
         rows, keys = where.gather(rep), rest["row"]
     # One gather puts every result in row order (nulls: one null row at the end); only the
     # results travel, never the texts.
-    # One chunk first: a gather across chunks costs ten times a gather in one.
+    # One chunk first: a gather across chunks costs ten times a gather in one. Only the
+    # columns the output holds, and the approximations only when some text has one.
+    kept = columns[:4] if detail else columns[:3]
+    approx = detail and done["approx_value"].null_count() < done.height
+    kept += ["approx_value"] if approx else []
     results = pl.concat(
-        [simple.select(columns), done.select(columns), simple.clear(1).select(columns)],
-        rechunk=True,
+        [simple.select(kept), done.select(kept), simple.clear(1).select(kept)], rechunk=True
     )
     null_row = results.height - 1
     index = pl.repeat(null_row, len(texts), dtype=pl.UInt32, eager=True)
     index = index.scatter(simple["row"], pl.int_range(offset, dtype=pl.UInt32, eager=True))
     out = results[index.scatter(keys, rows)]
+    if detail and not approx:
+        out = out.with_columns(pl.lit(None, pl.Float64).alias("approx_value"))
     fields: list[str | pl.Expr] = ["value", "unit", "rule"]
     if detail:
         fields += ["text", f("approx_value").alias("approx")]

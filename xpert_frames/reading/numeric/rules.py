@@ -13,6 +13,7 @@ number words are read only where a span has no number in digits.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import polars as pl
 
@@ -38,19 +39,26 @@ def rewrite_stages(
 ) -> pl.DataFrame:
     """Column ``normalized_text`` through the rewrite stages ``(trigger, [(pattern, replacement),
     ...])`` in order (:func:`xpert_frames.reading.numeric.forms.form_stages`), each stage's
-    rewrites only on the rows that match its trigger, written back in place (row order kept:
-    the caller then screens again only the rows whose text changed, most of them none)."""
+    rewrites only on the rows that match its trigger and one of its patterns (a text that no
+    pattern of a stage matches is left as it is by every rewrite of the stage: most texts
+    that a trigger admits, such as ``\\frac{3}{4}`` or ``4,518,000``), written back in place
+    (row order kept: the caller then screens again only the rows whose text changed)."""
     n = pl.col("normalized_text")
     for trigger, rules in stages:
-        rewrite = functools.reduce(lambda e, r: e.str.replace_all(*r), rules, n)
         mask = df.select(n.str.contains(trigger).fill_null(False)).to_series()
         at = mask.arg_true()
         if len(at) == 0:
             continue
-        if len(at) == df.height:
-            df = df.with_columns(rewrite)
+        # A search without captures (the lazy DFA alone) is cheaper than the rewrites,
+        # whose captures run wherever a pattern matches and whose output is a copy.
+        changes = "|".join(f"(?:{pattern})" for pattern, _ in rules)
+        texts = df["normalized_text"].gather(at)
+        hit = texts.str.contains(changes)
+        if not hit.any():
             continue
-        done = df.filter(mask).select(rewrite).to_series()
+        rewrite = functools.reduce(lambda e, r: e.str.replace_all(*r), rules, n)
+        at = at.filter(hit)
+        done = texts.filter(hit).to_frame().select(rewrite).to_series()
         df = df.with_columns(df["normalized_text"].scatter(at, done))
     return df
 
@@ -81,34 +89,83 @@ def _words_fallback(g: Grammar, df: pl.DataFrame, target: str, source: pl.Expr) 
     return on_subset(df, pl.col(target).is_null() & source.is_not_null(), fill)
 
 
+#: What :func:`_statement` strips from the start of the text after the statement.
+_LEAD = " \t:,，："
+#: In the clause after a statement, a run that ends with ``=`` and holds no clause or sentence
+#: end, nor a comma or full stop (which may start one): dropped with the statement.
+_BEFORE_EQ = "(?:[^=，,。；;！!？?\n.]*=)*"
+#: The first clause or sentence end (:data:`~xpert_frames.reading.spans.CLAUSE_END`,
+#: :data:`~xpert_frames.reading.spans.SENTENCE_END`) and all after it: the clause ends at the
+#: first end of either kind.
+_CLAUSE_OR_SENTENCE_END = r"(?s)(?:，|, |[。；;！!？?\n]|\.(?:\s|$)).*$"
+
+
+def _patched(values: pl.Series, mask: pl.Series, fn: Callable[[pl.Series], pl.Series]) -> pl.Series:
+    """``values`` with ``fn`` of its values where ``mask`` holds (row order kept)."""
+    at = mask.fill_null(False).arg_true()
+    if len(at) == 0:
+        return values
+    if len(at) == len(values):
+        return fn(values)
+    return values.scatter(at, fn(values.filter(mask)))
+
+
 def _statement(
-    g: Grammar, df: pl.DataFrame, through: str | None = None, target: str = "statement"
+    g: Grammar,
+    df: pl.DataFrame,
+    through: str | None = None,
+    target: str = "statement",
+    screened: bool = False,
 ) -> pl.DataFrame:
     """Add ``statement`` (or ``target``): the last number of the clause after the last answer
     statement (after the clause's last ``=``), else the last number of its sentence.
-    ``through``: the text up to the statement (default: the last answer statement)."""
-    f = pl.col
-    tail = (
-        f("normalized_text")
-        .str.replace(through or g.through_marker, "")
-        .str.strip_chars_start(" \t:,，：")
-    )
-    out = df.with_columns(tail.str.replace(g.sentence_end, "").alias("sentence"))
-    after_eq = f("sentence").str.replace(g.clause_end, "").str.replace(r"(?s)^.*=", "")
-    out = out.with_columns(after_eq.alias("__eq"))
+    ``through``: the text up to the statement (default: the last answer statement), which
+    every row holds; ``screened``: rows may hold none (a screen let them through), and keep
+    their ``target`` (a column of ``df`` then).
+
+    The clause is two anchored cuts (the regex engine's cheapest: one forward scan each): the
+    text through the statement, the separators after it and the clause's runs up to an ``=``
+    (:data:`_BEFORE_EQ`, most clauses' ``=``), then its first clause or sentence end and all
+    after it. An ``=`` left (after a comma or a full stop) is cut on its rows only, and the
+    sentence only on the rows whose clause has no number. Row order is kept."""
+    through = through or g.through_marker
+    text = df["normalized_text"]
+    after = text.str.replace(f"{through}[{_LEAD}]*{_BEFORE_EQ}", "")
+    if not screened:
+        found = _clause_number(g, text, after, through)
+    else:  # the cut is never empty: a row whose text it left whole holds no statement
+        stated = after.str.len_bytes() < text.str.len_bytes()
+        at = stated.arg_true()
+        found = df[target]
+        if len(at):
+            number = _clause_number(g, text.filter(stated), after.filter(stated), through)
+            found = number if len(at) == len(found) else found.scatter(at, number)
+    return df.with_columns(found.alias(target))
+
+
+def _clause_number(g: Grammar, text: pl.Series, after: pl.Series, through: str) -> pl.Series:
+    """The number of :func:`_statement` of each ``text``, ``after`` its first cut."""
+    clause = after.str.replace(_CLAUSE_OR_SENTENCE_END, "")
+    eq_left = clause.str.contains("=", literal=True)
+    after_eq = _patched(clause, eq_left, lambda s: s.str.replace(r"(?s)^.*=", ""))
     # A clause that is one bare number (``The answer is 42.``, ``#### 42``) is its own last
     # candidate (every other form needs a character it lacks): no search on those rows.
-    bare = out.select(f("__eq").str.contains(BARE).fill_null(False)).to_series()
-    out = out.with_columns(pl.when(bare).then(f("__eq")).alias(target))
-    last = functools.partial(_with, last_candidate(g, f("__eq")).alias(target))
-    out = on_subset(out, ~bare, last).drop("__eq")
-    out = on_subset(
-        out,
-        f(target).is_null(),
-        lambda d: d.with_columns(last_candidate(g, f("sentence")).alias(target)),
+    bare = after_eq.str.contains(BARE).fill_null(False)
+    found = _patched(after_eq, ~bare, lambda s: s.str.extract_all(g.candidate).list.last())
+    missing = found.is_null()
+    if not missing.any():
+        return found
+    f = pl.col
+    sentence = (
+        text.filter(missing)
+        .str.replace(through, "")
+        .str.strip_chars_start(_LEAD)
+        .str.replace(g.sentence_end, "")
     )
-    out = _words_fallback(g, out, target, f("sentence"))
-    return out.drop("sentence")
+    sub = sentence.rename("sentence").to_frame().with_row_index("__at")
+    sub = sub.with_columns(last_candidate(g, f("sentence")).alias("__found"))
+    sub = _words_fallback(g, sub, "__found", f("sentence")).sort("__at")  # its order back
+    return found.scatter(missing.arg_true(), sub["__found"])
 
 
 def _boxed(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
@@ -188,9 +245,9 @@ RULE_COLUMNS = tuple(rule.name for rule in NUMBER_RULES)
 
 
 def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
-    """Add ``cand`` (the answer's number as written) and ``rule`` to ``df`` (column
-    ``normalized_text``, and
-    its screen ``screen_bits`` unless ``mode`` is ``first``).
+    """``row_key``, ``cand`` (the answer's number as written) and ``rule`` of ``df`` (columns
+    ``row_key``, ``normalized_text``, and its screen ``screen_bits`` unless ``mode`` is
+    ``first``), in another row order.
 
     Text is cut with ``contains``/``replace`` (no capture groups: Rust's fast engines), and
     each rule runs only on the rows that can match it and that no earlier rule answered."""
@@ -200,7 +257,7 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
             f("normalized_text").str.extract_all(g.candidate).list.first().alias("cand")
         )
         first = pl.when(f("cand").is_not_null()).then(pl.lit("first")).otherwise(pl.lit("none"))
-        return df.with_columns(first.alias("rule"))
+        return df.select("row_key", "cand", first.alias("rule"))
     # Gates are bits of the texts' screen (g; xpert_frames.reading.numeric.screens).
     no_check = screens.after_in_place(functools.partial(_no_check, g))
     df = on_subset(df, screens.has(screens.CHECK), no_check)
@@ -214,8 +271,10 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
     # After the last box, a conclusion (So/Therefore/Thus/Hence ...) is a statement too.
     stmt = functools.partial(_statement, g, through=g.through_late)
     df = on_subset(df, late, stmt, {"statement": pl.String()})
-    has_marker = screens.matches(df, screens.MARKER, g.marker, where=f("boxed").is_null())
-    df = on_subset(df, has_marker, functools.partial(_statement, g))
+    # The marker screen's rows: those whose text holds no statement keep theirs (the cut
+    # through the statement tells them apart, no search first).
+    has_marker = screens.has(screens.MARKER) & f("boxed").is_null()
+    df = on_subset(df, has_marker, functools.partial(_statement, g, screened=True))
     equals = f("normalized_text").str.extract(g.equals, 1).alias("equals")
     has_eq = pl.all_horizontal(f("boxed", "statement").is_null()) & screens.has(screens.EQUALS)
     df = on_subset(df, has_eq, lambda d: d.with_columns(equals), {"equals": pl.String()})
@@ -230,8 +289,7 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
         on_subset, cond=f("normalized_text").str.contains(CLAUSE_CONCLUSION), added=added
     )
     concluded = functools.partial(regex, fn=functools.partial(_conclusion, g))
-    screened = functools.partial(on_subset, cond=words, fn=concluded, added=added)
-    df = on_subset(df, rest & f("last").is_not_null(), screened, added)
+    df = on_subset(df, rest & f("last").is_not_null() & words, concluded, added)
     # A statement after the last box wins over it; else the rules in order.
     won = late & f("statement").is_not_null()
     cand = pl.coalesce(pl.when(won).then(f("statement")), *RULE_COLUMNS)
@@ -246,5 +304,7 @@ def candidates(g: Grammar, df: pl.DataFrame, mode: str) -> pl.DataFrame:
         pl.lit(len(RULE_COLUMNS), pl.UInt8),
     )
     rule = pl.lit(pl.Series([*RULE_COLUMNS, "none"], dtype=pl.String)).gather(code)
-    # One step each: in one step the two cost twice as much as apart (measured, Polars 2.1).
-    return df.with_columns(cand.alias("cand")).with_columns(rule.alias("rule")).drop("late")
+    # One step each: in one step the two cost twice as much as apart (measured, Polars 2.1);
+    # a select of the three columns, not a frame grown by two then cut (which copied all).
+    rules = df.select(rule.alias("rule")).to_series()
+    return df.select("row_key", cand.alias("cand")).with_columns(rules)

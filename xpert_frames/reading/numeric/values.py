@@ -84,16 +84,23 @@ _ASCII_FRACTION = (
 )
 
 
+#: An ASCII ``a分之b`` (b/a), anchored: where it matches, ``number_groups`` reads it with its
+#: Chinese fraction form only (``sign``, ``zh_den``, ``zh_num``: no other form holds ``分之``
+#: after ASCII digits, and no ``又``), as :func:`_ascii_zh_fraction` cuts it.
+_ASCII_ZH_FRACTION = rf"^(?:[-+]|负)?{ASCII_NUMBER}\s*分之\s*{ASCII_NUMBER}$"
+
+
 #: A text holding one of these may match a fraction form of ``number_groups`` (or a percent
 #: word); without, only the plain number form (``Grammar.plain_groups``) can match.
 _FRACTION_MARKS = ["\\frac", "/", "分之"]
 
 
 def _ascii_fraction(df: pl.DataFrame) -> pl.DataFrame:
-    """The groups of :data:`_ASCII_FRACTION` (``sign``, ``fa``, ``fb``, ``sa``, ``sb``) of
-    texts ``num`` that match it, by literal cuts (no capture groups: the regex engine's slow
-    path): the sign is the first character when it is one, the operands are what ``/`` or
-    ``}{`` separate once white space is gone (an operand holds none)."""
+    """The operands (:data:`_OPERANDS`) of texts ``num`` that match :data:`_ASCII_FRACTION`,
+    by literal cuts (no capture groups: the regex engine's slow path): the sign is the first
+    character when it is one, the operands are what ``/`` or ``}{`` separate once white
+    space is gone (an operand holds none). Each cut is computed once (an eager frame does
+    not share sub-expressions)."""
     f = pl.col
     first = f("num").str.slice(0, 1)
     signed = first.is_in(["-", "+"])
@@ -102,24 +109,88 @@ def _ascii_fraction(df: pl.DataFrame) -> pl.DataFrame:
         pl.when(signed).then(first).alias("sign"),
         body.str.replace_all(r"\s+", "").alias("__body"),
     )
-    df = df.with_columns(f("__body").str.starts_with("\\frac").alias("__frac"))
-    frac = f("__body").str.strip_prefix("\\frac{").str.strip_suffix("}").str.split_exact("}{", 1)
-    slash = f("__body").str.split_exact("/", 1)
-    is_frac = f("__frac")
+    # ``\frac{a}{b}`` -> ``a/b``: then one cut at ``/`` for both forms.
+    frac = f("__body").str.strip_prefix("\\frac{").str.strip_suffix("}")
+    frac = frac.str.replace("}{", "/", literal=True)
+    cut = f("__body").str.starts_with("\\frac")
+    df = df.with_columns(
+        pl.when(cut).then(frac).otherwise(f("__body")).str.split_exact("/", 1).alias("__cut")
+    )
+    parts = f("__cut").struct
     return df.select(
-        pl.exclude("__body", "__frac"),
-        pl.when(is_frac).then(frac.struct.field("field_0")).alias("frac_num"),
-        pl.when(is_frac).then(frac.struct.field("field_1")).alias("frac_den"),
-        pl.when(~is_frac).then(slash.struct.field("field_0")).alias("slash_num"),
-        pl.when(~is_frac).then(slash.struct.field("field_1")).alias("slash_den"),
+        pl.exclude("__body", "__cut", "sign"),
+        "sign",
+        parts.field("field_0").alias("numerator"),
+        parts.field("field_1").alias("denominator"),
+        pl.lit(None, pl.String).alias("whole"),
+        pl.lit(None, pl.String).alias("mult"),
+        pl.lit(False).alias("percent"),
     )
 
 
-def _groups(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
-    """``df`` plus the named groups of ``g.number_groups`` read from ``num`` (row order
-    changes). ASCII fractions (most of the rows here) are read by literal cuts
-    (:func:`_ascii_fraction`), and texts that can hold no fraction with the plain number form
-    only (both faster than the whole grammar's regex, and the same groups)."""
+def _ascii_zh_fraction(df: pl.DataFrame) -> pl.DataFrame:
+    """The operands (:data:`_OPERANDS`) of texts ``num`` that match
+    :data:`_ASCII_ZH_FRACTION`, by literal cuts (the capture groups of ``number_groups`` cost
+    ten times as much): the sign is the first character when it is one, the denominator and
+    the numerator what ``分之`` separates, without the white space next to it."""
+    f = pl.col
+    first = f("num").str.slice(0, 1)
+    signed = first.is_in(["-", "+", "负"])
+    body = pl.when(signed).then(f("num").str.slice(1)).otherwise(f("num"))
+    df = df.with_columns(
+        pl.when(signed).then(first).alias("sign"), body.str.split_exact("分之", 1).alias("__cut")
+    )
+    parts = f("__cut").struct
+    return df.select(
+        pl.exclude("__cut", "sign"),
+        "sign",
+        parts.field("field_1").str.strip_chars_start().alias("numerator"),
+        parts.field("field_0").str.strip_chars_end().alias("denominator"),
+        pl.lit(None, pl.String).alias("whole"),
+        pl.lit(None, pl.String).alias("mult"),
+        pl.lit(False).alias("percent"),
+    )
+
+
+#: The operand columns every form is folded into (after the key columns and ``unit``).
+_OPERANDS = ["sign", "numerator", "denominator", "whole", "mult", "percent"]
+
+
+def _fold(g: Grammar, groups: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """The named groups of ``g.number_groups`` (or of ``g.plain_groups``: the groups it lacks
+    are null) folded into :data:`_OPERANDS`: each form has a numerator and maybe a
+    denominator and a whole part."""
+    f = pl.col
+    nums, dens, whole = ["frac_num", "slash_num", "plain"], ["frac_den", "slash_den"], []
+    if g.mixed:
+        nums, dens, whole = [*nums, "mixed_num"], [*dens, "mixed_den"], ["mixed_whole"]
+    if g.chinese:
+        nums, dens, whole = [*nums, "percent", "zh_num"], [*dens, "zh_den"], [*whole, "zh_whole"]
+    have = set(groups.columns)
+
+    def fold(names: list[str]) -> pl.Expr:
+        present = [n for n in names if n in have]
+        return pl.coalesce(present) if present else pl.lit(None, pl.String)
+
+    return groups.select(
+        *keys,
+        "unit",
+        "sign",
+        fold(nums).alias("numerator"),
+        fold(dens).alias("denominator"),
+        fold(whole).alias("whole"),
+        f("mult") if "mult" in have else pl.lit(None, pl.String).alias("mult"),
+        (f("percent").is_not_null() if "percent" in have else pl.lit(False)).alias("percent"),
+    )
+
+
+def _groups(g: Grammar, df: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """``keys``, ``unit`` and the operands (:data:`_OPERANDS`) of the numbers ``num`` of
+    ``df`` (row order changes), read with the named groups of ``g.number_groups``. ASCII
+    fractions (most of the rows here) are read by literal cuts (:func:`_ascii_fraction`), and
+    texts that can hold no fraction with the plain number form only (both faster than the
+    whole grammar's regex, and the same groups). Each part is folded into the operands before
+    the parts are joined: fewer columns to copy."""
     f = pl.col
     num = f("num")
     kind = (
@@ -130,22 +201,18 @@ def _groups(g: Grammar, df: pl.DataFrame) -> pl.DataFrame:
         .otherwise(pl.lit(2, pl.Int8))
     )
     df = df.with_columns(kind.alias("__kind"))
-    parts = [df.filter(f("__kind") == k).drop("__kind") for k in range(3)]
-    parts = [
-        parts[0]
-        .with_columns(num.str.extract_groups(g.number_groups).alias("groups"))
-        .unnest("groups"),
-        _ascii_fraction(parts[1]),
-        parts[2]
-        .with_columns(num.str.extract_groups(g.plain_groups).alias("groups"))
-        .unnest("groups"),
-    ]
-    full = parts[0]
-    for part in parts[1:]:
-        names = [n for n in full.columns if n not in part.columns]
-        part = part.with_columns(pl.lit(None, pl.String).alias(n) for n in names)
-        full = pl.concat([full, part.select(full.columns)])
-    return full
+    columns = [*keys, "unit", "num"]
+    parts = [df.filter(f("__kind") == k).select(columns) for k in range(3)]
+    out = [_ascii_fraction(parts[1]).select(*keys, "unit", *_OPERANDS)]
+    if g.chinese:  # ASCII ``a分之b`` by cuts too, the regex run on the rows with a mark only
+        zh = parts[0].select(num.str.contains(_ASCII_ZH_FRACTION)).to_series()
+        if zh.any():
+            out.append(_ascii_zh_fraction(parts[0].filter(zh)).select(*keys, "unit", *_OPERANDS))
+            parts[0] = parts[0].filter(~zh)
+    full = parts[0].with_columns(num.str.extract_groups(g.number_groups).alias("groups"))
+    plain = parts[2].with_columns(num.str.extract_groups(g.plain_groups).alias("groups"))
+    out += [_fold(g, full.unnest("groups"), keys), _fold(g, plain.unnest("groups"), keys)]
+    return pl.concat(out)
 
 
 @functools.cache
@@ -166,14 +233,14 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
     # An ASCII number followed by nothing but a known unit (most candidates) is a cast.
     df = df.with_columns(f("candidate").str.extract(_ASCII_PREFIX, 0).alias("num"))
     df = df.with_columns(
-        f("candidate").str.slice(f("num").str.len_chars()).str.strip_chars().alias("unit_text")
+        f("candidate").str.strip_prefix(f("num")).str.strip_chars().alias("unit_text")
     )
     quick = (f("unit_text") == "") | f("unit_text").is_in(_plain_units())
     mask = df.select((f("num").is_not_null() & quick).fill_null(False)).to_series()
     ascii_unit = df.filter(mask).select(
         *keys,
         f("num").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value"),
-        f("unit_text").replace("", None).alias("unit"),
+        pl.when(f("unit_text") != "").then(f("unit_text")).alias("unit"),
     )
     df = df.filter(~mask).drop("num", "unit_text")
     # Eager frames do not share sub-expressions: each is computed once, then reused.
@@ -188,23 +255,7 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
     simple = df.filter(bare).with_columns(
         f("num").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value")
     )
-    df = _groups(g, df.filter(~bare))
-    # Each form has a numerator and maybe a denominator: fold them into two operand columns.
-    nums, dens, whole = ["frac_num", "slash_num", "plain"], ["frac_den", "slash_den"], []
-    if g.mixed:
-        nums, dens, whole = [*nums, "mixed_num"], [*dens, "mixed_den"], ["mixed_whole"]
-    if g.chinese:
-        nums, dens, whole = [*nums, "percent", "zh_num"], [*dens, "zh_den"], [*whole, "zh_whole"]
-    df = df.select(
-        *keys,
-        "sign",
-        pl.coalesce(nums).alias("numerator"),
-        pl.coalesce(dens).alias("denominator"),
-        (pl.coalesce(whole) if whole else pl.lit(None, pl.String)).alias("whole"),
-        f("mult") if g.chinese else pl.lit(None, pl.String).alias("mult"),
-        (f("percent").is_not_null() if g.chinese else pl.lit(False)).alias("percent"),
-        f("unit"),
-    )
+    df = _groups(g, df.filter(~bare), keys)
     df = df.with_columns(
         f("denominator").is_not_null().alias("has_denominator"),
         f("whole").is_not_null().alias("has_whole"),
@@ -215,7 +266,8 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
         df = _operands(g, df, ["numerator", "denominator"]).with_columns(
             pl.lit(None, pl.Float64).alias("whole")
         )
-    mult = f("mult").replace_strict({"万": 1e4, "亿": 1e8}, default=1.0, return_dtype=pl.Float64)
+    # Comparisons, not a hash lookup per row (``replace_strict``): most rows have neither.
+    mult = pl.when(f("mult") == "万").then(1e4).when(f("mult") == "亿").then(1e8).otherwise(1.0)
     fraction = (
         pl.when(f("has_whole"))
         .then(f("whole") + f("numerator") / f("denominator"))
@@ -228,6 +280,6 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
         *keys, pl.when(negative).then(-value).otherwise(value).alias("value"), unit.alias("unit")
     )
     df = pl.concat([ascii_unit, simple.select(*keys, "value", "unit"), df])
-    scale = f("unit").replace_strict({"%": 0.01, "‰": 0.001}, default=1.0, return_dtype=pl.Float64)
+    scale = pl.when(f("unit") == "%").then(0.01).when(f("unit") == "‰").then(0.001).otherwise(1.0)
     value = f("value") * scale
     return df.select(*keys, pl.when(value.is_finite()).then(value).alias("value"), "unit")
