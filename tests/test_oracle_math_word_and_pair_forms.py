@@ -17,10 +17,12 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import xpert_frames as xf
 from tests.helpers import examples
 from tests.math_word_pair_cases import (
     BULK,
@@ -38,9 +40,11 @@ from tests.math_word_pair_cases import (
     strings,
     verdict_cases,
 )
+from tests.oracles import math as math_oracle
 from tests.oracles import math_pair_forms as oracle_pairs
 from tests.oracles import math_worded as oracle_words
 from xpert_frames.evaluators.math_answer import pair_forms, worded
+from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
 
 
 # ------------------------------------------------------------------------------ the data
@@ -146,6 +150,47 @@ def test_the_package_reads_the_defect_cases_as_documented(
     ours: Callable[..., Any], theirs: Callable[..., Any], case: tuple[str, ...]
 ) -> None:
     assert theirs(*case) == ours(*case)
+
+
+#: Whole rows the evaluator scores wrong through the defects: (prediction, answer, right score).
+DEFECT_ROWS = [
+    pytest.param(
+        "The solutions are $\\boxed{(2\\sqrt{3}, 1), (2-\\sqrt{3}, 1)}$",
+        "$(2 \\pm \\sqrt{3}, 1)$",
+        0.0,
+        id="false credit: 2 sqrt(3) for 2 pm sqrt(3)",
+    ),
+    pytest.param(
+        "The solutions are $\\boxed{(2+\\sqrt{3}, 1), (2-\\sqrt{3}, 1)}$",
+        "$(2 \\pm \\sqrt{3}, 1)$",
+        1.0,
+        id="false miss: the two tuples of 2 pm sqrt(3)",
+    ),
+    pytest.param(
+        "We checked every case. The answer is yes, enthusiastically.",
+        "Yes",
+        1.0,
+        id="false miss: yes before enthusiastically",
+    ),
+    pytest.param("Hence no, whence the contradiction.", "No", 1.0, id="false miss: whence"),
+]
+
+
+@pytest.mark.parametrize(("prediction", "answer", "right"), DEFECT_ROWS)
+def test_the_oracle_scores_the_defect_rows_right(
+    prediction: str, answer: str, right: float
+) -> None:
+    assert math_oracle.score(prediction, answer, symbolic="latex")["score"] == right  # type: ignore[index]
+
+
+@pytest.mark.xfail(strict=True, reason="package defect (PACKAGE_DEFECTS): reported to the lead")
+@pytest.mark.parametrize(("prediction", "answer", "right"), DEFECT_ROWS)
+def test_the_evaluator_scores_the_defect_rows_right(
+    prediction: str, answer: str, right: float
+) -> None:
+    frame = pl.DataFrame({"prediction": [prediction], "answer": [answer]})
+    out = xf.score(frame, [MathEvaluator(symbolic="latex")])
+    assert out["math_score"].to_list() == [right]
 
 
 @settings(max_examples=examples(1000), deadline=None)
