@@ -189,7 +189,8 @@ PAIR_PIECES = [
     "\\qquad", "\\quadx", " ", "  ", "\n", "\t", "0.1", "\\overline{6}", "\\overline {12}",
     "\\dot{6}", "\\dot1", "\\dot{2}", "(6)", "(", ")", "\\repeating", "...", "…", "\\dots",
     "\\ldots", "\\cdots", "0.1666", "0.", ".", "12", "3", "0", "9", "\\text{The answer is }",
-    "\\text{Answer:}", "\\text{This}", "\\text{Square}", "\\text{ for all } x>0",
+    "\\text{Answer:}", "\\text{It must be}", "\\text{This}", "\\text{Square}",
+    "\\text{ for all } x>0",
     "\\text{where }", "\\text{whenever}", "\\text{when}", "\\text{for_all}", "\\text{",
     "\\text", ",", ";", "\\begin{cases}", "So the angle is", "The answer is ", " is ", "are",
     "equals", "=", "Is", "ſ", "İs", "sqrt(3)", "sqrt (x+1)", "sqrt", "pi", "2pi", "\\pi", "pie",
@@ -232,10 +233,12 @@ def dressed(core: str, how: int) -> str:
         core.replace(" ", ""),
         f"$$\\left({core}\\right)$$",
         f"\\textbf{{(E)}} {core}",
+        f"{core} \\text{{ whenever }} x>0",
+        f"So it equals {core}",
     ][how]
 
 
-DRESSED = st.tuples(st.sampled_from(CORES), st.integers(0, 12)).map(lambda c: dressed(*c))
+DRESSED = st.tuples(st.sampled_from(CORES), st.integers(0, 14)).map(lambda c: dressed(*c))
 WORD_TEXTS = pieces_of(WORD_PIECES, 14)
 PAIR_TEXTS = st.one_of(pieces_of(PAIR_PIECES, 10), DRESSED)
 
@@ -249,7 +252,7 @@ def bulk(rng: random.Random) -> dict[str, Sequence[tuple[str, ...]]]:
     words = draw(WORD_PIECES, 3000, 14)
     words += [f"\\boxed{{{t}}}" for t in words[:500]]
     pairs_texts = draw(PAIR_PIECES, 2000, 10)
-    written = [dressed(rng.choice(CORES), rng.randrange(13)) for _ in range(2000)]
+    written = [dressed(rng.choice(CORES), rng.randrange(15)) for _ in range(2000)]
     pairs = [(rng.choice(pairs_texts), rng.choice(pairs_texts)) for _ in range(2000)]
     pairs += [(rng.choice(written), rng.choice(written)) for _ in range(4000)]
     pairs += [(w, w) for w in written[:300]] + [(c, dressed(c, 2)) for c in CORES]

@@ -230,6 +230,23 @@ def _swap(pattern: Any, old: str, new: str) -> Any:
 
 
 MUTANTS = [
+    pytest.param(worded, "_NOT_WORDS", worded._NOT_WORDS - {"sin"}, id="sin a word"),
+    pytest.param(worded, "_NUMBER_WORDS", worded._NUMBER_WORDS - {"seven"}, id="seven a word"),
+    pytest.param(worded, "_SPACES", _swap(worded._SPACES, "|~", ""), id="tilde kept"),
+    pytest.param(
+        worded, "_WRAPPER", _swap(worded._WRAPPER, "|operatorname", ""), id="operatorname kept"
+    ),
+    pytest.param(
+        pair_forms, "_LEADING", _swap(pair_forms._LEADING, "|be|", "|"), id="be not a lead-in"
+    ),
+    pytest.param(
+        pair_forms,
+        "_SENTENCE_TAIL",
+        _swap(pair_forms._SENTENCE_TAIL, "|\\bequals", ""),
+        id="equals not a verb",
+    ),
+    pytest.param(pair_forms, "_SQRT", _swap(pair_forms._SQRT, "sqrt\\s*", "sqrt"), id="sqrt ("),
+    pytest.param(pair_forms, "_TUPLE", re.compile(r"\[([^\[\]]*)\]"), id="no tuples"),
     pytest.param(worded, "YES", _swap(worded.YES, "true|", ""), id="true no longer says yes"),
     pytest.param(worded, "NO", _swap(worded.NO, "|none", ""), id="none no longer says no"),
     pytest.param(worded, "_NEGATION", _swap(worded._NEGATION, "never|", ""), id="never kept"),
