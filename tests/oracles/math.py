@@ -3,8 +3,7 @@
 Same rules as :mod:`xpert_frames.reading.numeric.parse` and
 :mod:`xpert_frames.evaluators.math_answer`,
 written the obvious way: string loops, Python ``re``, a character loop for Chinese numerals.
-The unit table (data) is shared; through :mod:`tests.oracles.math_words`, so are the package's
-worded-answer functions and ``fit_pair_of`` (its docstring says what that leaves checked).
+The unit table (data, ``xpert_frames/data/units.csv``) is shared, read as a file.
 """
 
 from __future__ import annotations

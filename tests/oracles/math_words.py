@@ -1,13 +1,12 @@
 """Oracle side of the math rules added for real answers: references stated in words, clock
 times and ratios, span forms before verification, exact rationals.
 
-Clock times, ratios and number lists are the oracle's own (:mod:`tests.oracles.math_times`,
-shown equal to the package's by tests/test_oracle_math_times.py). Unlike the other oracles
-this one still reuses two of the evaluator's plain-Python per-string functions
-(:mod:`xpert_frames.evaluators.math_answer.worded` and ``pair_forms.fit_pair_of``): what it
-checks independently for those is that the columnar paths (screens, distinct tables, scatter
-back, the precedence of the rules) give the per-row result of those functions. Exact
-rationals are checked here with sympy directly."""
+Each rule is the oracle's own, written apart from the package's and shown equal to it on the
+test data and generated texts: references in words (:mod:`tests.oracles.math_worded`) and
+the span forms fitted before verification (:mod:`tests.oracles.math_pair_forms`) by
+tests/test_oracle_math_word_and_pair_forms.py, clock times, ratios and number lists
+(:mod:`tests.oracles.math_times`) by tests/test_oracle_math_times.py. Exact rationals are
+checked here with sympy directly."""
 
 from __future__ import annotations
 
@@ -15,13 +14,9 @@ import itertools
 import math
 from typing import Any
 
+from tests.oracles.math_pair_forms import fit_pair_of
 from tests.oracles.math_times import colon_equal_of
-from xpert_frames.evaluators.math_answer.pair_forms import fit_pair_of
-from xpert_frames.evaluators.math_answer.worded import (
-    worded_answer_of,
-    worded_equal_of,
-    worded_kind_of,
-)
+from tests.oracles.math_worded import worded_answer_of, worded_equal_of, worded_kind_of
 
 __all__ = ["colon_equal_of", "exact_differ", "fit_pair_of", "words"]
 

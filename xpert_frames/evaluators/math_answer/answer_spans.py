@@ -12,10 +12,14 @@ import polars as pl
 from xpert_frames.evaluators.math_answer import answer_forms
 from xpert_frames.evaluators.math_answer.answer_forms import strip_delimiters
 from xpert_frames.evaluators.math_answer.symbolic import _SEG, _SPACE, _sentence, statement_math
-from xpert_frames.reading.boxes import after_box, last_box
+from xpert_frames.reading.boxes import after_box, anchored_box, box_tail, last_box
 from xpert_frames.reading.spans import last_sentence
 from xpert_frames.reading.subsets import on_subset
-from xpert_frames.reading.vocabulary import SENTENCE_CONCLUSION, SENTENCE_CONCLUSION_SCREEN
+from xpert_frames.reading.vocabulary import (
+    BOX_CONTENT_DEEP,
+    SENTENCE_CONCLUSION,
+    SENTENCE_CONCLUSION_SCREEN,
+)
 
 #: A character that folds into one of the strong markers (full-width forms included).
 _STRONG_CHAR = r"[\\^_√π∞≤≥≠±∪∩∈(\[!（［！＾＿＼]"
@@ -117,11 +121,14 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     # Each mask and subset once (eager frames share no sub-expressions).
     df = df.with_columns(f("prediction").str.contains_any(["\\boxed", "\\fbox"]).alias("__box"))
     boxed = f("__box")
+    # The text after the last box opener, once (the conclusion's screen and the box's content
+    # read it).
+    boxes = df.filter(boxed).with_columns(box_tail(f("prediction")).alias("__tail"))
     # A conclusion stated after the last box (the box held a step, ``\boxed{r = 3}``) wins,
     # also where the statement rule read that conclusion.
-    # The last sentence after the box is part of the text: without a conclusion word anywhere
+    # The last sentence after the box is part of that text: without a conclusion word there
     # it opens with none (no sentence cut out).
-    after = df.filter(boxed).filter(f("prediction").str.contains(SENTENCE_CONCLUSION_SCREEN))
+    after = boxes.filter(f("__tail").str.contains(SENTENCE_CONCLUSION_SCREEN)).drop("__tail")
     after = after_box(after, "prediction")
     after = after.filter(f("prediction").str.contains(SENTENCE_CONCLUSION) & _SEG)
     # Against a plain-number reference a span only decides whether the row is symbolic; a
@@ -135,7 +142,9 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
     cut = cut.with_columns(_sentence(f("prediction")).alias("sentence"))
     cut = cut.filter(~f("plain") | f("sentence").str.contains(_CAN_BE_STRONG))
     other = df.filter(~f("statement"))
-    box = other.filter(boxed)
+    box = boxes.filter(~f("statement")).join(after, on="row", how="anti")
+    # The last box's content (reading.boxes.last_box, over the text after the opener read above).
+    content = f("__tail").str.extract(anchored_box(BOX_CONTENT_DEEP), 1)
     end = last_sentence(f("prediction").str.replace_all(*_DISPLAY_STOP))
     unboxed = other.filter(~boxed)
     last = unboxed.filter(f("prediction").str.contains(_LAST_HINT))
@@ -156,9 +165,7 @@ def _prediction_span(batch: pl.Series) -> pl.Series:
         [
             cut.select("row", statement_math(f("sentence")).alias("span")),
             after.select("row", statement_math(f("prediction")).alias("span")).drop_nulls(),
-            last_box(box.join(after, on="row", how="anti"), "prediction", "span").select(
-                "row", "span"
-            ),
+            box.select("row", content.alias("span")),
             last.select("row", statement_math(f("prediction")).alias("span")),
             bare.select("row", f("prediction").alias("span")),
         ]
