@@ -1,16 +1,12 @@
 """Cases for tests/test_oracle_math_word_and_pair_forms.py: the texts and pairs of the math
-test data and the real-answer sets, generated texts, and the package's reading of the rules
-where it is wrong (:data:`PACKAGE_DEFECTS`, put into the oracle by
-:func:`as_the_package_reads`)."""
+test data and the real-answer sets, and generated texts."""
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from string import ascii_letters
 from typing import Any
 from unittest import mock
 
@@ -19,8 +15,6 @@ import pytest
 from hypothesis import strategies as st
 
 import xpert_frames as xf
-from tests.oracles import math_pair_forms as oracle_pairs
-from tests.oracles import math_pair_words as oracle_pair_words
 from tests.oracles import math_worded as oracle_words
 from xpert_frames.evaluators.math_answer import pair_forms, worded
 from xpert_frames.evaluators.math_answer.evaluator import MathEvaluator
@@ -130,43 +124,6 @@ def verdict_cases(texts: list[str], rng: random.Random, n: int) -> list[tuple[st
         phrase = kind.removeprefix("word:")
         cases += [(kind, phrase), (kind, f"so {phrase}, i think"), (kind, f"not {phrase}")]
     return cases
-
-
-#: The package's reading of three rules where it is wrong (the oracle keeps the documented
-#: rule); put into the oracle for the comparisons on generated texts.
-PACKAGE_DEFECTS: dict[tuple[Any, str], Callable[..., Any]] = {
-    # ``\pm`` after a term dropped in the ``+`` tuple: ``(2 \pm \sqrt{3}, 1)`` as
-    # ``(2 \sqrt{3}, 1)``.
-    (oracle_pairs, "_plus_form"): lambda head, tail: (head + tail).strip(),
-    # A leading ``\text{…}`` ending in the letters is/are/be, not the word: ``\text{Square}``.
-    (oracle_pair_words, "_lead_in"): lambda words: (
-        words[:1] != ""
-        and words[0] in ascii_letters
-        and any(
-            len(words) > len(m)
-            and words.endswith(m)
-            and set(words[1 : len(words) - len(m)]) <= set(ascii_letters + " ,'")
-            for m in ("is", "are", "be", ":")
-        )
-    ),
-    # Answer markers inside words: "thus" in "enthusiastically", "answer is" in "isn't".
-    (oracle_words, "_marker_word_at"): lambda text, i, word: text.startswith(word, i),
-}
-
-
-@contextmanager
-def as_the_package_reads() -> Iterator[None]:
-    """The oracle with the package's reading of :data:`PACKAGE_DEFECTS`."""
-    with (
-        mock.patch.multiple(oracle_pairs, **patches(oracle_pairs)),
-        mock.patch.multiple(oracle_pair_words, **patches(oracle_pair_words)),
-        mock.patch.multiple(oracle_words, **patches(oracle_words)),
-    ):
-        yield
-
-
-def patches(module: Any) -> dict[str, Any]:
-    return {name: fn for (m, name), fn in PACKAGE_DEFECTS.items() if m is module}
 
 
 WORD_PIECES = [

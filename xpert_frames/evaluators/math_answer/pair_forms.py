@@ -45,7 +45,11 @@ _SPACING = re.compile(
 )
 #: The constants e and i written upright (``\\mathrm{e}``, ``\\mathrm i``, ``\\rm{e}``).
 _UPRIGHT = re.compile(r"\\(?:mathrm|rm)\s*(?:\{\s*([ei])\s*\}|\s([ei])(?![A-Za-z]))")
-_LEADING = re.compile(r"^\s*\\text\s*\{\s*[A-Za-z][A-Za-z ,']*(?:is|are|be|:)\s*\}\s*:?\s*")
+#: Words leading to the answer in a ``\\text{}`` (``The answer is``, ``Answer:``): "is", "are" or
+#: "be" as a word (not the end of ``Paris`` or ``Square``), or a colon.
+_LEADING = re.compile(
+    r"^\s*\\text\s*\{\s*[A-Za-z][A-Za-z ,']*(?:[ ,'](?:is|are|be)|:)\s*\}\s*:?\s*"
+)
 #: A multiple-choice label before the value (``\\text{(C)}\\ \\frac{5}{2}``, ``(B) 12``).
 _CHOICE = re.compile(r"^\s*(?:\\text(?:bf)?\s*\{\s*\(([A-E])\)\s*\}|\(([A-E])\))\s*(?=\S)")
 _TRAILING = re.compile(
@@ -158,13 +162,23 @@ def _mixed(span: str) -> str:
     return f"\\frac{{{whole * den + num}}}{{{den}}}"
 
 
+def _plus(head: str) -> str:
+    """What ``\\pm`` reads as in its ``+`` case after ``head``: nothing where it is a sign
+    (nothing or an operator before it: ``\\pm 2`` is ``2``), ``+`` after a term (``2 \\pm
+    \\sqrt{3}`` is ``2 + \\sqrt{3}``, not ``2 \\sqrt{3}``)."""
+    before = head.rstrip()
+    return "" if not before or before[-1] in "=<>+-*/[{:" else "+"
+
+
 def _expand_pm(span: str) -> str:
     def expand(m: re.Match[str]) -> str:
         parts = m.group(1).split(",")
         out: list[list[str]] = [[]]
         for part in parts:
-            if _PM.search(part):
-                plus, minus = _PM.sub("", part, count=1), _PM.sub("-", part, count=1)
+            sign = _PM.search(part)
+            if sign:
+                head, tail = part[: sign.start()], part[sign.end() :]
+                plus, minus = head + _plus(head) + tail, head + "-" + tail
                 out = [[*o, v] for o in out for v in (plus.strip(), minus.strip())]
             else:
                 out = [[*o, part.strip()] for o in out]

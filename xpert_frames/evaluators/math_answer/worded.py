@@ -52,7 +52,8 @@ _NUMBER_WORDS = {
     "a", "point", "minus", "negative",
 }  # fmt: skip
 _NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|cannot|can't|doesn't|don't|isn't)\b")
-_MARKER = re.compile(r"(?is).*(?:answer\s*(?:is|:)|therefore|thus|hence)\s*[:：]?")
+#: The last answer marker, as whole words (not "thus" in "enthusiastically").
+_MARKER = re.compile(r"(?is).*\b(?:answer\s*(?:is\b|:)|(?:therefore|thus|hence)\b)\s*[:：]?")
 
 
 def plain_words(text: str) -> str:
