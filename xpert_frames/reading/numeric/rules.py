@@ -30,10 +30,6 @@ from xpert_frames.reading.subsets import on_subset
 from xpert_frames.reading.vocabulary import BOX_CONTENT, CLAUSE_CONCLUSION
 
 
-def _with(expr: pl.Expr, df: pl.DataFrame) -> pl.DataFrame:
-    return df.with_columns(expr)
-
-
 def rewrite_stages(
     stages: list[tuple[str, list[tuple[str, str]]]], df: pl.DataFrame
 ) -> pl.DataFrame:
@@ -94,10 +90,6 @@ _LEAD = " \t:,，："
 #: In the clause after a statement, a run that ends with ``=`` and holds no clause or sentence
 #: end, nor a comma or full stop (which may start one): dropped with the statement.
 _BEFORE_EQ = "(?:[^=，,。；;！!？?\n.]*=)*"
-#: The first clause or sentence end (:data:`~xpert_frames.reading.spans.CLAUSE_END`,
-#: :data:`~xpert_frames.reading.spans.SENTENCE_END`) and all after it: the clause ends at the
-#: first end of either kind.
-_CLAUSE_OR_SENTENCE_END = r"(?s)(?:，|, |[。；;！!？?\n]|\.(?:\s|$)).*$"
 
 
 def _patched(values: pl.Series, mask: pl.Series, fn: Callable[[pl.Series], pl.Series]) -> pl.Series:
@@ -123,9 +115,9 @@ def _statement(
     every row holds; ``screened``: rows may hold none (a screen let them through), and keep
     their ``target`` (a column of ``df`` then).
 
-    The clause is two anchored cuts (the regex engine's cheapest: one forward scan each): the
-    text through the statement, the separators after it and the clause's runs up to an ``=``
-    (:data:`_BEFORE_EQ`, most clauses' ``=``), then its first clause or sentence end and all
+    The clause is two anchored cuts (one scan of the text each: no search for where a match
+    starts): the text through the statement, the separators after it and the clause's runs up
+    to an ``=`` (:data:`_BEFORE_EQ`, most clauses' ``=``), then the clause's first end and all
     after it. An ``=`` left (after a comma or a full stop) is cut on its rows only, and the
     sentence only on the rows whose clause has no number. Row order is kept."""
     through = through or g.through_marker
@@ -145,7 +137,9 @@ def _statement(
 
 def _clause_number(g: Grammar, text: pl.Series, after: pl.Series, through: str) -> pl.Series:
     """The number of :func:`_statement` of each ``text``, ``after`` its first cut."""
-    clause = after.str.replace(_CLAUSE_OR_SENTENCE_END, "")
+    # The first clause or sentence end and all after it: the clause ends at the first end of
+    # either kind (no clause end holds a sentence end's first character, nor the reverse).
+    clause = after.str.replace(f"(?:{g.clause_end})|(?:{g.sentence_end})", "")
     eq_left = clause.str.contains("=", literal=True)
     after_eq = _patched(clause, eq_left, lambda s: s.str.replace(r"(?s)^.*=", ""))
     # A clause that is one bare number (``The answer is 42.``, ``#### 42``) is its own last
