@@ -26,6 +26,7 @@ from xpert_frames.reading.numeric.forms import (
 )
 from xpert_frames.reading.numeric.grammar import (
     MIXED_TRIGGER,
+    REWRITE_STEPS,
     Grammar,
     fold_text,
     grammar,
@@ -54,12 +55,9 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
     # rows of its screen only; then a new screen of the rows whose text they changed.
     screened = (*screens.REWRITE_SCREENS, screens.SCALE)
     gates = work.select(screens.has(b).alias(str(k)) for k, b in enumerate(screened))
-    text = rewrite_rows(work["normalized_text"], gates.get_columns()[:-1])
-    at = gates.to_series(gates.width - 1).arg_true()
-    if len(at):
-        scaled = text.gather(at).to_frame().select(digit_scales(f("normalized_text")))
-        text = text.scatter(at, scaled.to_series())
-    work = screens.rescreen_changed(work.with_columns(text), work["normalized_text"])
+    steps = zip(gates.get_columns(), (*REWRITE_STEPS, digit_scales), strict=True)
+    text, changed = rewrite_rows(work["normalized_text"], list(steps))
+    work = screens.rescreen_rows(work.with_columns(text), changed)
     stages = form_stages(decimal_comma)
     # One regex over every text: a literal screen of the stages (a letter or two digits
     # beside each other) would cost more than it.
