@@ -41,12 +41,11 @@ from xpert_frames.reading.subsets import on_subset
 
 
 def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFrame:
-    """Normalize ``normalized_text`` (fold, rewrites, number forms) on the rows that need it, and
-    add the
-    last ``exact ≈ approximation`` pair (``exact``, ``approx``) before cutting it out. The
-    texts are screened once (``screen_bits``, :mod:`xpert_frames.reading.numeric.screens`); each
-    gate is a bit
-    test, and each step that rewrites a text screens it again."""
+    """Normalize ``normalized_text`` (fold every text; rewrites and number forms on the rows
+    that need them), and add the last ``exact ≈ approximation`` pair (``exact``, ``approx``)
+    before cutting it out. The folded texts are screened once (``screen_bits``,
+    :mod:`xpert_frames.reading.numeric.screens`); each gate is a bit test, and each step that
+    rewrites a text screens it again."""
     f = pl.col
     # Every text folded (a text without a key of the table comes out as it went in): one
     # pass costs less than a screen of it and a second screen of the rows it changed.

@@ -181,15 +181,6 @@ def rescreen(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(screen(df["normalized_text"]).alias("screen_bits"))
 
 
-def after(step: Callable[[pl.DataFrame], pl.DataFrame]) -> Callable[[pl.DataFrame], pl.DataFrame]:
-    """``step`` (which rewrites ``normalized_text``) followed by :func:`rescreen`."""
-
-    def run(df: pl.DataFrame) -> pl.DataFrame:
-        return rescreen(step(df))
-
-    return run
-
-
 def after_in_place(
     step: Callable[[pl.DataFrame], pl.DataFrame],
 ) -> Callable[[pl.DataFrame], pl.DataFrame]:
