@@ -181,6 +181,12 @@ def test_empty_and_null_texts() -> None:
     assert got == [0, 0, screens.EQUALS]
 
 
+def test_the_screen_searches_at_most_100_patterns() -> None:
+    # Above 100 patterns the Aho-Corasick search is built as an NFA, about twice as slow.
+    patterns, _, _ = screens._lookup()
+    assert len(patterns) == len(set(patterns)) <= 100
+
+
 def test_every_pattern_sets_its_bit_wherever_it_stands() -> None:
     texts, want = [], []
     for bit, pattern, ci in screens._PATTERNS:
