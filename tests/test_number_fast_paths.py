@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 
 from tests.helpers import examples
 from xpert_frames.reading.numeric import screens
-from xpert_frames.reading.numeric.grammar import grammar, powers_of_ten, rewrite_rows, rewrite_text
+from xpert_frames.reading.numeric.grammar import (
+    REWRITE_STEPS,
+    grammar,
+    powers_of_ten,
+    rewrite_rows,
+    rewrite_text,
+)
 from xpert_frames.reading.numeric.rules import last_candidate
 from xpert_frames.reading.numeric.values import (
     _ASCII_FRACTION,
@@ -119,5 +125,7 @@ def test_rewrites_on_their_screened_texts_equal_every_rewrite_on_every_text(
     want = t.to_frame().select(powers_of_ten(rewrite_text(pl.col("normalized_text"))))
     df = t.to_frame().with_columns(screens.screen(t).alias("screen_bits"))
     hits = [df.select(screens.has(bits)).to_series() for bits in screens.REWRITE_SCREENS]
-    assert rewrite_rows(t, hits).to_frame().equals(want)
+    got, changed = rewrite_rows(t, list(zip(hits, REWRITE_STEPS, strict=True)))
+    assert got.to_frame().equals(want)
+    assert changed.to_list() == got.ne_missing(t).to_list()
     assert t.to_list() == [*texts, None]  # written in place in a copy

@@ -26,6 +26,7 @@ from xpert_frames.reading.numeric.forms import (
 )
 from xpert_frames.reading.numeric.grammar import (
     MIXED_TRIGGER,
+    REWRITE_STEPS,
     Grammar,
     fold_text,
     grammar,
@@ -40,12 +41,11 @@ from xpert_frames.reading.subsets import on_subset
 
 
 def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFrame:
-    """Normalize ``normalized_text`` (fold, rewrites, number forms) on the rows that need it, and
-    add the
-    last ``exact ≈ approximation`` pair (``exact``, ``approx``) before cutting it out. The
-    texts are screened once (``screen_bits``, :mod:`xpert_frames.reading.numeric.screens`); each
-    gate is a bit
-    test, and each step that rewrites a text screens it again."""
+    """Normalize ``normalized_text`` (fold every text; rewrites and number forms on the rows
+    that need them), and add the last ``exact ≈ approximation`` pair (``exact``, ``approx``)
+    before cutting it out. The folded texts are screened once (``screen_bits``,
+    :mod:`xpert_frames.reading.numeric.screens`); each gate is a bit test, and each step that
+    rewrites a text screens it again."""
     f = pl.col
     # Every text folded (a text without a key of the table comes out as it went in): one
     # pass costs less than a screen of it and a second screen of the rows it changed.
@@ -54,12 +54,9 @@ def _normalized(work: pl.DataFrame, g: Grammar, decimal_comma: str) -> pl.DataFr
     # rows of its screen only; then a new screen of the rows whose text they changed.
     screened = (*screens.REWRITE_SCREENS, screens.SCALE)
     gates = work.select(screens.has(b).alias(str(k)) for k, b in enumerate(screened))
-    text = rewrite_rows(work["normalized_text"], gates.get_columns()[:-1])
-    at = gates.to_series(gates.width - 1).arg_true()
-    if len(at):
-        scaled = text.gather(at).to_frame().select(digit_scales(f("normalized_text")))
-        text = text.scatter(at, scaled.to_series())
-    work = screens.rescreen_changed(work.with_columns(text), work["normalized_text"])
+    steps = zip(gates.get_columns(), (*REWRITE_STEPS, digit_scales), strict=True)
+    text, changed = rewrite_rows(work["normalized_text"], list(steps))
+    work = screens.rescreen_rows(work.with_columns(text), changed)
     stages = form_stages(decimal_comma)
     # One regex over every text: a literal screen of the stages (a letter or two digits
     # beside each other) would cost more than it.

@@ -181,15 +181,6 @@ def rescreen(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(screen(df["normalized_text"]).alias("screen_bits"))
 
 
-def after(step: Callable[[pl.DataFrame], pl.DataFrame]) -> Callable[[pl.DataFrame], pl.DataFrame]:
-    """``step`` (which rewrites ``normalized_text``) followed by :func:`rescreen`."""
-
-    def run(df: pl.DataFrame) -> pl.DataFrame:
-        return rescreen(step(df))
-
-    return run
-
-
 def after_in_place(
     step: Callable[[pl.DataFrame], pl.DataFrame],
 ) -> Callable[[pl.DataFrame], pl.DataFrame]:
@@ -208,13 +199,19 @@ def rescreen_changed(df: pl.DataFrame, before: pl.Series) -> pl.DataFrame:
     """``df``, whose ``normalized_text`` was ``before`` (the same rows in the same order), with
     ``screen_bits`` screened again only where its text changed (bits depend on the text
     alone)."""
-    text = df["normalized_text"]
-    at = text.ne_missing(before).arg_true()
+    return rescreen_rows(df, df["normalized_text"].ne_missing(before))
+
+
+def rescreen_rows(df: pl.DataFrame, rows: pl.Series) -> pl.DataFrame:
+    """``df`` with ``screen_bits`` screened again on the rows of the mask ``rows`` (those whose
+    ``normalized_text`` changed)."""
+    at = rows.arg_true()
     if len(at) == 0:
         return df
     if len(at) == len(df):
         return rescreen(df)
-    return df.with_columns(df["screen_bits"].scatter(at, screen(text.gather(at))))
+    bits = screen(df["normalized_text"].filter(rows))
+    return df.with_columns(df["screen_bits"].scatter(at, bits))
 
 
 def has(bits: int) -> pl.Expr:
