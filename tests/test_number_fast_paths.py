@@ -6,6 +6,8 @@ admit (``numeric.grammar.rewrite_rows``) against every rewrite on every text."""
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,6 +28,7 @@ from xpert_frames.reading.numeric.values import (
     BARE,
     _ascii_fraction,
     _ascii_zh_fraction,
+    _plain_units,
 )
 
 SPACE = st.sampled_from(["", " ", "  ", "\t", "\u3000", "\n"])
@@ -71,6 +74,28 @@ def test_cuts_equal_the_capture_groups(texts: list[str]) -> None:
     )
     got = _ascii_fraction(df).select(want.columns)
     assert got.equals(want)
+
+
+def test_no_unit_is_written_with_the_characters_of_an_ascii_fraction() -> None:
+    # A candidate that is an ASCII fraction skips the unit's split: what follows its first
+    # number is never a unit, since no unit is written with only these characters.
+    fraction_only = re.compile(r"[0-9,.eE+\-/\s]*")
+    assert [u for u in _plain_units() if fraction_only.fullmatch(u)] == []
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(texts=st.lists(fractions(), min_size=1, max_size=20))
+def test_whole_fraction_candidates_read_as_through_the_unit_split(texts: list[str]) -> None:
+    from xpert_frames.reading.numeric import values
+
+    df = pl.DataFrame({"candidate": texts}).with_row_index("k")
+    got = values.parse_rows(True, df, validated=False).sort("k")
+    # The same candidates with a unit after them go through the unit split: their values
+    # must be the fractions' values.
+    with_unit = df.with_columns(pl.col("candidate") + "kg")
+    want = values.parse_rows(True, with_unit, validated=False).sort("k")
+    assert got["value"].to_list() == want["value"].to_list()
+    assert got["unit"].null_count() == got.height
 
 
 ZH_FRACTIONS = st.tuples(st.sampled_from(["", "-", "+", "负"]), NUMBER, SPACE, SPACE, NUMBER).map(

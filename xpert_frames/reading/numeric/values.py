@@ -184,9 +184,10 @@ def _fold(g: Grammar, groups: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     )
 
 
-def _groups(g: Grammar, df: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+def _groups(g: Grammar, df: pl.DataFrame, keys: list[str], fractions: pl.DataFrame) -> pl.DataFrame:
     """``keys``, ``unit`` and the operands (:data:`_OPERANDS`) of the numbers ``num`` of
-    ``df`` (row order changes), read with the named groups of ``g.number_groups``. ASCII
+    ``df`` and of ``fractions`` (whose ``num`` all match :data:`_ASCII_FRACTION`; row order
+    changes), read with the named groups of ``g.number_groups``. ASCII
     fractions (most of the rows here) are read by literal cuts (:func:`_ascii_fraction`), and
     texts that can hold no fraction with the plain number form only (both faster than the
     whole grammar's regex, and the same groups). Each part is folded into the operands before
@@ -203,6 +204,7 @@ def _groups(g: Grammar, df: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     df = df.with_columns(kind.alias("__kind"))
     columns = [*keys, "unit", "num"]
     parts = [df.filter(f("__kind") == k).select(columns) for k in range(3)]
+    parts[1] = pl.concat([fractions.select(columns), parts[1]])
     out = [_ascii_fraction(parts[1]).select(*keys, "unit", *_OPERANDS)]
     if g.chinese:  # ASCII ``a分之b`` by cuts too, the regex run on the rows with a mark only
         zh = parts[0].select(num.str.contains(_ASCII_ZH_FRACTION)).to_series()
@@ -230,6 +232,14 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
     keys = df.columns
     if not validated:
         df = df.filter(f("candidate").str.contains(g.whole))
+    # A candidate that is an ASCII fraction is its number without a unit (no unit is written
+    # with only digits, signs, ``.,eE/`` and white space, so it is never the cast below): it
+    # skips the unit's split, straight to its cuts (:func:`_ascii_fraction`).
+    whole_fraction = df.select(f("candidate").str.contains(_ASCII_FRACTION)).to_series()
+    fractions = df.filter(whole_fraction).with_columns(
+        pl.lit(None, pl.String).alias("unit"), f("candidate").alias("num")
+    )
+    df = df.filter(~whole_fraction)
     # An ASCII number followed by nothing but a known unit (most candidates) is a cast.
     df = df.with_columns(f("candidate").str.extract(_ASCII_PREFIX, 0).alias("num"))
     df = df.with_columns(
@@ -255,7 +265,7 @@ def _parse_part(g: Grammar, df: pl.DataFrame, *, validated: bool) -> pl.DataFram
     simple = df.filter(bare).with_columns(
         f("num").str.replace_all(",", "", literal=True).cast(pl.Float64).alias("value")
     )
-    df = _groups(g, df.filter(~bare), keys)
+    df = _groups(g, df.filter(~bare), keys, fractions)
     df = df.with_columns(
         f("denominator").is_not_null().alias("has_denominator"),
         f("whole").is_not_null().alias("has_whole"),
