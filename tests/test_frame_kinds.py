@@ -120,3 +120,24 @@ def test_polars_path_unchanged(sample: pl.DataFrame, expected: pl.DataFrame) -> 
     assert_frame_equal(lazy.collect(engine="streaming"), expected)
     arrow = xf.score(sample.to_arrow(), EVALUATORS)
     assert arrow.select(sample.columns).equals(sample.to_arrow())
+
+
+def test_new_arrow_columns_have_the_types_and_values_polars_to_arrow_gives() -> None:
+    """The scored columns go to Arrow through views cast by pyarrow (strings) and Polars'
+    own export (the rest): the same table as ``DataFrame.to_arrow()``, nulls, nested strings
+    and several chunks included."""
+    from xpert_frames.scoring import _as_arrow
+
+    part = pl.DataFrame(
+        {
+            "text": ["x", None, "zz" * 20],
+            "score": [1.0, None, 0.0],
+            "items": [["a"], None, ["b", None]],
+            "kind": pl.Series(["u", "v", None], dtype=pl.Categorical),
+            "pair": [{"f": "s"}, None, {"f": None}],
+        }
+    )
+    frame = pl.concat([part, part], rechunk=False)
+    got, expected = _as_arrow(frame), frame.to_arrow()
+    assert got.schema == expected.schema
+    assert got.equals(expected)

@@ -218,11 +218,30 @@ def _score_arrow(
     table: pa.Table, evs: Plan, cols: frames.Columns, all_rows: bool = False
 ) -> pa.Table:
     # Compute only the new columns and append them: input columns stay byte-for-byte as given.
-    new = _new_columns(frames.to_lazy(table), evs, cols, all_rows).to_arrow()
+    new = _as_arrow(_new_columns(frames.to_lazy(table), evs, cols, all_rows))
     for name in new.column_names:
         table = table.append_column(new.schema.field(name), new.column(name))
     # The configuration travels with the scores (reports rebuild the evaluators from it).
     return table.replace_schema_metadata(evs.merge_metadata(table.schema.metadata))
+
+
+def _as_arrow(df: pl.DataFrame) -> pa.Table:
+    """``df.to_arrow()`` (strings as ``large_string``), its string columns exported as Polars
+    holds them (``string_view``, no copy) and cast by pyarrow: 29 vs 40 CPU-ms for the math
+    evaluator's six output columns of 1,000,000 rows (POLARS_MAX_THREADS=2, best of 8,
+    load average 10.7)."""
+    import pyarrow as pa
+
+    plain = [name for name, dtype in df.schema.items() if dtype == pl.String]
+    views = df.select(plain).to_arrow(compat_level=pl.CompatLevel.newest())
+    others = df.drop(plain).to_arrow()
+    columns = [
+        views.column(name).cast(pa.large_string())
+        if name in views.column_names
+        else others.column(name)
+        for name in df.columns
+    ]
+    return pa.table(columns, names=df.columns)
 
 
 def _one_batch(table: pa.Table) -> pa.RecordBatch:
