@@ -212,7 +212,7 @@ def rewrite_rows(
         if len(at) == 0:
             continue
         part = text.filter(hit)
-        out = part.to_frame("t").select(step(pl.col("t"))).to_series()
+        out = part.to_frame("text").select(step(pl.col("text"))).to_series()
         differs = out.ne_missing(part)
         if differs.any():
             at = at.filter(differs)
