@@ -161,6 +161,23 @@ def test_digits_glued_after_a_words_letters_are_not_a_number(
     assert got["value"] == (None if value is None else pytest.approx(value)), got
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("The total is US$5.", 5.0),
+        ("A ticket costs HK$300, so two cost HK$600.", 600.0),
+        ("Each phone sells for NT$12,000", 12000.0),
+        ("答案是 AU$45.50", 45.5),
+        ("Let $HK$ = 5, so the answer is 7.", 7.0),  # a segment named HK in maths
+        ("The US population grew by 5 million", 5000000.0),
+    ],
+)
+def test_a_dollar_amount_with_its_currencys_letters_is_a_number(text: str, value: float) -> None:
+    (got,) = extract([text])
+    assert got is not None
+    assert got["value"] == pytest.approx(value), got
+
+
 def test_nothing_found_and_null() -> None:
     assert extract(["no digits here", "", None]) == [
         {"value": None, "unit": None, "rule": "none"},

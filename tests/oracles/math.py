@@ -39,6 +39,8 @@ REPLACE |= {"\\dfrac": "\\frac", "\\tfrac": "\\frac", "\\left": "", "\\right": "
 REPLACE |= {"{,}": ",", "\\,": "", "\\!": "", "\\%": "%", "\\times": "×", "\\cdot": "×"}
 REPLACE |= {"−": "-", "﹣": "-", "℃": "°C", "℉": "°F", "十分之": "十分之", "十分": "很"}
 REPLACE |= mf.FORM_REPLACE
+# Dollar amounts with the currency's letters (US$5, HK$300): the number stands apart.
+REPLACE |= {c + "$": c + " " for c in ["US", "HK", "NT", "NZ", "AU", "CA", "SG"]}
 for w, r in [
     ("一共", "共"), ("一些", "些"), ("一下", "下"), ("一样", "样"), ("一起", "起"),
     ("一定", "定"), ("一般", "般"), ("一直", "直"), ("一旦", "旦"), ("一切", "切"),

@@ -150,7 +150,11 @@ def small_powers(text: pl.Expr) -> pl.Expr:
 
 
 #: What :func:`fold_text` replaces, and by what.
-FOLDS: dict[str, str] = _WIDTH | _LATEX | LATEX_FORMS | _WORDS
+#: A currency's letters glued to its dollar sign (``US$5``, ``HK$300``): the sign goes (as every
+#: ``$`` does) and a space keeps the number apart from the letters; else ``US5`` would be a word
+#: with a digit in it (``forms.GLUED_TRIGGER``), not a number.
+_CURRENCY: dict[str, str] = {f"{c}$": f"{c} " for c in ("US", "HK", "NT", "NZ", "AU", "CA", "SG")}
+FOLDS: dict[str, str] = _WIDTH | _LATEX | _CURRENCY | LATEX_FORMS | _WORDS
 
 
 def fold_text(text: pl.Expr) -> pl.Expr:
